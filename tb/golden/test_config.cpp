@@ -1,0 +1,3 @@
+#include <gtest/gtest.h>
+#include "config.h"
+TEST(Config, DefaultIsValid) { dsh::Config c; EXPECT_NO_THROW(c.validate()); }
