@@ -1,0 +1,11 @@
+// Source manifest of dsh_mmu: read by Verilator, lint and Yosys alike.
+// Paths are relative to this file's directory; leaves first.
+dsh_dt_calc.sv
+dsh_thresholds.sv
+dsh_thresh_pipe.sv
+dsh_deq_drain.sv
+dsh_enq_decide.sv
+dsh_queue_fsm.sv
+dsh_port_fsm.sv
+dsh_egress_pause.sv
+dsh_mmu.sv

@@ -1,0 +1,446 @@
+// MMU threshold pipeline of a shared-buffer switch: DSH (Dynamic and Shared
+// Headroom) or SIH (static headroom), as defined by docs/mmu-contract.md.
+//
+// Each cycle: at most one dequeue and one enqueue (one packet each). The
+// dequeue is applied first, then the enqueue's admission (private, shared,
+// headroom/insurance or drop), then the flow-control state machines of the
+// queues and ports either touched. State and every stat_* output are
+// registered: a cycle's results are visible after its clock edge.
+// Thresholds use S from ThreshLatency cycles earlier (dsh_thresh_pipe).
+//
+// Reset: rst_ni active low, asynchronous; hold it for at least 2 clock edges
+// with cfg_* stable (fills the threshold pipeline). All occupancies, states
+// and counters reset to 0. cfg_* are static while not in reset.
+// Counters wrap modulo 2^CntW. Protocol errors (cells = 0, index out of
+// range, dequeue of more than the queue holds) change nothing but the error
+// flag and count; the other event of the cycle still applies.
+`default_nettype none
+
+module dsh_mmu #(
+  parameter int unsigned NumPorts      = 32,
+  parameter int unsigned NumQueues     = 7,    // lossless queues per port
+  parameter int unsigned CellW         = 20,   // occupancy counters and cfg sizes
+  parameter int unsigned SizeW         = 8,    // cells of one packet
+  parameter int unsigned CntW          = 32,   // statistics counters
+  parameter bit          Dsh           = 1'b1, // 1 DSH, 0 SIH
+  parameter int unsigned ThreshLatency = 2,    // 1..3 cycles
+  localparam int unsigned PortW  = (NumPorts > 1) ? $clog2(NumPorts) : 1,
+  localparam int unsigned QueueW = (NumQueues > 1) ? $clog2(NumQueues) : 1,
+  localparam int unsigned NumQ   = NumPorts * NumQueues,
+  localparam int unsigned ThrW   = CellW + 3,
+  localparam int unsigned XpW    = ThrW + 5
+) (
+  input  logic                  clk_i,
+  input  logic                  rst_ni,
+
+  // Configuration (software computes B_s from the buffer partition).
+  input  logic [CellW-1:0]      cfg_shared_cells_i,    // B_s
+  input  logic [CellW-1:0]      cfg_private_cells_i,   // phi, per queue
+  input  logic [CellW-1:0]      cfg_headroom_cells_i,  // eta: per queue (SIH) / per port (DSH)
+  input  logic signed [4:0]     cfg_alpha_log2_i,      // -10..3
+  input  logic [2:0]            cfg_port_mult_log2_i,  // 0..5, DSH X_poff = T << this
+  input  logic [CellW-1:0]      cfg_delta_q_i,
+  input  logic [CellW-1:0]      cfg_delta_p_i,
+
+  // One dequeue and one enqueue per cycle.
+  input  logic                  deq_valid_i,
+  input  logic [PortW-1:0]      deq_port_i,
+  input  logic [QueueW-1:0]     deq_queue_i,
+  input  logic [SizeW-1:0]      deq_cells_i,
+  input  logic                  enq_valid_i,
+  input  logic [PortW-1:0]      enq_port_i,
+  input  logic [QueueW-1:0]     enq_queue_i,
+  input  logic [SizeW-1:0]      enq_cells_i,
+
+  // Flow-control state: bit p*NumQueues+q is queue (p,q) in QOFF; a port's
+  // NumQueues-bit slice is its PFC request vector. poff_o: DSH port in POFF.
+  output logic [NumQ-1:0]       qoff_o,
+  output logic [NumPorts-1:0]   poff_o,
+
+  // Results of the last cycle.
+  output logic [2:0]            stat_region_o,   // 0 none, 1 private, 2 shared, 3 headroom, 4 drop
+  output logic [ThrW-1:0]       stat_t_o,        // T in effect during the cycle
+  output logic [CellW-1:0]      stat_s_o,        // S at its end
+  output logic                  stat_drop_o,
+  output logic [PortW-1:0]      stat_drop_port_o,
+  output logic [QueueW-1:0]     stat_drop_queue_o,
+  output logic [1:0]            stat_error_o,    // protocol error: [0] dequeue, [1] enqueue
+  output logic                  stat_error_sticky_o,
+  output logic [CntW-1:0]       stat_error_count_o,
+  // Flow-control events: slot 0 from the dequeue's queue/port, slot 1 from
+  // the enqueue's (a queue or port touched by both reports in slot 1 only).
+  output logic [1:0]            stat_qevt_valid_o,
+  output logic [1:0]            stat_qevt_pause_o,  // 1 PAUSE, 0 RESUME
+  output logic [2*PortW-1:0]    stat_qevt_port_o,
+  output logic [2*QueueW-1:0]   stat_qevt_queue_o,
+  output logic [1:0]            stat_pevt_valid_o,
+  output logic [1:0]            stat_pevt_pause_o,  // 1 PORT_PAUSE, 0 PORT_RESUME
+  output logic [2*PortW-1:0]    stat_pevt_port_o,
+
+  // Counter read port, one cycle of latency.
+  input  logic [PortW-1:0]      stat_rd_port_i,
+  input  logic [QueueW-1:0]     stat_rd_queue_i,
+  output logic [CntW-1:0]       stat_rd_drops_o,
+  output logic [CntW-1:0]       stat_rd_pauses_o,
+  output logic [CntW-1:0]       stat_rd_resumes_o,
+  output logic [CntW-1:0]       stat_rd_port_pauses_o,
+  output logic [CntW-1:0]       stat_rd_port_resumes_o
+);
+  localparam int unsigned QIdxW = (NumQ > 1) ? $clog2(NumQ) : 1;
+  localparam logic [2:0] RegNone = 3'd0, RegPriv = 3'd1, RegShared = 3'd2,
+                         RegHdrm = 3'd3, RegDrop = 3'd4;
+
+  // Parameter checks stop elaboration (Verilator and Yosys alike).
+  if (NumPorts < 1 || NumPorts > 1024) begin : g_bad_num_ports
+    $error("dsh_mmu: NumPorts must be in 1..1024");
+  end
+  if (NumQueues < 1 || NumQueues > 64) begin : g_bad_num_queues
+    $error("dsh_mmu: NumQueues must be in 1..64");
+  end
+  if (CellW < 4 || CellW > 40) begin : g_bad_cell_w
+    $error("dsh_mmu: CellW must be in 4..40");
+  end
+  if (SizeW < 1 || SizeW > CellW) begin : g_bad_size_w
+    $error("dsh_mmu: SizeW must be in 1..CellW");
+  end
+  if (CntW < 1 || CntW > 64) begin : g_bad_cnt_w
+    $error("dsh_mmu: CntW must be in 1..64");
+  end
+  if (ThreshLatency < 1 || ThreshLatency > 3) begin : g_bad_thresh_latency
+    $error("dsh_mmu: ThreshLatency must be in 1..3");
+  end
+
+  // ---------------------------------------------------------------- state
+  // Per-queue and per-port records are plain arrays without reset (they map
+  // to flops or to memories); a valid bit per record, cleared by reset, makes
+  // a record read as all zero until the first cycle that touches it, and
+  // every touch writes the whole record.
+  logic [NumQ-1:0]     qvalid_q;
+  logic [CellW-1:0]    priv_q   [NumQ];
+  logic [CellW-1:0]    shared_q [NumQ];
+  logic [CellW-1:0]    hdrm_q   [NumQ];
+  logic [CntW-1:0]     drops_q  [NumQ];
+  logic [CntW-1:0]     qpause_q [NumQ];
+  logic [CntW-1:0]     qresume_q[NumQ];
+  logic [NumPorts-1:0] pvalid_q;
+  logic [CellW-1:0]    port_shared_q[NumPorts];
+  logic [CellW-1:0]    port_hdrm_q  [NumPorts];
+  logic [CntW-1:0]     ppause_q     [NumPorts];
+  logic [CntW-1:0]     presume_q    [NumPorts];
+  logic [NumQ-1:0]     qoff_q;
+  logic [NumPorts-1:0] poff_q;
+  logic [CellW-1:0]    s_q;
+  logic [CntW-1:0]     err_cnt_q;
+  logic                err_sticky_q;
+
+  // ----------------------------------------------------------- thresholds
+  logic [ThrW-1:0] t_cur, x_qoff, x_qon;
+  logic [XpW-1:0]  x_poff, x_pon;
+
+  dsh_thresh_pipe #(.CellW(CellW), .Dsh(Dsh), .ThreshLatency(ThreshLatency)) u_thresh_pipe (
+    .clk_i, .s_i(s_q), .cfg_shared_cells_i, .cfg_alpha_log2_i, .cfg_headroom_cells_i,
+    .cfg_delta_q_i, .cfg_delta_p_i, .cfg_port_mult_log2_i,
+    .t_o(t_cur), .x_qoff_o(x_qoff), .x_qon_o(x_qon), .x_poff_o(x_poff), .x_pon_o(x_pon)
+  );
+
+  // -------------------------------------------------------------- indices
+  logic             deq_in_range, enq_in_range;
+  logic [QIdxW-1:0] deq_idx, enq_idx;
+  logic [PortW-1:0] deq_p, enq_p;  // 0 when out of range
+
+  assign deq_in_range = 32'(deq_port_i) < NumPorts && 32'(deq_queue_i) < NumQueues;
+  assign enq_in_range = 32'(enq_port_i) < NumPorts && 32'(enq_queue_i) < NumQueues;
+  assign deq_p   = deq_in_range ? deq_port_i : '0;
+  assign enq_p   = enq_in_range ? enq_port_i : '0;
+  assign deq_idx = deq_in_range ? QIdxW'(deq_port_i) * QIdxW'(NumQueues) + QIdxW'(deq_queue_i) : '0;
+  assign enq_idx = enq_in_range ? QIdxW'(enq_port_i) * QIdxW'(NumQueues) + QIdxW'(enq_queue_i) : '0;
+
+  // Records of the queues and ports this cycle touches, zero until written.
+  logic             dv_q, ev_q, dv_p, ev_p;
+  logic [CellW-1:0] dr_priv, dr_shared, dr_hdrm, er_priv, er_shared, er_hdrm;
+  logic [CellW-1:0] dr_pshared, dr_phdrm, er_pshared, er_phdrm;
+  logic [CntW-1:0]  dr_drops, dr_qpause, dr_qresume, dr_ppause, dr_presume;
+  logic [CntW-1:0]  er_drops, er_qpause, er_qresume, er_ppause, er_presume;
+
+  assign dv_q       = qvalid_q[deq_idx];
+  assign ev_q       = qvalid_q[enq_idx];
+  assign dv_p       = pvalid_q[deq_p];
+  assign ev_p       = pvalid_q[enq_p];
+  assign dr_priv    = dv_q ? priv_q[deq_idx]      : '0;
+  assign dr_shared  = dv_q ? shared_q[deq_idx]    : '0;
+  assign dr_hdrm    = dv_q ? hdrm_q[deq_idx]      : '0;
+  assign dr_drops   = dv_q ? drops_q[deq_idx]     : '0;
+  assign dr_qpause  = dv_q ? qpause_q[deq_idx]    : '0;
+  assign dr_qresume = dv_q ? qresume_q[deq_idx]   : '0;
+  assign er_priv    = ev_q ? priv_q[enq_idx]      : '0;
+  assign er_shared  = ev_q ? shared_q[enq_idx]    : '0;
+  assign er_hdrm    = ev_q ? hdrm_q[enq_idx]      : '0;
+  assign er_drops   = ev_q ? drops_q[enq_idx]     : '0;
+  assign er_qpause  = ev_q ? qpause_q[enq_idx]    : '0;
+  assign er_qresume = ev_q ? qresume_q[enq_idx]   : '0;
+  assign dr_pshared = dv_p ? port_shared_q[deq_p] : '0;
+  assign dr_phdrm   = dv_p ? port_hdrm_q[deq_p]   : '0;
+  assign dr_ppause  = dv_p ? ppause_q[deq_p]      : '0;
+  assign dr_presume = dv_p ? presume_q[deq_p]     : '0;
+  assign er_pshared = ev_p ? port_shared_q[enq_p] : '0;
+  assign er_phdrm   = ev_p ? port_hdrm_q[enq_p]   : '0;
+  assign er_ppause  = ev_p ? ppause_q[enq_p]      : '0;
+  assign er_presume = ev_p ? presume_q[enq_p]     : '0;
+
+  // -------------------------------------------------------------- dequeue
+  logic             deq_fits, deq_go, deq_err;
+  logic [CellW-1:0] dq_priv, dq_shared, dq_hdrm;      // queue after the dequeue
+  logic [CellW-1:0] dp_shared, dp_hdrm;               // port after the dequeue
+  logic [SizeW-1:0] deq_from_shared, deq_from_hdrm;
+  logic [CellW-1:0] s_after_deq;
+
+  dsh_deq_drain #(.CellW(CellW), .SizeW(SizeW)) u_deq_drain (
+    .priv_i(dr_priv), .shared_i(dr_shared), .hdrm_i(dr_hdrm),
+    .cells_i(deq_cells_i), .ok_o(deq_fits),
+    .priv_o(dq_priv), .shared_o(dq_shared), .hdrm_o(dq_hdrm),
+    .from_shared_o(deq_from_shared), .from_hdrm_o(deq_from_hdrm)
+  );
+
+  assign deq_go      = deq_valid_i && deq_in_range && deq_cells_i != '0 && deq_fits;
+  assign deq_err     = deq_valid_i && !deq_go;
+  assign dp_shared   = dr_pshared - CellW'(deq_from_shared);
+  assign dp_hdrm     = dr_phdrm - CellW'(deq_from_hdrm);
+  assign s_after_deq = deq_go ? s_q - CellW'(deq_from_shared) : s_q;
+
+  // -------------------------------------------------------------- enqueue
+  // The enqueue sees the dequeue's result when both hit one queue or port.
+  logic             enq_go, enq_err, same_q, same_p;
+  logic [CellW-1:0] eq_priv, eq_shared, eq_hdrm, ep_shared, ep_hdrm;  // before
+  logic [CellW-1:0] ea_priv, ea_shared, ea_hdrm, ea_pshared, ea_phdrm;  // after
+  logic             eq_qoff, ep_poff, ea_qoff, ea_poff;
+  logic [2:0]       region;
+  logic             adm_qpause, adm_ppause;  // PAUSE from admission to headroom
+  logic [CellW-1:0] s_next;
+
+  assign enq_go  = enq_valid_i && enq_in_range && enq_cells_i != '0;
+  assign enq_err = enq_valid_i && !enq_go;
+  assign same_q  = deq_go && deq_idx == enq_idx;
+  assign same_p  = deq_go && deq_p == enq_p;
+
+  assign eq_priv   = same_q ? dq_priv   : er_priv;
+  assign eq_shared = same_q ? dq_shared : er_shared;
+  assign eq_hdrm   = same_q ? dq_hdrm   : er_hdrm;
+  assign eq_qoff   = qoff_q[enq_idx];
+  assign ep_shared = same_p ? dp_shared : er_pshared;
+  assign ep_hdrm   = same_p ? dp_hdrm   : er_phdrm;
+  assign ep_poff   = poff_q[enq_p];
+
+  dsh_enq_decide #(.CellW(CellW), .SizeW(SizeW), .Dsh(Dsh)) u_enq_decide (
+    .cells_i(enq_cells_i), .priv_i(eq_priv), .shared_i(eq_shared), .hdrm_i(eq_hdrm),
+    .qoff_i(eq_qoff), .port_shared_i(ep_shared), .port_hdrm_i(ep_hdrm), .poff_i(ep_poff),
+    .s_i(s_after_deq), .x_qoff_i(x_qoff), .x_poff_i(x_poff),
+    .cfg_private_cells_i, .cfg_headroom_cells_i, .cfg_shared_cells_i, .region_o(region)
+  );
+
+  always_comb begin
+    ea_priv    = eq_priv;
+    ea_shared  = eq_shared;
+    ea_hdrm    = eq_hdrm;
+    ea_pshared = ep_shared;
+    ea_phdrm   = ep_hdrm;
+    s_next     = s_after_deq;
+    adm_qpause = 1'b0;
+    adm_ppause = 1'b0;
+    if (enq_go) begin
+      unique case (region)
+        RegPriv: ea_priv = eq_priv + CellW'(enq_cells_i);
+        RegShared: begin
+          ea_shared  = eq_shared + CellW'(enq_cells_i);
+          ea_pshared = ep_shared + CellW'(enq_cells_i);
+          s_next     = s_after_deq + CellW'(enq_cells_i);
+        end
+        RegHdrm: begin
+          ea_hdrm    = eq_hdrm + CellW'(enq_cells_i);
+          ea_phdrm   = ep_hdrm + CellW'(enq_cells_i);
+          adm_qpause = !Dsh && !eq_qoff;
+          adm_ppause = Dsh && !ep_poff;
+        end
+        default: ;  // drop: nothing buffered
+      endcase
+    end
+  end
+  assign ea_qoff = eq_qoff | adm_qpause;
+  assign ea_poff = ep_poff | adm_ppause;
+
+  // ------------------------------------------------------- state machines
+  // Slot 0: the dequeue's queue and port, unless the enqueue touched them too.
+  logic dq_qoff, dq_pause, dq_resume, dq_eval;
+  logic eq_qoff_n, eq_pause, eq_resume;
+  logic dp_poff, dp_resume, dp_eval, ep_poff_n, ep_resume;
+
+  assign dq_eval = deq_go && !(enq_go && same_q);
+  assign dp_eval = deq_go && !(enq_go && same_p) && Dsh;
+
+  dsh_queue_fsm #(.CellW(CellW), .Dsh(Dsh)) u_deq_queue_fsm (
+    .qoff_i(qoff_q[deq_idx]), .shared_i(dq_shared), .hdrm_i(dq_hdrm),
+    .x_qoff_i(x_qoff), .x_qon_i(x_qon), .qoff_o(dq_qoff), .pause_o(dq_pause), .resume_o(dq_resume)
+  );
+  dsh_queue_fsm #(.CellW(CellW), .Dsh(Dsh)) u_enq_queue_fsm (
+    .qoff_i(ea_qoff), .shared_i(ea_shared), .hdrm_i(ea_hdrm),
+    .x_qoff_i(x_qoff), .x_qon_i(x_qon), .qoff_o(eq_qoff_n), .pause_o(eq_pause), .resume_o(eq_resume)
+  );
+  dsh_port_fsm #(.CellW(CellW)) u_deq_port_fsm (
+    .poff_i(poff_q[deq_p]), .port_shared_i(dp_shared), .port_hdrm_i(dp_hdrm),
+    .x_pon_i(x_pon), .poff_o(dp_poff), .resume_o(dp_resume)
+  );
+  dsh_port_fsm #(.CellW(CellW)) u_enq_port_fsm (
+    .poff_i(ea_poff), .port_shared_i(ea_pshared), .port_hdrm_i(ea_phdrm),
+    .x_pon_i(x_pon), .poff_o(ep_poff_n), .resume_o(ep_resume)
+  );
+
+  // Events of the cycle, per slot.
+  logic [1:0] qevt_valid, qevt_pause, pevt_valid, pevt_pause;
+  assign qevt_valid[0] = dq_eval && (dq_pause || dq_resume);
+  assign qevt_pause[0] = dq_pause;
+  assign qevt_valid[1] = enq_go && (adm_qpause || eq_pause || eq_resume);
+  assign qevt_pause[1] = adm_qpause || eq_pause;
+  assign pevt_valid[0] = dp_eval && dp_resume;
+  assign pevt_pause[0] = 1'b0;
+  assign pevt_valid[1] = enq_go && (adm_ppause || (Dsh && ep_resume));
+  assign pevt_pause[1] = adm_ppause;
+
+  // ------------------------------------------------------------ registers
+  // A touch writes the whole record. The dequeue writes first; an enqueue to
+  // the same queue or port overrides with values that include the dequeue
+  // (its counters then carry no dequeue-side event: that slot is not evaluated).
+  always_ff @(posedge clk_i) begin
+    if (deq_go) begin
+      priv_q[deq_idx]      <= dq_priv;
+      shared_q[deq_idx]    <= dq_shared;
+      hdrm_q[deq_idx]      <= dq_hdrm;
+      drops_q[deq_idx]     <= dr_drops;
+      qpause_q[deq_idx]    <= dr_qpause + CntW'(qevt_valid[0] && qevt_pause[0]);
+      qresume_q[deq_idx]   <= dr_qresume + CntW'(qevt_valid[0] && !qevt_pause[0]);
+      port_shared_q[deq_p] <= dp_shared;
+      port_hdrm_q[deq_p]   <= dp_hdrm;
+      ppause_q[deq_p]      <= dr_ppause;
+      presume_q[deq_p]     <= dr_presume + CntW'(pevt_valid[0]);
+    end
+    if (enq_go) begin
+      priv_q[enq_idx]      <= ea_priv;
+      shared_q[enq_idx]    <= ea_shared;
+      hdrm_q[enq_idx]      <= ea_hdrm;
+      drops_q[enq_idx]     <= er_drops + CntW'(region == RegDrop);
+      qpause_q[enq_idx]    <= er_qpause + CntW'(qevt_valid[1] && qevt_pause[1]);
+      qresume_q[enq_idx]   <= er_qresume + CntW'(qevt_valid[1] && !qevt_pause[1]);
+      port_shared_q[enq_p] <= ea_pshared;
+      port_hdrm_q[enq_p]   <= ea_phdrm;
+      ppause_q[enq_p]      <= er_ppause + CntW'(pevt_valid[1] && pevt_pause[1]);
+      presume_q[enq_p]     <= er_presume + CntW'(pevt_valid[1] && !pevt_pause[1]);
+    end
+  end
+
+  // Valid bits, flow-control states and globals, with reset.
+  logic [NumQ-1:0]     qvalid_d, qoff_d;
+  logic [NumPorts-1:0] pvalid_d, poff_d;
+  always_comb begin
+    qvalid_d = qvalid_q;
+    qoff_d   = qoff_q;
+    pvalid_d = pvalid_q;
+    poff_d   = poff_q;
+    if (deq_go) begin
+      qvalid_d[deq_idx] = 1'b1;
+      qoff_d[deq_idx]   = dq_qoff;
+      pvalid_d[deq_p]   = 1'b1;
+      poff_d[deq_p]     = Dsh && dp_poff;
+    end
+    if (enq_go) begin
+      qvalid_d[enq_idx] = 1'b1;
+      qoff_d[enq_idx]   = eq_qoff_n;
+      pvalid_d[enq_p]   = 1'b1;
+      poff_d[enq_p]     = Dsh && ep_poff_n;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      qvalid_q     <= '0;
+      pvalid_q     <= '0;
+      qoff_q       <= '0;
+      poff_q       <= '0;
+      s_q          <= '0;
+      err_cnt_q    <= '0;
+      err_sticky_q <= 1'b0;
+    end else begin
+      qvalid_q     <= qvalid_d;
+      pvalid_q     <= pvalid_d;
+      qoff_q       <= qoff_d;
+      poff_q       <= poff_d;
+      s_q          <= s_next;
+      err_cnt_q    <= err_cnt_q + CntW'(deq_err) + CntW'(enq_err);
+      err_sticky_q <= err_sticky_q | deq_err | enq_err;
+    end
+  end
+
+  // Registered per-cycle results and counter reads.
+  logic [QIdxW-1:0] rd_idx;
+  logic [PortW-1:0] rd_p;
+  assign rd_p   = (32'(stat_rd_port_i) < NumPorts) ? stat_rd_port_i : '0;
+  assign rd_idx = (32'(stat_rd_port_i) < NumPorts && 32'(stat_rd_queue_i) < NumQueues)
+                  ? QIdxW'(stat_rd_port_i) * QIdxW'(NumQueues) + QIdxW'(stat_rd_queue_i) : '0;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      stat_region_o          <= RegNone;
+      stat_t_o               <= '0;
+      stat_drop_o            <= 1'b0;
+      stat_drop_port_o       <= '0;
+      stat_drop_queue_o      <= '0;
+      stat_error_o           <= '0;
+      stat_qevt_valid_o      <= '0;
+      stat_qevt_pause_o      <= '0;
+      stat_qevt_port_o       <= '0;
+      stat_qevt_queue_o      <= '0;
+      stat_pevt_valid_o      <= '0;
+      stat_pevt_pause_o      <= '0;
+      stat_pevt_port_o       <= '0;
+      stat_rd_drops_o        <= '0;
+      stat_rd_pauses_o       <= '0;
+      stat_rd_resumes_o      <= '0;
+      stat_rd_port_pauses_o  <= '0;
+      stat_rd_port_resumes_o <= '0;
+    end else begin
+      stat_region_o          <= enq_go ? region : RegNone;
+      stat_t_o               <= t_cur;
+      stat_drop_o            <= enq_go && region == RegDrop;
+      stat_drop_port_o       <= enq_port_i;
+      stat_drop_queue_o      <= enq_queue_i;
+      stat_error_o           <= {enq_err, deq_err};
+      stat_qevt_valid_o      <= qevt_valid;
+      stat_qevt_pause_o      <= qevt_pause;
+      stat_qevt_port_o       <= {enq_port_i, deq_port_i};
+      stat_qevt_queue_o      <= {enq_queue_i, deq_queue_i};
+      stat_pevt_valid_o      <= pevt_valid;
+      stat_pevt_pause_o      <= pevt_pause;
+      stat_pevt_port_o       <= {enq_port_i, deq_port_i};
+      stat_rd_drops_o        <= qvalid_q[rd_idx] ? drops_q[rd_idx]   : '0;
+      stat_rd_pauses_o       <= qvalid_q[rd_idx] ? qpause_q[rd_idx]  : '0;
+      stat_rd_resumes_o      <= qvalid_q[rd_idx] ? qresume_q[rd_idx] : '0;
+      stat_rd_port_pauses_o  <= pvalid_q[rd_p]   ? ppause_q[rd_p]    : '0;
+      stat_rd_port_resumes_o <= pvalid_q[rd_p]   ? presume_q[rd_p]   : '0;
+    end
+  end
+
+  assign qoff_o              = qoff_q;
+  assign poff_o              = poff_q;
+  assign stat_s_o            = s_q;
+  assign stat_error_sticky_o = err_sticky_q;
+  assign stat_error_count_o  = err_cnt_q;
+
+`ifndef SYNTHESIS
+  // Contract §8 invariants that hold at the boundary of every cycle.
+  always @(posedge clk_i) begin
+    if (rst_ni) begin
+      assert (s_q <= cfg_shared_cells_i) else $error("dsh_mmu: S exceeds B_s");
+      if (!Dsh) assert (poff_q == '0) else $error("dsh_mmu: POFF set under SIH");
+    end
+  end
+`endif
+endmodule
+
+`default_nettype wire
