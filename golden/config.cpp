@@ -61,8 +61,9 @@ void Config::validate(const RtlWidths& w) const {
   if (shared_cells() <= 0) {
     std::ostringstream m;
     m << "buffer_cells = " << buffer_cells << " leaves no shared buffer under " << to_string(scheme)
-      << ": private " << private_total_cells() << " + " << (scheme == Scheme::SIH ? "headroom " : "insurance ")
-      << headroom_total_cells() << " cells must stay below buffer_cells";
+      << ": must exceed private " << private_total_cells() << " + "
+      << (scheme == Scheme::SIH ? "headroom " : "insurance ") << headroom_total_cells()
+      << " = " << private_total_cells() + headroom_total_cells() << " cells";
     throw ConfigError(m.str());
   }
 }

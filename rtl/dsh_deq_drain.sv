@@ -23,10 +23,21 @@ module dsh_deq_drain #(
 
   assign ok_o          = (CellW+2)'(priv_i) + (CellW+2)'(shared_i) + (CellW+2)'(hdrm_i)
                          >= (CellW+2)'(cells_i);
+`ifndef DSH_PLANTED_FAULT
   assign from_hdrm_o   = (CellW'(cells_i) <= hdrm_i) ? cells_i : SizeW'(hdrm_i);
   assign left_h        = cells_i - from_hdrm_o;
   assign from_shared_o = (CellW'(left_h) <= shared_i) ? left_h : SizeW'(shared_i);
   assign left_s        = left_h - from_shared_o;
+`else
+  // Test-only mutation (tb/lockstep): shared drains before headroom. The
+  // lockstep checker must catch it.
+  logic [SizeW-1:0] left_x;
+  assign from_shared_o = (CellW'(cells_i) <= shared_i) ? cells_i : SizeW'(shared_i);
+  assign left_x        = cells_i - from_shared_o;
+  assign from_hdrm_o   = (CellW'(left_x) <= hdrm_i) ? left_x : SizeW'(hdrm_i);
+  assign left_h        = left_x;
+  assign left_s        = left_x - from_hdrm_o;
+`endif
   assign hdrm_o        = hdrm_i - CellW'(from_hdrm_o);
   assign shared_o      = shared_i - CellW'(from_shared_o);
   assign priv_o        = priv_i - CellW'(left_s);

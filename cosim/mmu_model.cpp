@@ -1,0 +1,202 @@
+#include "mmu_model.h"
+
+#include <algorithm>
+#include <cctype>
+#include <sstream>
+
+namespace dsh {
+
+Backend backend_from_string(const std::string& s) {
+  std::string l = s;
+  std::transform(l.begin(), l.end(), l.begin(), [](unsigned char c) { return std::tolower(c); });
+  if (l == "golden") return Backend::Golden;
+  if (l == "rtl") return Backend::Rtl;
+  if (l == "lockstep" || l == "both") return Backend::Lockstep;
+  throw ConfigError("backend = '" + s + "': must be golden, rtl or lockstep");
+}
+
+const char* to_string(Backend b) {
+  switch (b) {
+    case Backend::Golden: return "golden";
+    case Backend::Rtl: return "rtl";
+    default: return "lockstep";
+  }
+}
+
+const RtlVariant& find_rtl_variant(const Config& c) {
+  for (const auto& v : rtl_variants())
+    if (v.matches(c)) return v;
+  std::ostringstream m;
+  m << "no RTL model is built for n_ports=" << c.n_ports << " n_queues=" << c.n_queues
+    << " scheme=" << to_string(c.scheme) << " thresh_latency=" << c.thresh_latency
+    << "; built (add one to DSH_RTL_VARIANTS in cosim/CMakeLists.txt):";
+  for (const auto& v : rtl_variants())
+    if (!v.planted_fault) m << ' ' << v.name;
+  throw ConfigError(m.str());
+}
+
+RtlWidths widths_for(const Config& c, Backend b) {
+  return b == Backend::Golden ? RtlWidths{} : find_rtl_variant(c).widths;
+}
+
+namespace {
+
+class GoldenModel final : public MmuModel {
+ public:
+  GoldenModel(const Config& c, const RtlWidths& w) : m_(c, w) {}
+  const CycleOut& step(const CycleIn& in) override { return m_.step(in); }
+  const Config& config() const override { return m_.config(); }
+  uint64_t cycle() const override { return m_.cycle(); }
+  uint64_t s() const override { return m_.s(); }
+  uint64_t errors() const override { return m_.errors(); }
+  bool error_sticky() const override { return m_.error_sticky(); }
+  QueueState queue(uint32_t p, uint32_t q) const override { return m_.queue(p, q); }
+  PortState port(uint32_t p) const override { return m_.port(p); }
+  const char* name() const override { return "golden"; }
+  const Mmu& mmu() const { return m_; }
+
+ private:
+  Mmu m_;
+};
+
+std::string events_str(const CycleOut& o) {
+  std::string s;
+  for (unsigned i = 0; i < o.n_events; ++i) s += (i ? ";" : "") + o.events[i].str();
+  return s.empty() ? "none" : s;
+}
+
+class Lockstep final : public MmuModel {
+ public:
+  Lockstep(const RtlVariant& v, const Config& c, const LockstepOptions& o)
+      : variant_(v), gold_(c, variant_.widths), rtl_(variant_.make(c, RtlOptions{})), opt_(o) {}
+
+  const CycleOut& step(const CycleIn& in) override {
+    history_.push_back(in);
+    const CycleOut& go = gold_.step(in);
+    const CycleOut& ro = rtl_->step(in);
+    auto lines = compare(*rtl_, ro, gold_, go, in, opt_.full_compare, opt_.tag);
+    if (!lines.empty()) fail(std::move(lines));
+    ++matched_;
+    return go;
+  }
+  const Config& config() const override { return gold_.config(); }
+  uint64_t cycle() const override { return gold_.cycle(); }
+  uint64_t s() const override { return gold_.s(); }
+  uint64_t errors() const override { return gold_.errors(); }
+  bool error_sticky() const override { return gold_.error_sticky(); }
+  QueueState queue(uint32_t p, uint32_t q) const override { return gold_.queue(p, q); }
+  PortState port(uint32_t p) const override { return gold_.port(p); }
+  const char* name() const override { return "lockstep"; }
+
+ private:
+  // Replays the whole stimulus into a fresh RTL model that dumps the window
+  // around the failing cycle, then throws the report.
+  [[noreturn]] void fail(std::vector<std::string> lines) {
+    const uint64_t c = gold_.cycle() - 1;
+    RtlOptions ro;
+    ro.fst_path = opt_.fst_dir + "/" + opt_.fst_stem + "_cycle" + std::to_string(c) + ".fst";
+    ro.trace_from = c > opt_.window ? c - opt_.window : 0;
+    ro.trace_to = c + 4;
+    std::string fst = ro.fst_path;
+    try {
+      auto replay = variant_.make(gold_.config(), ro);
+      for (const auto& in : history_) replay->step(in);
+      for (int i = 0; i < 4; ++i) replay->step(CycleIn{});
+    } catch (const std::exception& e) {
+      fst = "(not written: " + std::string(e.what()) + ")";
+    }
+    std::ostringstream m;
+    for (const auto& l : lines) m << l << '\n';
+    m << "mismatch after " << matched_ << " matched cycles; trace of cycles " << ro.trace_from << ".." << ro.trace_to
+      << ": " << fst;
+    throw MismatchError(m.str(), std::move(lines), c, fst);
+  }
+
+  const RtlVariant& variant_;
+  GoldenModel gold_;
+  std::unique_ptr<MmuModel> rtl_;
+  LockstepOptions opt_;
+  std::vector<CycleIn> history_;
+  uint64_t matched_ = 0;
+};
+
+}  // namespace
+
+std::vector<std::string> compare(const MmuModel& rtl, const CycleOut& ro, const MmuModel& gold, const CycleOut& go,
+                                 const CycleIn& in, bool full, const std::string& tag) {
+  std::vector<std::string> out;
+  const uint64_t c = gold.cycle() - 1;
+  auto diff = [&](const std::string& where, const char* field, auto r, auto g) {
+    if (r == g) return;
+    std::ostringstream m;
+    m << "cycle " << c << ' ' << where << ' ' << field << ": rtl=" << r << " golden=" << g;
+    if (!tag.empty()) m << ' ' << tag;
+    out.push_back(m.str());
+  };
+  diff("dsh_mmu", "region", region_letter(ro.region), region_letter(go.region));
+  diff("dsh_mmu", "T", ro.thr.t, go.thr.t);
+  diff("dsh_mmu", "S", ro.s, go.s);
+  diff("dsh_mmu", "deq_error", ro.deq_error, go.deq_error);
+  diff("dsh_mmu", "enq_error", ro.enq_error, go.enq_error);
+  diff("dsh_mmu", "events", events_str(ro), events_str(go));
+  diff("dsh_mmu", "error_count", rtl.errors(), gold.errors());
+  diff("dsh_mmu", "error_sticky", rtl.error_sticky(), gold.error_sticky());
+  const Config& cfg = gold.config();
+  auto cmp_queue = [&](uint32_t p, uint32_t q) {
+    const QueueState r = rtl.queue(p, q), g = gold.queue(p, q);
+    const std::string at = "queue " + std::to_string(p) + "." + std::to_string(q);
+    diff(at, "priv", r.priv, g.priv);
+    diff(at, "shared", r.shared, g.shared);
+    diff(at, "hdrm", r.hdrm, g.hdrm);
+    diff(at, "qoff", r.qoff, g.qoff);
+    diff(at, "drops", r.drops, g.drops);
+    diff(at, "pauses", r.pauses, g.pauses);
+    diff(at, "resumes", r.resumes, g.resumes);
+  };
+  auto cmp_port = [&](uint32_t p) {
+    const PortState r = rtl.port(p), g = gold.port(p);
+    const std::string at = "port " + std::to_string(p);
+    diff(at, "port_shared", r.shared, g.shared);
+    diff(at, "port_hdrm", r.hdrm, g.hdrm);
+    diff(at, "poff", r.poff, g.poff);
+    diff(at, "port_pauses", r.pauses, g.pauses);
+    diff(at, "port_resumes", r.resumes, g.resumes);
+  };
+  if (full) {
+    for (uint32_t p = 0; p < cfg.n_ports; ++p) {
+      for (uint32_t q = 0; q < cfg.n_queues; ++q) cmp_queue(p, q);
+      cmp_port(p);
+    }
+  } else {
+    for (const Op* op : {&in.deq, &in.enq}) {
+      if (!op->valid || op->port >= cfg.n_ports || op->queue >= cfg.n_queues) continue;
+      cmp_queue(op->port, op->queue);
+      cmp_port(op->port);
+    }
+  }
+  return out;
+}
+
+std::unique_ptr<MmuModel> make_golden(const Config& c, const RtlWidths& w) {
+  return std::make_unique<GoldenModel>(c, w);
+}
+
+std::unique_ptr<MmuModel> make_rtl(const Config& c, const RtlOptions& o) { return find_rtl_variant(c).make(c, o); }
+
+std::unique_ptr<MmuModel> make_lockstep(const Config& c, const LockstepOptions& o) {
+  return std::make_unique<Lockstep>(find_rtl_variant(c), c, o);
+}
+
+std::unique_ptr<MmuModel> make_lockstep(const RtlVariant& v, const Config& c, const LockstepOptions& o) {
+  return std::make_unique<Lockstep>(v, c, o);
+}
+
+std::unique_ptr<MmuModel> make_model(Backend b, const Config& c, const LockstepOptions& lo, const RtlOptions& ro) {
+  switch (b) {
+    case Backend::Golden: return make_golden(c);
+    case Backend::Rtl: return make_rtl(c, ro);
+    default: return make_lockstep(c, lo);
+  }
+}
+
+}  // namespace dsh

@@ -1,0 +1,98 @@
+// One MMU interface, three backends: the golden model, the Verilated RTL,
+// or both in lockstep. Used by the replay tool, the regressions and the
+// SystemC switch model.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "mmu.h"
+
+namespace dsh {
+
+class MmuModel {
+ public:
+  virtual ~MmuModel() = default;
+  virtual const CycleOut& step(const CycleIn& in) = 0;
+  virtual const Config& config() const = 0;
+  virtual uint64_t cycle() const = 0;
+  virtual uint64_t s() const = 0;
+  virtual uint64_t errors() const = 0;
+  virtual bool error_sticky() const = 0;
+  virtual QueueState queue(uint32_t p, uint32_t q) const = 0;
+  virtual PortState port(uint32_t p) const = 0;
+  virtual const char* name() const = 0;
+};
+
+enum class Backend { Golden, Rtl, Lockstep };
+Backend backend_from_string(const std::string& s);  // golden | rtl | lockstep
+const char* to_string(Backend b);
+
+struct RtlOptions {
+  std::string fst_path;  // empty: no trace
+  uint64_t trace_from = 0;  // first cycle dumped
+  uint64_t trace_to = ~uint64_t(0);  // last cycle dumped
+};
+
+// One Verilated parameter set of dsh_mmu built into this binary.
+struct RtlVariant {
+  const char* name;
+  unsigned ports, queues;
+  Scheme scheme;
+  unsigned latency;
+  RtlWidths widths;
+  std::function<std::unique_ptr<MmuModel>(const Config&, const RtlOptions&)> make;
+  bool planted_fault = false;  // a deliberately broken build, for the checker's own test
+  bool matches(const Config& c) const {
+    return !planted_fault && c.n_ports == ports && c.n_queues == queues && c.scheme == scheme && c.thresh_latency == latency;
+  }
+};
+const std::vector<RtlVariant>& rtl_variants();
+// The variant for a configuration; throws ConfigError listing what is built.
+const RtlVariant& find_rtl_variant(const Config& c);
+// The widths a configuration is validated against for a backend.
+RtlWidths widths_for(const Config& c, Backend b);
+
+std::unique_ptr<MmuModel> make_golden(const Config& c, const RtlWidths& w = RtlWidths{});
+std::unique_ptr<MmuModel> make_rtl(const Config& c, const RtlOptions& o = RtlOptions{});
+
+// A difference between RTL and golden model; what() holds the report lines.
+class MismatchError : public std::runtime_error {
+ public:
+  MismatchError(const std::string& report, std::vector<std::string> lines, uint64_t cycle, std::string fst)
+      : std::runtime_error(report), lines_(std::move(lines)), cycle_(cycle), fst_(std::move(fst)) {}
+  const std::vector<std::string>& lines() const { return lines_; }
+  uint64_t cycle() const { return cycle_; }
+  const std::string& fst_path() const { return fst_; }
+
+ private:
+  std::vector<std::string> lines_;
+  uint64_t cycle_;
+  std::string fst_;
+};
+
+struct LockstepOptions {
+  std::string tag;          // appended to every mismatch line, e.g. "seed=42"
+  std::string fst_dir = "."; // where the window trace of a mismatch goes
+  std::string fst_stem = "mismatch";
+  uint64_t window = 64;     // cycles of trace before the mismatch
+  bool full_compare = true; // every queue and port every cycle (else touched only)
+};
+
+// Golden and RTL stepped together; step() throws MismatchError on the first
+// cycle with any difference, after writing the FST of a window around it.
+std::unique_ptr<MmuModel> make_lockstep(const Config& c, const LockstepOptions& o = LockstepOptions{});
+std::unique_ptr<MmuModel> make_lockstep(const RtlVariant& v, const Config& c, const LockstepOptions& o);
+
+std::unique_ptr<MmuModel> make_model(Backend b, const Config& c, const LockstepOptions& lo = LockstepOptions{},
+                                     const RtlOptions& ro = RtlOptions{});
+
+// Compare two models' outputs of one cycle and their state; one line per
+// differing field: "cycle C block index field: rtl=X golden=Y tag".
+std::vector<std::string> compare(const MmuModel& rtl, const CycleOut& ro, const MmuModel& gold,
+                                 const CycleOut& go, const CycleIn& in, bool full, const std::string& tag);
+
+}  // namespace dsh

@@ -1,0 +1,187 @@
+// The Verilated dsh_mmu behind MmuModel: one instantiation per parameter set
+// (the generated rtl_variant_*.cpp files include this with their own V).
+// Inputs are driven before the rising edge; the registered outputs read after
+// it are the cycle's results. State is read through public_flat_rd signals
+// (cosim/dsh_mmu_public.vlt).
+#pragma once
+
+#include <verilated.h>
+#include <verilated_fst_c.h>
+
+#include <algorithm>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+
+#include "mmu_model.h"
+
+namespace dsh {
+
+namespace rtl_detail {
+template <class T>
+inline bool bit_of(const T& v, unsigned i) {
+  if constexpr (std::is_integral_v<T>)
+    return (uint64_t(v) >> i) & 1;
+  else
+    return (v[i / 32] >> (i % 32)) & 1;
+}
+inline unsigned clog2(unsigned n) {
+  unsigned w = 0;
+  while ((1u << w) < n) ++w;
+  return w;
+}
+inline unsigned index_width(unsigned n) { return n > 1 ? clog2(n) : 1; }
+}  // namespace rtl_detail
+
+template <class V>
+class RtlModel final : public MmuModel {
+ public:
+  RtlModel(const Config& c, const RtlWidths& w, const RtlOptions& o, const char* name)
+      : cfg_(c), name_(name), opt_(o), ctx_(std::make_unique<VerilatedContext>()) {
+    cfg_.validate(w);
+    port_w_ = rtl_detail::index_width(cfg_.n_ports);
+    queue_w_ = rtl_detail::index_width(cfg_.n_queues);
+    ctx_->debug(0);
+    ctx_->fatalOnError(false);  // an assertion failure is reported, not abort()ed
+    if (!o.fst_path.empty()) ctx_->traceEverOn(true);
+    top_ = std::make_unique<V>(ctx_.get(), "tb");
+    if (!o.fst_path.empty()) {
+      tfp_ = std::make_unique<VerilatedFstC>();
+      top_->trace(tfp_.get(), 99);
+      tfp_->open(o.fst_path.c_str());
+      if (!tfp_->isOpen()) throw std::runtime_error("cannot write FST trace " + o.fst_path);
+    }
+    top_->cfg_shared_cells_i = cfg_.shared_cells();
+    top_->cfg_private_cells_i = cfg_.private_cells;
+    top_->cfg_headroom_cells_i = cfg_.headroom_cells;
+    top_->cfg_alpha_log2_i = uint8_t(cfg_.alpha_log2) & 0x1f;
+    top_->cfg_port_mult_log2_i = cfg_.port_mult_log2;
+    top_->cfg_delta_q_i = cfg_.delta_q;
+    top_->cfg_delta_p_i = cfg_.delta_p;
+    top_->deq_valid_i = 0;
+    top_->enq_valid_i = 0;
+    top_->stat_rd_port_i = 0;
+    top_->stat_rd_queue_i = 0;
+    top_->clk_i = 0;
+    top_->rst_ni = 0;
+    top_->eval();
+    for (int i = 0; i < 3; ++i) half_cycles();  // reset fills the threshold pipeline
+    top_->rst_ni = 1;
+    top_->eval();
+  }
+
+  ~RtlModel() override {
+    if (tfp_) tfp_->close();
+    top_->final();
+    // Verilator 5.006 unregisters scopes through the thread's current
+    // context, which is whichever model was built last: make it ours.
+    Verilated::threadContextp(ctx_.get());
+    top_.reset();
+  }
+
+  const CycleOut& step(const CycleIn& in) override {
+    drive(in.deq, top_->deq_valid_i, top_->deq_port_i, top_->deq_queue_i, top_->deq_cells_i, "deq");
+    drive(in.enq, top_->enq_valid_i, top_->enq_port_i, top_->enq_queue_i, top_->enq_cells_i, "enq");
+    half_cycles();
+    read_outputs();
+    ++cycle_;
+    return out_;
+  }
+
+  const Config& config() const override { return cfg_; }
+  uint64_t cycle() const override { return cycle_; }
+  uint64_t s() const override { return top_->stat_s_o; }
+  uint64_t errors() const override { return top_->stat_error_count_o; }
+  bool error_sticky() const override { return top_->stat_error_sticky_o; }
+  const char* name() const override { return name_; }
+
+  QueueState queue(uint32_t p, uint32_t q) const override {
+    const auto* r = top_->rootp;
+    const unsigned i = p * cfg_.n_queues + q;
+    QueueState s;
+    s.qoff = rtl_detail::bit_of(r->dsh_mmu__DOT__qoff_q, i);
+    if (!rtl_detail::bit_of(r->dsh_mmu__DOT__qvalid_q, i)) return s;
+    s.priv = r->dsh_mmu__DOT__priv_q[i];
+    s.shared = r->dsh_mmu__DOT__shared_q[i];
+    s.hdrm = r->dsh_mmu__DOT__hdrm_q[i];
+    s.drops = r->dsh_mmu__DOT__drops_q[i];
+    s.pauses = r->dsh_mmu__DOT__qpause_q[i];
+    s.resumes = r->dsh_mmu__DOT__qresume_q[i];
+    return s;
+  }
+
+  PortState port(uint32_t p) const override {
+    const auto* r = top_->rootp;
+    PortState s;
+    s.poff = rtl_detail::bit_of(r->dsh_mmu__DOT__poff_q, p);
+    if (!rtl_detail::bit_of(r->dsh_mmu__DOT__pvalid_q, p)) return s;
+    s.shared = r->dsh_mmu__DOT__port_shared_q[p];
+    s.hdrm = r->dsh_mmu__DOT__port_hdrm_q[p];
+    s.pauses = r->dsh_mmu__DOT__ppause_q[p];
+    s.resumes = r->dsh_mmu__DOT__presume_q[p];
+    return s;
+  }
+
+ private:
+  template <class A, class B, class C, class D>
+  void drive(const Op& op, A& valid, B& port, C& queue, D& cells, const char* which) {
+    valid = op.valid;
+    if (!op.valid) return;
+    if ((op.port >> port_w_) || (op.queue >> queue_w_) || op.cells > 0xffffffffu)
+      throw std::out_of_range(std::string(which) + " index does not fit the RTL's port/queue width");
+    port = op.port;
+    queue = op.queue;
+    cells = op.cells;
+  }
+
+  bool dumping() const { return tfp_ && cycle_ >= opt_.trace_from && cycle_ <= opt_.trace_to; }
+
+  // One clock period, 1 ns: rising edge at t, falling edge at t + 500 ps.
+  void half_cycles() {
+    top_->clk_i = 1;
+    top_->eval();
+    if (dumping()) tfp_->dump(time_ps_);
+    top_->clk_i = 0;
+    top_->eval();
+    if (dumping()) tfp_->dump(time_ps_ + 500);
+    time_ps_ += 1000;
+  }
+
+  void read_outputs() {
+    out_ = CycleOut{};
+    out_.region = Region(top_->stat_region_o);
+    out_.thr.t = top_->stat_t_o;
+    out_.s = top_->stat_s_o;
+    out_.deq_error = top_->stat_error_o & 1;
+    out_.enq_error = (top_->stat_error_o >> 1) & 1;
+    const uint64_t pm = (uint64_t(1) << port_w_) - 1, qm = (uint64_t(1) << queue_w_) - 1;
+    for (unsigned k = 0; k < 2; ++k) {
+      if ((top_->stat_qevt_valid_o >> k) & 1) {
+        const bool pause = (top_->stat_qevt_pause_o >> k) & 1;
+        out_.events[out_.n_events++] = Event{pause ? Event::Pause : Event::Resume,
+                                             uint32_t((uint64_t(top_->stat_qevt_port_o) >> (k * port_w_)) & pm),
+                                             uint32_t((uint64_t(top_->stat_qevt_queue_o) >> (k * queue_w_)) & qm)};
+      }
+      if ((top_->stat_pevt_valid_o >> k) & 1) {
+        const bool pause = (top_->stat_pevt_pause_o >> k) & 1;
+        out_.events[out_.n_events++] = Event{pause ? Event::PortPause : Event::PortResume,
+                                             uint32_t((uint64_t(top_->stat_pevt_port_o) >> (k * port_w_)) & pm), 0};
+      }
+    }
+    std::sort(out_.events.begin(), out_.events.begin() + out_.n_events);
+  }
+
+  Config cfg_;
+  const char* name_;
+  RtlOptions opt_;
+  unsigned port_w_ = 1, queue_w_ = 1;
+  std::unique_ptr<VerilatedContext> ctx_;
+  std::unique_ptr<V> top_;
+  std::unique_ptr<VerilatedFstC> tfp_;
+  uint64_t cycle_ = 0;
+  uint64_t time_ps_ = 0;
+  CycleOut out_;
+};
+
+}  // namespace dsh
