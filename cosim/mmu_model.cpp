@@ -67,8 +67,8 @@ std::string events_str(const CycleOut& o) {
 
 class Lockstep final : public MmuModel {
  public:
-  Lockstep(const RtlVariant& v, const Config& c, const LockstepOptions& o)
-      : variant_(v), gold_(c, variant_.widths), rtl_(variant_.make(c, RtlOptions{})), opt_(o) {}
+  Lockstep(const RtlVariant& v, const Config& c, const LockstepOptions& o, const RtlOptions& ro)
+      : variant_(v), gold_(c, variant_.widths), rtl_(variant_.make(c, ro)), opt_(o) {}
 
   const CycleOut& step(const CycleIn& in) override {
     history_.push_back(in);
@@ -183,19 +183,20 @@ std::unique_ptr<MmuModel> make_golden(const Config& c, const RtlWidths& w) {
 
 std::unique_ptr<MmuModel> make_rtl(const Config& c, const RtlOptions& o) { return find_rtl_variant(c).make(c, o); }
 
-std::unique_ptr<MmuModel> make_lockstep(const Config& c, const LockstepOptions& o) {
-  return std::make_unique<Lockstep>(find_rtl_variant(c), c, o);
+std::unique_ptr<MmuModel> make_lockstep(const Config& c, const LockstepOptions& o, const RtlOptions& ro) {
+  return std::make_unique<Lockstep>(find_rtl_variant(c), c, o, ro);
 }
 
-std::unique_ptr<MmuModel> make_lockstep(const RtlVariant& v, const Config& c, const LockstepOptions& o) {
-  return std::make_unique<Lockstep>(v, c, o);
+std::unique_ptr<MmuModel> make_lockstep(const RtlVariant& v, const Config& c, const LockstepOptions& o,
+                                        const RtlOptions& ro) {
+  return std::make_unique<Lockstep>(v, c, o, ro);
 }
 
 std::unique_ptr<MmuModel> make_model(Backend b, const Config& c, const LockstepOptions& lo, const RtlOptions& ro) {
   switch (b) {
     case Backend::Golden: return make_golden(c);
     case Backend::Rtl: return make_rtl(c, ro);
-    default: return make_lockstep(c, lo);
+    default: return make_lockstep(c, lo, ro);
   }
 }
 

@@ -84,8 +84,11 @@ struct LockstepOptions {
 
 // Golden and RTL stepped together; step() throws MismatchError on the first
 // cycle with any difference, after writing the FST of a window around it.
-std::unique_ptr<MmuModel> make_lockstep(const Config& c, const LockstepOptions& o = LockstepOptions{});
-std::unique_ptr<MmuModel> make_lockstep(const RtlVariant& v, const Config& c, const LockstepOptions& o);
+// ro traces the lockstep's own RTL model.
+std::unique_ptr<MmuModel> make_lockstep(const Config& c, const LockstepOptions& o = LockstepOptions{},
+                                        const RtlOptions& ro = RtlOptions{});
+std::unique_ptr<MmuModel> make_lockstep(const RtlVariant& v, const Config& c, const LockstepOptions& o,
+                                        const RtlOptions& ro = RtlOptions{});
 
 std::unique_ptr<MmuModel> make_model(Backend b, const Config& c, const LockstepOptions& lo = LockstepOptions{},
                                      const RtlOptions& ro = RtlOptions{});

@@ -1,0 +1,231 @@
+// RTL tests per module: each combinational stage of dsh_mmu against the
+// golden model (thresholds) or the contract's rule written out here (drain
+// order, enqueue table, state machines), on exhaustive or random inputs;
+// the egress OR gate on an event sequence. CellW = 12, SizeW = 6.
+#include <gtest/gtest.h>
+#include <verilated.h>
+
+#include <random>
+
+#include "Vdt_calc.h"
+#include "Vdeq_drain.h"
+#include "Vegress_pause.h"
+#include "Venq_decide_dsh.h"
+#include "Venq_decide_sih.h"
+#include "Vport_fsm.h"
+#include "Vqueue_fsm_dsh.h"
+#include "Vqueue_fsm_sih.h"
+#include "Vthresholds_dsh.h"
+#include "Vthresholds_sih.h"
+#include "mmu.h"
+
+namespace {
+
+using dsh::Config;
+using dsh::Scheme;
+constexpr uint32_t kCellMax = (1u << 12) - 1;
+constexpr uint32_t kSizeMax = (1u << 6) - 1;
+
+// A golden model whose B_s is `bs`: one port, one queue, no private buffer.
+dsh::Mmu golden_with_bs(Scheme s, uint32_t bs, uint32_t eta, int alpha, unsigned pm, uint32_t dq, uint32_t dp) {
+  Config c;
+  c.scheme = s;
+  c.n_ports = c.n_queues = 1;
+  c.private_cells = 0;
+  c.headroom_cells = eta;
+  c.buffer_cells = bs + eta;
+  c.alpha_log2 = alpha;
+  c.port_mult_log2 = pm;
+  c.delta_q = dq;
+  c.delta_p = dp;
+  c.thresh_latency = 1;
+  return dsh::Mmu(c, dsh::RtlWidths{12, 6, 8});
+}
+
+TEST(DtCalc, ExhaustiveOverSAndAlpha) {
+  VerilatedContext ctx;
+  Vdt_calc dut(&ctx);
+  const uint32_t bs = 3001;
+  for (int a = dsh::kAlphaLog2Min; a <= dsh::kAlphaLog2Max; ++a) {
+    auto g = golden_with_bs(Scheme::DSH, bs, 10, a, 0, 0, 0);
+    for (uint32_t s = 0; s <= bs; ++s) {
+      dut.cfg_shared_cells_i = bs;
+      dut.cfg_alpha_log2_i = uint8_t(a) & 0x1f;
+      dut.s_i = s;
+      dut.eval();
+      ASSERT_EQ(dut.t_o, g.thresholds_for(s).t) << "alpha_log2=" << a << " S=" << s;
+    }
+  }
+}
+
+template <class V>
+void check_thresholds(Scheme scheme) {
+  VerilatedContext ctx;
+  V dut(&ctx);
+  std::mt19937 rng(7);
+  auto r = [&](uint32_t hi) { return std::uniform_int_distribution<uint32_t>(0, hi)(rng); };
+  for (int i = 0; i < 200000; ++i) {
+    const uint32_t eta = r(300), dq = r(i % 3 ? 50 : kCellMax), dp = r(i % 3 ? 200 : kCellMax), pm = r(5);
+    const uint32_t bs = 1 + r(kCellMax - eta - 1), s = r(bs);
+    const int a = int(r(13)) - 10;
+    auto g = golden_with_bs(scheme, bs, eta, a, pm, dq, dp);
+    const dsh::Thresholds want = g.thresholds_for(s);
+    dut.t_i = uint32_t(want.t);
+    dut.cfg_headroom_cells_i = eta;
+    dut.cfg_delta_q_i = dq;
+    dut.cfg_delta_p_i = dp;
+    dut.cfg_port_mult_log2_i = pm;
+    dut.eval();
+    ASSERT_EQ(dut.x_qoff_o, want.x_qoff) << "T=" << want.t << " eta=" << eta;
+    ASSERT_EQ(dut.x_qon_o, want.x_qon) << "T=" << want.t << " eta=" << eta << " delta_q=" << dq;
+    ASSERT_EQ(dut.x_poff_o, want.x_poff) << "T=" << want.t << " port_mult_log2=" << pm;
+    ASSERT_EQ(dut.x_pon_o, want.x_pon) << "T=" << want.t << " delta_p=" << dp;
+  }
+}
+TEST(Thresholds, DshMatchesGolden) { check_thresholds<Vthresholds_dsh>(Scheme::DSH); }
+TEST(Thresholds, SihMatchesGolden) { check_thresholds<Vthresholds_sih>(Scheme::SIH); }
+
+TEST(DeqDrain, HeadroomThenSharedThenPrivate) {
+  VerilatedContext ctx;
+  Vdeq_drain dut(&ctx);
+  std::mt19937 rng(3);
+  auto r = [&](uint32_t hi) { return std::uniform_int_distribution<uint32_t>(0, hi)(rng); };
+  for (int i = 0; i < 300000; ++i) {
+    const uint32_t p = r(i % 2 ? 20 : kCellMax), s = r(i % 2 ? 20 : kCellMax), h = r(i % 2 ? 20 : kCellMax);
+    const uint32_t cells = r(kSizeMax);
+    dut.priv_i = p;
+    dut.shared_i = s;
+    dut.hdrm_i = h;
+    dut.cells_i = cells;
+    dut.eval();
+    const bool ok = uint64_t(p) + s + h >= cells;
+    ASSERT_EQ(bool(dut.ok_o), ok);
+    if (!ok) continue;
+    const uint32_t fh = std::min(cells, h), fs = std::min(cells - fh, s), fp = cells - fh - fs;
+    ASSERT_EQ(dut.from_hdrm_o, fh);
+    ASSERT_EQ(dut.from_shared_o, fs);
+    ASSERT_EQ(dut.hdrm_o, h - fh);
+    ASSERT_EQ(dut.shared_o, s - fs);
+    ASSERT_EQ(dut.priv_o, p - fp);
+  }
+}
+
+// Contract §4 table: 1 private, 2 shared, 3 headroom/insurance, 4 drop.
+template <class V>
+void check_enqueue(bool dsh) {
+  VerilatedContext ctx;
+  V dut(&ctx);
+  std::mt19937 rng(dsh ? 11 : 12);
+  auto r = [&](uint32_t hi) { return std::uniform_int_distribution<uint32_t>(0, hi)(rng); };
+  int seen[5] = {};
+  for (int i = 0; i < 300000; ++i) {
+    const uint32_t phi = r(12), eta = r(40), bs = 50 + r(400), cells = 1 + r(kSizeMax - 1);
+    const uint32_t priv = r(phi), shared = r(bs), hdrm = r(eta), pshared = r(bs), phdrm = r(eta), s = r(bs);
+    const bool qoff = r(3) == 0, poff = r(3) == 0;
+    const uint32_t xq = r(600), xp = r(3000);
+    dut.cells_i = cells;
+    dut.priv_i = priv;
+    dut.shared_i = shared;
+    dut.hdrm_i = hdrm;
+    dut.qoff_i = qoff;
+    dut.port_shared_i = pshared;
+    dut.port_hdrm_i = phdrm;
+    dut.poff_i = poff;
+    dut.s_i = s;
+    dut.x_qoff_i = xq;
+    dut.x_poff_i = xp;
+    dut.cfg_private_cells_i = phi;
+    dut.cfg_headroom_cells_i = eta;
+    dut.cfg_shared_cells_i = bs;
+    dut.eval();
+    int want;
+    if (priv + cells <= phi) want = 1;
+    else if (dsh ? (!poff && pshared + cells <= xp && s + cells <= bs) : (!qoff && shared + cells <= xq && s + cells <= bs))
+      want = 2;
+    else if ((dsh ? phdrm : hdrm) + cells <= eta) want = 3;
+    else want = 4;
+    ASSERT_EQ(int(dut.region_o), want) << "case " << i;
+    ++seen[want];
+  }
+  for (int k = 1; k <= 4; ++k) EXPECT_GT(seen[k], 1000) << "region " << k << " rarely exercised";
+}
+TEST(EnqDecide, DshTable) { check_enqueue<Venq_decide_dsh>(true); }
+TEST(EnqDecide, SihTable) { check_enqueue<Venq_decide_sih>(false); }
+
+template <class V>
+void check_queue_fsm(bool dsh) {
+  VerilatedContext ctx;
+  V dut(&ctx);
+  for (int qoff = 0; qoff < 2; ++qoff)
+    for (uint32_t w = 0; w < 40; ++w)
+      for (uint32_t h = 0; h < 3; ++h)
+        for (uint32_t xoff = 0; xoff < 40; xoff += 3)
+          for (uint32_t xon = 0; xon <= xoff; xon += 2) {
+            dut.qoff_i = qoff;
+            dut.shared_i = w;
+            dut.hdrm_i = h;
+            dut.x_qoff_i = xoff;
+            dut.x_qon_i = xon;
+            dut.eval();
+            const bool pause = dsh && !qoff && w > xoff;
+            const bool resume = qoff && w <= xon && (dsh || h == 0);
+            ASSERT_EQ(bool(dut.pause_o), pause) << qoff << ' ' << w << ' ' << h << ' ' << xoff << ' ' << xon;
+            ASSERT_EQ(bool(dut.resume_o), resume) << qoff << ' ' << w << ' ' << h << ' ' << xoff << ' ' << xon;
+            ASSERT_EQ(bool(dut.qoff_o), pause || (qoff && !resume));
+          }
+}
+TEST(QueueFsm, Dsh) { check_queue_fsm<Vqueue_fsm_dsh>(true); }
+TEST(QueueFsm, Sih) { check_queue_fsm<Vqueue_fsm_sih>(false); }
+
+TEST(PortFsm, ResumeNeedsEmptyInsuranceAndSharedAtXpon) {
+  VerilatedContext ctx;
+  Vport_fsm dut(&ctx);
+  for (int poff = 0; poff < 2; ++poff)
+    for (uint32_t ps = 0; ps < 60; ++ps)
+      for (uint32_t ph = 0; ph < 3; ++ph)
+        for (uint32_t xpon = 0; xpon < 60; ++xpon) {
+          dut.poff_i = poff;
+          dut.port_shared_i = ps;
+          dut.port_hdrm_i = ph;
+          dut.x_pon_i = xpon;
+          dut.eval();
+          const bool resume = poff && ph == 0 && ps <= xpon;
+          ASSERT_EQ(bool(dut.resume_o), resume);
+          ASSERT_EQ(bool(dut.poff_o), poff && !resume);
+        }
+}
+
+TEST(EgressPause, OrGateOfQueueAndPortState) {
+  VerilatedContext ctx;
+  Vegress_pause dut(&ctx);
+  auto clock = [&] {
+    dut.clk_i = 1;
+    dut.eval();
+    dut.clk_i = 0;
+    dut.eval();
+  };
+  dut.rst_ni = 0;
+  dut.clk_i = 0;
+  dut.eval();
+  dut.rst_ni = 1;
+  dut.eval();
+  EXPECT_EQ(dut.tx_pause_o, 0u);
+  std::mt19937 rng(5);
+  uint32_t q_paused = 0;
+  bool port_paused = false;
+  for (int i = 0; i < 20000; ++i) {
+    const bool qv = rng() % 2, qp = rng() % 2, pv = rng() % 5 == 0, pp = rng() % 2;
+    const uint32_t q = rng() % 8;
+    dut.q_evt_valid_i = qv;
+    dut.q_evt_pause_i = qp;
+    dut.q_evt_queue_i = q;
+    dut.p_evt_valid_i = pv;
+    dut.p_evt_pause_i = pp;
+    clock();
+    if (qv) q_paused = qp ? (q_paused | (1u << q)) : (q_paused & ~(1u << q));
+    if (pv) port_paused = pp;
+    ASSERT_EQ(dut.tx_pause_o, port_paused ? 0xffu : q_paused) << "step " << i;
+  }
+}
+
+}  // namespace

@@ -1,0 +1,122 @@
+// dsh-run: constrained-random traffic through the MMU, by default the RTL in
+// lockstep with the golden model on the paper's chip; prints admissions,
+// flow-control events, peak occupancies and "matched N cycles", and writes an
+// FST trace of the last cycles.
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "cli_common.h"
+#include "mmu_model.h"
+#include "traffic.h"
+#include "vectors.h"
+
+int main(int argc, char** argv) {
+  using namespace dsh;
+  CLI::App app{"Random bursty and adversarial MMU traffic through the golden model, the RTL or both in lockstep."};
+  ConfigCli cfg_cli;
+  uint64_t cycles = 1000000, seed = 1, trace_cycles = 20000;
+  std::string backend_name = "lockstep", fst_path = "out/dsh_run.fst", stim_out;
+  double error_rate = 0.002;
+  app.add_option("-n,--cycles", cycles, "MMU cycles to run")->capture_default_str()->check(CLI::PositiveNumber);
+  app.add_option("-s,--seed", seed, "traffic seed")->capture_default_str();
+  app.add_option("-b,--backend", backend_name, "golden | rtl | lockstep")->capture_default_str();
+  app.add_option("--fst", fst_path, "FST trace of the RTL ('' for none)")->capture_default_str();
+  app.add_option("--trace-cycles", trace_cycles, "trace only the last N cycles")->capture_default_str();
+  app.add_option("--error-rate", error_rate, "share of events made protocol errors")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1.0));
+  app.add_option("--stimulus-out", stim_out, "also write the stimulus as a vector file for dsh-replay");
+  add_config_options(app, cfg_cli);
+  CLI11_PARSE(app, argc, argv);
+
+  try {
+    const Backend backend = backend_from_string(backend_name);
+    const Config cfg = resolve_config(cfg_cli);
+    const RtlWidths widths = widths_for(cfg, backend);
+    cfg.validate(widths);
+    RtlOptions ro;
+    if (backend != Backend::Golden && !fst_path.empty()) {
+      std::filesystem::path p(fst_path);
+      if (p.has_parent_path()) std::filesystem::create_directories(p.parent_path());
+      ro.fst_path = fst_path;
+      ro.trace_from = cycles > trace_cycles ? cycles - trace_cycles : 0;
+    }
+    LockstepOptions lo;
+    lo.tag = "seed=" + std::to_string(seed);
+    lo.fst_dir = std::filesystem::path(fst_path.empty() ? "out/x" : fst_path).parent_path().string();
+    if (lo.fst_dir.empty()) lo.fst_dir = ".";
+    auto model = make_model(backend, cfg, lo, ro);
+    TrafficOptions to;
+    to.seed = seed;
+    to.error_rate = error_rate;
+    Traffic traffic(cfg, widths, to);
+    std::ofstream stim;
+    if (!stim_out.empty()) {
+      stim.open(stim_out);
+      write_stimulus_header(stim);
+    }
+
+    std::cout << "dsh-run: " << cfg.describe() << "\n         backend " << to_string(backend) << ", seed " << seed
+              << ", " << cycles << " cycles, B_s " << cfg.shared_cells() << " cells\n";
+    uint64_t regions[5] = {}, kinds[4] = {}, errors = 0, peak_s = 0, peak_q_shared = 0, peak_hdrm = 0;
+    const auto t0 = std::chrono::steady_clock::now();
+    auto last = t0;
+    bool progressed = false;
+    for (uint64_t c = 0; c < cycles; ++c) {
+      const CycleIn in = traffic.next(*model);
+      if (stim.is_open() && (in.deq.valid || in.enq.valid)) write_stimulus_row(stim, c, in);
+      const CycleOut& o = model->step(in);
+      ++regions[int(o.region)];
+      for (unsigned i = 0; i < o.n_events; ++i) ++kinds[o.events[i].kind];
+      errors += o.error();
+      peak_s = std::max(peak_s, o.s);
+      for (const Op* op : {&in.deq, &in.enq}) {
+        if (!op->valid || op->port >= cfg.n_ports || op->queue >= cfg.n_queues) continue;
+        const QueueState q = model->queue(op->port, op->queue);
+        const PortState p = model->port(op->port);
+        peak_q_shared = std::max(peak_q_shared, q.shared);
+        peak_hdrm = std::max(peak_hdrm, cfg.scheme == Scheme::DSH ? p.hdrm : q.hdrm);
+      }
+      if ((c & 0xfff) == 0) {
+        const auto now = std::chrono::steady_clock::now();
+        if (now - last > std::chrono::seconds(2)) {
+          std::cerr << "  " << c << " / " << cycles << " cycles (" << (100 * c / cycles) << " %)\r" << std::flush;
+          last = now;
+          progressed = true;
+        }
+      }
+    }
+    if (progressed) std::cerr << '\n';
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const uint64_t adm = regions[1] + regions[2] + regions[3] + regions[4];
+    auto pct = [&](uint64_t n) { return adm ? 100.0 * double(n) / double(adm) : 0.0; };
+    std::printf("admissions   %llu: private %llu (%.1f %%), shared %llu (%.1f %%), %s %llu (%.1f %%), drop %llu (%.1f %%)\n",
+                (unsigned long long)adm, (unsigned long long)regions[1], pct(regions[1]), (unsigned long long)regions[2],
+                pct(regions[2]), cfg.scheme == Scheme::DSH ? "insurance" : "headroom", (unsigned long long)regions[3],
+                pct(regions[3]), (unsigned long long)regions[4], pct(regions[4]));
+    std::printf("flow control PAUSE %llu, RESUME %llu, PORT_PAUSE %llu, PORT_RESUME %llu\n", (unsigned long long)kinds[0],
+                (unsigned long long)kinds[1], (unsigned long long)kinds[2], (unsigned long long)kinds[3]);
+    std::printf("peaks        S %llu of B_s %lld, queue shared %llu, %s %llu of eta %llu\n", (unsigned long long)peak_s,
+                (long long)cfg.shared_cells(), (unsigned long long)peak_q_shared,
+                cfg.scheme == Scheme::DSH ? "port insurance" : "queue headroom", (unsigned long long)peak_hdrm,
+                (unsigned long long)cfg.headroom_cells);
+    std::printf("protocol errors %llu (injected on purpose)\n", (unsigned long long)errors);
+    if (backend == Backend::Lockstep) std::printf("matched %llu cycles\n", (unsigned long long)model->cycle());
+    std::printf("%.2f s, %.0f cycles/s\n", secs, double(cycles) / secs);
+    if (!ro.fst_path.empty())
+      std::printf("trace        %s (cycles %llu..%llu; open with gtkwave)\n", ro.fst_path.c_str(),
+                  (unsigned long long)ro.trace_from, (unsigned long long)(cycles - 1));
+  } catch (const MismatchError& e) {
+    std::cerr << e.what() << '\n';
+    return 1;
+  } catch (const std::exception& e) {
+    std::cerr << "dsh-run: error: " << e.what() << '\n';
+    return 2;
+  }
+  return 0;
+}
