@@ -56,7 +56,11 @@ std::string fst_dir() {
   return d.string();
 }
 
-uint64_t run_lockstep(const RtlVariant& v, const Config& c, uint64_t seed, uint64_t cycles) {
+struct Coverage {
+  uint64_t cycles = 0, regions[5] = {}, kinds[4] = {}, errors = 0;
+};
+
+Coverage run_lockstep(const RtlVariant& v, const Config& c, uint64_t seed, uint64_t cycles) {
   LockstepOptions lo;
   lo.tag = "seed=" + std::to_string(seed) + " variant=" + v.name;
   lo.fst_dir = fst_dir();
@@ -65,8 +69,15 @@ uint64_t run_lockstep(const RtlVariant& v, const Config& c, uint64_t seed, uint6
   TrafficOptions to;
   to.seed = seed;
   Traffic t(c, v.widths, to);
-  for (uint64_t i = 0; i < cycles; ++i) m->step(t.next(*m));
-  return m->cycle();
+  Coverage cov;
+  for (uint64_t i = 0; i < cycles; ++i) {
+    const CycleOut& o = m->step(t.next(*m));
+    ++cov.regions[int(o.region)];
+    for (unsigned k = 0; k < o.n_events; ++k) ++cov.kinds[o.events[k].kind];
+    cov.errors += o.error();
+  }
+  cov.cycles = m->cycle();
+  return cov;
 }
 
 class Lockstep : public ::testing::TestWithParam<std::tuple<std::string, uint64_t>> {};
@@ -80,8 +91,26 @@ TEST_P(Lockstep, RandomTraffic) {
   const Config c = config_for(*v, seed);
   SCOPED_TRACE(c.describe());
   try {
-    const uint64_t n = run_lockstep(*v, c, seed, cycles_per_run());
-    std::printf("%s seed=%llu: matched %llu cycles\n", v->name, (unsigned long long)seed, (unsigned long long)n);
+    const Coverage cov = run_lockstep(*v, c, seed, cycles_per_run());
+    std::printf("%s seed=%llu: matched %llu cycles; P/S/H/D %llu/%llu/%llu/%llu, PAUSE %llu RESUME %llu "
+                "PORT_PAUSE %llu PORT_RESUME %llu, errors %llu\n",
+                v->name, (unsigned long long)seed, (unsigned long long)cov.cycles,
+                (unsigned long long)cov.regions[1], (unsigned long long)cov.regions[2],
+                (unsigned long long)cov.regions[3], (unsigned long long)cov.regions[4],
+                (unsigned long long)cov.kinds[0], (unsigned long long)cov.kinds[1], (unsigned long long)cov.kinds[2],
+                (unsigned long long)cov.kinds[3], (unsigned long long)cov.errors);
+    // The stimulus must reach every row of the table and every transition.
+    EXPECT_GT(cov.regions[1], 0u) << "no private admission";
+    EXPECT_GT(cov.regions[2], 0u) << "no shared admission";
+    EXPECT_GT(cov.regions[3], 0u) << "no headroom/insurance admission";
+    EXPECT_GT(cov.regions[4], 0u) << "no drop";
+    EXPECT_GT(cov.kinds[Event::Pause], 0u);
+    EXPECT_GT(cov.kinds[Event::Resume], 0u);
+    if (c.scheme == Scheme::DSH) {
+      EXPECT_GT(cov.kinds[Event::PortPause], 0u);
+      EXPECT_GT(cov.kinds[Event::PortResume], 0u);
+    }
+    EXPECT_GT(cov.errors, 0u) << "no protocol error exercised";
   } catch (const MismatchError& e) {
     FAIL() << e.what();
   }

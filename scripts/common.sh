@@ -1,0 +1,35 @@
+# Shared by scripts/run.sh and scripts/test.sh: install what is missing from
+# Debian's archive, then configure and build (Release) into ./build.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BUILD="${DSH_BUILD_DIR:-$ROOT/build}"
+JOBS="${DSH_JOBS:-$(nproc)}"
+
+DSH_PACKAGES=(
+  cmake make g++ pkg-config python3 python3-matplotlib
+  verilator libsystemc-dev libgtest-dev libgmock-dev
+  libcli11-dev libtomlplusplus-dev
+  yosys opensta nextpnr-ice40 fpga-icestorm fpga-icestorm-chipdb gtkwave
+)
+
+ensure_deps() {
+  local missing=()
+  for p in "${DSH_PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  echo "== installing: ${missing[*]}"
+  local sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+
+build() {
+  echo "== configuring and building in $BUILD ($JOBS jobs)"
+  mkdir -p "$BUILD"
+  cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release "$@" >"$BUILD/configure.log" 2>&1 || {
+    cat "$BUILD/configure.log"; exit 1; }
+  cmake --build "$BUILD" -j "$JOBS"
+}

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# The test command: installs what is missing, builds, runs every test layer
+# except the long sweeps (ctest -L long, or DSH_LONG=1 to include them).
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+ensure_deps
+build
+cd "$BUILD"
+if [ "${DSH_LONG:-0}" = 1 ]; then
+  ctest --output-on-failure -j "$JOBS" "$@"
+else
+  ctest --output-on-failure -j "$JOBS" -LE long "$@"
+fi
