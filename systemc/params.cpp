@@ -1,0 +1,441 @@
+#include "params.h"
+
+#include <toml++/toml.h>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <sstream>
+
+namespace dsh::sc {
+
+namespace {
+
+std::string trim(const std::string& s) {
+  const auto a = s.find_first_not_of(" \t\"'[]");
+  const auto b = s.find_last_not_of(" \t\"'[]");
+  return a == std::string::npos ? "" : s.substr(a, b - a + 1);
+}
+
+std::vector<std::string> split(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream in(s);
+  std::string item;
+  while (std::getline(in, item, ','))
+    if (!trim(item).empty()) out.push_back(trim(item));
+  return out;
+}
+
+double to_num(const std::string& v) {
+  size_t pos = 0;
+  double d = 0;
+  try {
+    d = std::stod(v, &pos);
+  } catch (const std::exception&) {
+    pos = 0;
+  }
+  if (pos == 0 || pos != v.size() || !std::isfinite(d)) throw ConfigError("'" + v + "' is not a number");
+  return d;
+}
+
+long long to_int(const std::string& v) {
+  const double d = to_num(v);
+  if (d != std::floor(d)) throw ConfigError("'" + v + "' is not an integer");
+  return (long long)d;
+}
+
+uint64_t to_u64(const std::string& v) {
+  const long long i = to_int(v);
+  if (i < 0) throw ConfigError("'" + v + "' is negative");
+  return uint64_t(i);
+}
+
+bool to_bool(const std::string& v) {
+  if (v == "true" || v == "1" || v == "yes") return true;
+  if (v == "false" || v == "0" || v == "no") return false;
+  throw ConfigError("'" + v + "' is not true/false");
+}
+
+template <class T>
+std::string join(const std::vector<T>& v) {
+  std::ostringstream m;
+  for (size_t i = 0; i < v.size(); ++i) m << (i ? "," : "") << v[i];
+  return m.str();
+}
+
+std::string num_str(double d) {
+  std::ostringstream m;
+  m << d;
+  return m.str();
+}
+
+struct Entry {
+  KeyInfo info;
+  std::function<void(Params&, const std::string&)> set;
+  std::function<std::string(const Params&)> get;
+};
+
+// The contract fields of [chip] go through dsh::Config::set.
+Entry chip_field(const std::string& f, const std::string& help) {
+  return {{"chip." + f, help},
+          [f](Params& p, const std::string& v) { p.mmu.set(f, v); },
+          [f](const Params& p) {
+            std::istringstream in(p.mmu.describe());
+            std::string kv;
+            while (in >> kv)
+              if (kv.rfind(f + "=", 0) == 0) return kv.substr(f.size() + 1);
+            return std::string("?");
+          }};
+}
+
+#define NUM(key, field, help) \
+  Entry{{key, help}, [](Params& p, const std::string& v) { p.field = decltype(p.field)(to_num(v)); }, \
+        [](const Params& p) { return num_str(double(p.field)); }}
+#define U64(key, field, help) \
+  Entry{{key, help}, [](Params& p, const std::string& v) { p.field = decltype(p.field)(to_u64(v)); }, \
+        [](const Params& p) { return std::to_string(p.field); }}
+#define INT(key, field, help) \
+  Entry{{key, help}, [](Params& p, const std::string& v) { p.field = int(to_int(v)); }, \
+        [](const Params& p) { return std::to_string(p.field); }}
+#define HOSTS(key, field, help) \
+  Entry{{key, help}, [](Params& p, const std::string& v) { p.field = parse_int_list(v); }, \
+        [](const Params& p) { return join(p.field); }}
+
+const std::vector<Entry>& entries() {
+  static const std::vector<Entry> e = {
+      {{"scenario.name", "name of the outputs"},
+       [](Params& p, const std::string& v) { p.name = v; },
+       [](const Params& p) { return p.name; }},
+      {{"scenario.kind", "pfc-avoidance (S1 sweep) | saturate (endless flows for run_us)"},
+       [](Params& p, const std::string& v) {
+         if (v == "pfc-avoidance") p.kind = Kind::PfcAvoidance;
+         else if (v == "saturate") p.kind = Kind::Saturate;
+         else throw ConfigError("'" + v + "': must be pfc-avoidance or saturate");
+       },
+       [](const Params& p) { return std::string(p.kind == Kind::Saturate ? "saturate" : "pfc-avoidance"); }},
+      chip_field("n_ports", "switch ports = hosts (N_p)"),
+      chip_field("n_queues", "lossless classes 0..n_queues-1 the MMU manages (N_q); class 7 is control"),
+      chip_field("buffer_cells", "lossless pool B, cells"),
+      chip_field("private_cells", "private buffer per ingress queue phi, cells"),
+      {{"chip.headroom_cells", "eta, cells: auto = dsh::headroom_cells(link, packet_bytes), or a number"},
+       [](Params& p, const std::string& v) {
+         p.headroom_auto = v == "auto";
+         if (!p.headroom_auto) p.mmu.set("headroom_cells", v);
+       },
+       [](const Params& p) { return p.headroom_auto ? std::string("auto") : std::to_string(p.mmu.headroom_cells); }},
+      chip_field("alpha_log2", "DT factor alpha = 2^alpha_log2"),
+      chip_field("port_mult_log2", "DSH X_poff = T << port_mult_log2"),
+      chip_field("delta_q", "queue resume hysteresis, cells"),
+      chip_field("delta_p", "port resume hysteresis, cells"),
+      chip_field("thresh_latency", "cycles from S to the thresholds (1..3)"),
+      U64("chip.cell_bytes", cell_bytes, "bytes per buffer cell"),
+      NUM("chip.mmu_clock_ghz", mmu_clock_ghz, "MMU clock; one enqueue and one dequeue per cycle"),
+      NUM("link.rate_gbps", link_gbps, "every link, Gb/s"),
+      NUM("link.prop_delay_ns", prop_delay_ns, "every link, propagation delay D_prop"),
+      U64("link.mtu_bytes", mtu_bytes, "MTU (headroom formula)"),
+      U64("link.processing_bytes", processing_bytes,
+          "upstream reaction to a PAUSE frame, bytes at link rate, from its first bit (contract §7 part 3)"),
+      U64("link.pause_frame_bytes", pause_frame_bytes, "PAUSE/RESUME frame length on the reverse link"),
+      {{"link.port_rate_gbps", "per-port link rate exceptions, port:gbps list (negative port from the end)"},
+       [](Params& p, const std::string& v) {
+         p.port_rate_gbps.clear();
+         for (const auto& item : split(v)) {
+           const auto c = item.find(':');
+           if (c == std::string::npos) throw ConfigError("'" + item + "': expected port:gbps");
+           p.port_rate_gbps.emplace_back(int(to_int(trim(item.substr(0, c)))), to_num(trim(item.substr(c + 1))));
+         }
+       },
+       [](const Params& p) {
+         std::string s;
+         for (const auto& [port, r] : p.port_rate_gbps) s += (s.empty() ? "" : ",") + std::to_string(port) + ":" + num_str(r);
+         return s;
+       }},
+      U64("switch.dwrr_quantum_bytes", dwrr_quantum_bytes, "DWRR quantum of the lossless classes"),
+      U64("traffic.packet_bytes", packet_bytes, "data packet size (last packet of a flow may be shorter)"),
+      HOSTS("traffic.background_srcs", background_srcs, "hosts of the endless background flows, e.g. 0,1 or 0..1"),
+      INT("traffic.background_dst", background_dst, "their destination; negative counts from the last port"),
+      U64("traffic.background_class", background_class, "their class"),
+      HOSTS("traffic.fanin_srcs", fanin_srcs, "hosts of the fan-in (bursty) flows, e.g. 2..17"),
+      INT("traffic.fanin_dst", fanin_dst, "their destination; negative counts from the last port"),
+      {{"traffic.fanin_classes", "classes each fan-in host sends on (one flow each, sharing the burst)"},
+       [](Params& p, const std::string& v) { p.fanin_classes = parse_int_list(v); },
+       [](const Params& p) { return join(p.fanin_classes); }},
+      HOSTS("traffic.reverse_srcs", reverse_srcs,
+            "hosts sending endlessly to fanin_srcs[k] (keeps the reverse links busy); empty for S1"),
+      U64("traffic.reverse_class", reverse_class, "their class"),
+      NUM("traffic.settle_us", settle_us, "pfc-avoidance: earliest fan-in start"),
+      NUM("traffic.settle_after_pause_us", settle_after_pause_us,
+          "pfc-avoidance: the fan-in starts no earlier than this after every background queue paused once"),
+      NUM("traffic.start_stagger_ns", start_stagger_ns, "host h starts its flows h * this later"),
+      NUM("traffic.run_us", run_us, "saturate: simulated time per point"),
+      NUM("traffic.max_run_us", max_run_us, "hard stop of any point"),
+      {{"sweep.schemes", "list of dsh, sih"},
+       [](Params& p, const std::string& v) {
+         p.schemes.clear();
+         for (const auto& s : split(v)) {
+           std::string n = to_string(scheme_from_string(s));
+           std::transform(n.begin(), n.end(), n.begin(), ::tolower);
+           if (std::find(p.schemes.begin(), p.schemes.end(), n) == p.schemes.end()) p.schemes.push_back(n);
+         }
+       },
+       [](const Params& p) { return join(p.schemes); }},
+      {{"sweep.burst_pct", "total fan-in burst, % of the buffer: list, or lo:hi:step"},
+       [](Params& p, const std::string& v) { p.burst_pct = parse_num_list(v); },
+       [](const Params& p) { return join(p.burst_pct); }},
+      U64("sweep.refine_steps", refine_steps, "bisections between the last pause-free and first paused point"),
+      {{"run.backend", "MMU backend: golden | rtl | lockstep"},
+       [](Params& p, const std::string& v) { p.backend = backend_from_string(v); },
+       [](const Params& p) { return std::string(to_string(p.backend)); }},
+      U64("run.jobs", jobs, "points simulated in parallel (one process each)"),
+      {{"run.full_compare", "lockstep: compare every queue and port every cycle (slow)"},
+       [](Params& p, const std::string& v) { p.full_compare = to_bool(v); },
+       [](const Params& p) { return std::string(p.full_compare ? "true" : "false"); }},
+      {{"run.rtl_variant", "rtl/lockstep: RTL parameter set by name (default: the one matching the chip)"},
+       [](Params& p, const std::string& v) { p.rtl_variant = v; },
+       [](const Params& p) { return p.rtl_variant; }},
+  };
+  return e;
+}
+
+#undef NUM
+#undef U64
+#undef INT
+#undef HOSTS
+
+const Entry& find_entry(const std::string& key) {
+  const Entry* hit = nullptr;
+  int n = 0;
+  for (const auto& e : entries()) {
+    const std::string& k = e.info.key;
+    if (k == key) return e;
+    if (key.find('.') == std::string::npos && k.size() > key.size() &&
+        k.compare(k.size() - key.size() - 1, std::string::npos, "." + key) == 0) {
+      hit = &e;
+      ++n;
+    }
+  }
+  if (n == 1) return *hit;
+  std::string known;
+  for (const auto& e : entries()) known += " " + e.info.key;
+  throw ConfigError("unknown or ambiguous key '" + key + "' (known:" + known + ")");
+}
+
+}  // namespace
+
+std::vector<int> parse_int_list(const std::string& s) {
+  std::vector<int> out;
+  for (const auto& item : split(s)) {
+    const auto dots = item.find("..");
+    if (dots == std::string::npos) {
+      out.push_back(int(to_int(item)));
+      continue;
+    }
+    const long long a = to_int(trim(item.substr(0, dots))), b = to_int(trim(item.substr(dots + 2)));
+    if (b < a || b - a > 100000) throw ConfigError("bad range '" + item + "'");
+    for (long long i = a; i <= b; ++i) out.push_back(int(i));
+  }
+  return out;
+}
+
+std::vector<double> parse_num_list(const std::string& s) {
+  std::vector<double> out;
+  for (const auto& item : split(s)) {
+    if (std::count(item.begin(), item.end(), ':') != 2) {
+      out.push_back(to_num(item));
+      continue;
+    }
+    const auto c1 = item.find(':'), c2 = item.rfind(':');
+    const double lo = to_num(item.substr(0, c1)), hi = to_num(item.substr(c1 + 1, c2 - c1 - 1)),
+                 step = to_num(item.substr(c2 + 1));
+    if (step <= 0 || hi < lo || (hi - lo) / step > 10000) throw ConfigError("bad range '" + item + "'");
+    for (double x = lo; x <= hi + step * 1e-9; x += step) out.push_back(std::round(x * 1e9) / 1e9);
+  }
+  return out;
+}
+
+const std::vector<KeyInfo>& param_keys() {
+  static const std::vector<KeyInfo> k = [] {
+    std::vector<KeyInfo> v;
+    for (const auto& e : entries()) v.push_back(e.info);
+    return v;
+  }();
+  return k;
+}
+
+void Params::set(const std::string& key, const std::string& value) {
+  const Entry& e = find_entry(trim(key));
+  try {
+    e.set(*this, trim(value));
+  } catch (const ConfigError& x) {
+    const std::string what = x.what();
+    // Config::set already names the field; say which key.
+    throw ConfigError(e.info.key + ": " + what);
+  }
+}
+
+void Params::load_toml(const std::string& path) {
+  toml::table t;
+  try {
+    t = toml::parse_file(path);
+  } catch (const toml::parse_error& e) {
+    std::ostringstream m;
+    m << path << ":" << e.source().begin.line << ": " << e.description();
+    throw ConfigError(m.str());
+  }
+  std::function<std::string(const toml::node&)> text = [&](const toml::node& n) -> std::string {
+    if (auto s = n.value_exact<std::string>()) return *s;
+    if (auto b = n.value_exact<bool>()) return *b ? "true" : "false";
+    if (auto i = n.value_exact<int64_t>()) return std::to_string(*i);
+    if (auto d = n.value_exact<double>()) return num_str(*d);
+    if (auto a = n.as_array()) {
+      std::string s;
+      for (const auto& x : *a) s += (s.empty() ? "" : ",") + text(x);
+      return s;
+    }
+    throw ConfigError("expected a string, number, boolean or array");
+  };
+  for (const auto& [sec, node] : t) {
+    const auto* tab = node.as_table();
+    if (!tab) throw ConfigError(path + ": top-level key '" + std::string(sec.str()) + "' must be in a [section]");
+    for (const auto& [k, v] : *tab) {
+      const std::string key = std::string(sec.str()) + "." + std::string(k.str());
+      try {
+        set(key, text(v));
+      } catch (const ConfigError& e) {
+        throw ConfigError(path + ":" + std::to_string(v.source().begin.line) + ": " + e.what());
+      }
+    }
+  }
+}
+
+std::string Params::dump() const {
+  std::ostringstream m;
+  for (const auto& e : entries()) m << e.info.key << " = " << e.get(*this) << '\n';
+  return m.str();
+}
+
+unsigned Params::port_of(int host) const {
+  return host < 0 ? unsigned(int(mmu.n_ports) + host) : unsigned(host);
+}
+
+uint64_t Params::headroom_cells() const {
+  if (!headroom_auto) return mmu.headroom_cells;
+  LinkParams l;
+  l.link_gbps = link_gbps;
+  l.prop_delay_ns = prop_delay_ns;
+  l.mtu_bytes = mtu_bytes;
+  l.processing_bytes = processing_bytes;
+  l.cell_bytes = cell_bytes;
+  l.pkt_bytes = packet_bytes;
+  return dsh::headroom_cells(l);
+}
+
+Config Params::mmu_config(Scheme s) const {
+  Config c = mmu;
+  c.scheme = s;
+  c.headroom_cells = headroom_cells();
+  return c;
+}
+
+double Params::rate_gbps(unsigned port) const {
+  double r = link_gbps;
+  for (const auto& [p, g] : port_rate_gbps)
+    if (port_of(p) == port) r = g;
+  return r;
+}
+
+uint64_t Params::burst_bytes(double pct) const {
+  return uint64_t(std::llround(pct / 100.0 * double(buffer_bytes())));
+}
+
+void Params::validate() const {
+  auto fail = [](const std::string& m) { throw ConfigError(m); };
+  const int np = int(mmu.n_ports);
+  auto host_ok = [&](const char* key, int h) {
+    const int p = h < 0 ? np + h : h;
+    if (p < 0 || p >= np)
+      fail(std::string(key) + " = " + std::to_string(h) + " is out of range 0.." + std::to_string(np - 1) +
+           " (chip.n_ports = " + std::to_string(np) + ")");
+  };
+  auto class_ok = [&](const char* key, unsigned c) {
+    if (c >= mmu.n_queues)
+      fail(std::string(key) + " = " + std::to_string(c) + " is not a lossless class 0.." +
+           std::to_string(mmu.n_queues - 1) + " (chip.n_queues)");
+  };
+  for (int h : background_srcs) host_ok("traffic.background_srcs", h);
+  for (int h : fanin_srcs) host_ok("traffic.fanin_srcs", h);
+  for (int h : reverse_srcs) host_ok("traffic.reverse_srcs", h);
+  host_ok("traffic.background_dst", background_dst);
+  host_ok("traffic.fanin_dst", fanin_dst);
+  class_ok("traffic.background_class", background_class);
+  if (fanin_classes.empty()) fail("traffic.fanin_classes is empty");
+  for (int c : fanin_classes) {
+    if (c < 0) fail("traffic.fanin_classes has a negative class");
+    class_ok("traffic.fanin_classes", unsigned(c));
+  }
+  for (const auto& [port, r] : port_rate_gbps) {
+    host_ok("link.port_rate_gbps", port);
+    if (r <= 0) fail("link.port_rate_gbps: rate of port " + std::to_string(port) + " must be > 0");
+  }
+  class_ok("traffic.reverse_class", reverse_class);
+  if (fanin_srcs.empty()) fail("traffic.fanin_srcs is empty");
+  if (!reverse_srcs.empty() && reverse_srcs.size() > fanin_srcs.size())
+    fail("traffic.reverse_srcs has more hosts than traffic.fanin_srcs");
+  for (int h : fanin_srcs)
+    if (port_of(h) == port_of(fanin_dst)) fail("traffic.fanin_srcs contains its destination " + std::to_string(h));
+  for (int h : background_srcs)
+    if (port_of(h) == port_of(background_dst))
+      fail("traffic.background_srcs contains its destination " + std::to_string(h));
+  if (link_gbps <= 0) fail("link.rate_gbps must be > 0");
+  if (prop_delay_ns < 0) fail("link.prop_delay_ns must be >= 0");
+  if (mmu_clock_ghz <= 0 || mmu_clock_ghz > 1000) fail("chip.mmu_clock_ghz must be in (0, 1000]");
+  if (cell_bytes == 0) fail("chip.cell_bytes must be > 0");
+  if (packet_bytes == 0 || packet_bytes > mtu_bytes)
+    fail("traffic.packet_bytes = " + std::to_string(packet_bytes) + " must be 1..link.mtu_bytes (" +
+         std::to_string(mtu_bytes) + ")");
+  if (pause_frame_bytes == 0 || pause_frame_bytes > processing_bytes)
+    fail("link.pause_frame_bytes = " + std::to_string(pause_frame_bytes) +
+         " must be 1..link.processing_bytes (the frame is received within the processing time)");
+  if (dwrr_quantum_bytes == 0) fail("switch.dwrr_quantum_bytes must be > 0");
+  if (schemes.empty()) fail("sweep.schemes is empty");
+  for (double b : burst_pct)
+    if (b <= 0 || b > 1000) fail("sweep.burst_pct = " + num_str(b) + " is out of range (0, 1000]");
+  if (jobs == 0) fail("run.jobs must be >= 1");
+  if (max_run_us <= 0) fail("traffic.max_run_us must be > 0");
+  for (const auto& s : schemes) mmu_config(scheme_from_string(s)).validate(widths(scheme_from_string(s)));
+}
+
+RtlWidths Params::widths(Scheme s) const {
+  if (backend == Backend::Golden) return RtlWidths{};
+  if (rtl_variant.empty()) return widths_for(mmu_config(s), backend);
+  for (const auto& v : rtl_variants())
+    if (rtl_variant == v.name) return v.widths;
+  throw ConfigError("run.rtl_variant = '" + rtl_variant + "' is not built");
+}
+
+AbsorptionModel Params::absorption_model() const {
+  AbsorptionModel m;
+  m.alpha = std::ldexp(1.0, mmu.alpha_log2);
+  m.buffer = double(mmu.buffer_cells);
+  m.eta = double(headroom_cells());
+  m.private_per_queue = double(mmu.private_cells);
+  m.n_ports = mmu.n_ports;
+  m.n_queues = mmu.n_queues;
+  m.congested = unsigned(background_srcs.size());
+  m.bursty = unsigned(fanin_srcs.size() * fanin_classes.size());
+  m.load = double(fanin_srcs.size());  // each fan-in queue: C/classes in, C/M out
+  return m;
+}
+
+double pause_free_burst_k(const AbsorptionModel& m, Scheme s, double k) {
+  const double a = m.alpha, n = m.congested, mm = m.bursty, r = m.load;
+  const double num = a * model_shared(m, s) - (s == Scheme::DSH ? m.eta : 0.0);
+  if (num <= 0 || r <= 1) return 0;
+  // T' = -a*N*max(T', -k) - a*M*(R-1): the congested queues follow T (case 1)
+  // while T falls no faster than they can drain, k.
+  const double d = (a * mm * (r - 1) <= k * (1 + a * n)) ? num / ((1 + a * (n + mm)) * (r - 1))
+                                                         : num / ((1 + a * n) * ((1 + a * mm) * (r - 1) - a * n * k));
+  return mm * r * d + mm * r / (r - 1) * m.private_per_queue;
+}
+
+}  // namespace dsh::sc

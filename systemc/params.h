@@ -1,0 +1,114 @@
+// Scenario parameters of the SystemC switch model: every knob has a key
+// "section.name" that a TOML scenario file sets (`[section]` then
+// `name = value`) and the command line overrides (`--set section.name=value`).
+// Plain C++17 (no SystemC), so the sweep runner and the tests can use it.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "config.h"
+#include "mmu_model.h"
+#include "theory.h"
+
+namespace dsh::sc {
+
+// What the scenario does with its flows.
+//   pfc-avoidance: S1 of scenarios.md. Background flows start at 0. The
+//     fan-in flows start together, burst/M bytes each, once the background
+//     queues have settled: at settle_us, and not before every background
+//     queue has reached its pause threshold once plus settle_after_pause_us
+//     (a large buffer or a slow link takes longer to fill). A point ends when
+//     every fan-in byte has been admitted and no fan-in sender is paused (or
+//     at max_run_us).
+//   saturate: every flow is endless; a point runs for run_us. For the
+//     worst-case headroom check.
+enum class Kind { PfcAvoidance, Saturate };
+
+struct Params {
+  std::string name = "pfc-avoidance";
+  Kind kind = Kind::PfcAvoidance;
+
+  // [chip] the MMU (contract §1). `mmu.scheme` is set per point from sweep.schemes.
+  Config mmu;
+  uint64_t cell_bytes = 256;
+  bool headroom_auto = true;  // chip.headroom_cells = "auto": dsh::headroom_cells(link)
+  double mmu_clock_ghz = 1.0;
+
+  // [link] every link (host <-> switch port), both directions.
+  double link_gbps = 100.0;
+  double prop_delay_ns = 2000.0;
+  uint64_t mtu_bytes = 1500;
+  uint64_t processing_bytes = 3840;   // PAUSE frame first bit in -> upstream decides (contract §7 part 3)
+  uint64_t pause_frame_bytes = 64;    // PFC/PAUSE frame on the wire, class 7
+  std::vector<std::pair<int, double>> port_rate_gbps;  // per-port exceptions "port:gbps" (both directions)
+
+  // [switch]
+  uint64_t dwrr_quantum_bytes = 1600;
+
+  // [traffic] hosts are numbered like the switch ports they hang on.
+  uint64_t packet_bytes = 1500;
+  std::vector<int> background_srcs = {0, 1};
+  int background_dst = -1;  // negative: counted from the last port (-1 = last)
+  unsigned background_class = 1;
+  std::vector<int> fanin_srcs = {2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17};
+  int fanin_dst = -2;
+  std::vector<int> fanin_classes = {0};  // each fan-in host sends one flow per class
+  std::vector<int> reverse_srcs;  // reverse_srcs[k] sends endlessly to fanin_srcs[k]
+  unsigned reverse_class = 1;
+  double settle_us = 200.0;        // pfc-avoidance: earliest fan-in start
+  double settle_after_pause_us = 50.0;  // ... and this long after the last background queue first paused
+  double start_stagger_ns = 0.0;   // host h starts its flows h * this later
+  double run_us = 300.0;           // saturate: length of a point
+  double max_run_us = 5000.0;      // any point stops here
+
+  // [sweep]
+  std::vector<std::string> schemes = {"dsh", "sih"};
+  std::vector<double> burst_pct = {5, 10, 15, 20, 25, 30, 35, 40, 45, 50, 55, 60};
+  unsigned refine_steps = 5;  // bisections around each scheme's pause-free edge
+
+  // [run]
+  Backend backend = Backend::Lockstep;
+  unsigned jobs = 2;
+  bool full_compare = false;  // lockstep: every queue every cycle (slow) instead of the touched ones
+  std::string rtl_variant;    // rtl/lockstep: this built parameter set by name (default: the matching one)
+
+  // Sets one key from text; `key` may omit the section when the name is
+  // unique (`burst_pct`). Lists are comma separated; host lists take ranges
+  // "a..b". Throws ConfigError naming the key.
+  void set(const std::string& key, const std::string& value);
+  void load_toml(const std::string& path);  // every key of the file, in file order
+  std::string dump() const;                 // "key = value" per line, all keys
+  void validate() const;                    // throws ConfigError naming the key and limit
+
+  // Derived values.
+  unsigned port_of(int host) const;  // negative counted from the end
+  uint64_t headroom_cells() const;   // eta in cells (auto or the chip value)
+  Config mmu_config(Scheme s) const;
+  RtlWidths widths(Scheme s) const;  // of the backend that will run
+  uint64_t buffer_bytes() const { return mmu.buffer_cells * cell_bytes; }
+  uint64_t burst_bytes(double pct) const;  // total of the fan-in flows
+  uint64_t cells_per_packet() const { return cells_of(packet_bytes, cell_bytes); }
+  double rate_gbps(unsigned port) const;  // link.rate_gbps unless listed in link.port_rate_gbps
+  // Theorem 1/2 inputs for this scenario: N = background flows, M = fan-in
+  // flows (queues), R = fan-in hosts (each queue gets C / classes and drains
+  // C / M), private_per_queue = phi (private_cells).
+  AbsorptionModel absorption_model() const;
+};
+
+struct KeyInfo {
+  std::string key, help;
+};
+const std::vector<KeyInfo>& param_keys();  // for --help and --list
+
+// Parses "a,b,c" with ranges "a..b" (hosts) and "lo:hi:step" (numbers).
+std::vector<int> parse_int_list(const std::string& s);
+std::vector<double> parse_num_list(const std::string& s);
+
+// eq. (7)/(19) generalised so that the N congested queues drain at k times
+// the rate of a bursty queue (the paper assumes k = 1; in S1 the background
+// queues share their own egress, k = M/N). Burst in cells, like
+// dsh::max_pause_free_burst (which this equals for k = 1 in case 2).
+double pause_free_burst_k(const AbsorptionModel& m, Scheme s, double k);
+
+}  // namespace dsh::sc

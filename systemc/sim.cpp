@@ -1,0 +1,326 @@
+#include "sim.h"
+
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "net.h"
+
+// libsystemc's main() calls sc_main; our executables have their own main()
+// and run the kernel from run_point(), so this is never reached.
+int sc_main(int, char**) {
+  std::fprintf(stderr, "sc_main is not used: run points through dsh::sc::run_point\n");
+  return 1;
+}
+
+namespace dsh::sc {
+
+namespace {
+
+std::vector<unsigned> traced_ports(const Params& p) {
+  std::vector<unsigned> v;
+  for (int h : p.background_srcs) v.push_back(p.port_of(h));
+  for (int h : p.fanin_srcs) v.push_back(p.port_of(h));
+  return v;
+}
+
+uint64_t burst_cells(const Params& p, uint64_t burst_bytes) {
+  const uint64_t m = p.fanin_srcs.size() * p.fanin_classes.size(), each = std::max<uint64_t>(1, burst_bytes / m);
+  const uint64_t per_flow = each / p.packet_bytes * p.cells_per_packet() + cells_of(each % p.packet_bytes, p.cell_bytes);
+  return per_flow * m;
+}
+
+bool write_all(int fd, const void* buf, size_t n) {
+  const char* c = static_cast<const char*>(buf);
+  while (n) {
+    const ssize_t w = ::write(fd, c, n);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return false;
+    c += w;
+    n -= size_t(w);
+  }
+  return true;
+}
+
+// Wire format: Metrics (same binary), then "error\0note".
+std::string encode(const PointResult& r) {
+  std::string s(reinterpret_cast<const char*>(&r.m), sizeof r.m);
+  return s + r.error + '\0' + r.note;
+}
+
+PointResult decode(const PointSpec& spec, const std::string& buf, int status) {
+  PointResult r;
+  r.spec = spec;
+  if (buf.size() < sizeof r.m) {
+    std::ostringstream m;
+    if (WIFSIGNALED(status)) m << "point process killed by signal " << WTERMSIG(status) << " (" << strsignal(WTERMSIG(status)) << ")";
+    else m << "point process exited with status " << WEXITSTATUS(status) << " without a result";
+    r.error = m.str();
+    return r;
+  }
+  std::memcpy(&r.m, buf.data(), sizeof r.m);
+  const std::string rest = buf.substr(sizeof r.m);
+  const auto z = rest.find('\0');
+  r.error = rest.substr(0, z);
+  if (z != std::string::npos) r.note = rest.substr(z + 1);
+  return r;
+}
+
+struct Child {
+  pid_t pid;
+  int fd;
+  PointSpec spec;
+  std::string buf;
+};
+
+Child spawn(const Params& p, const PointSpec& s) {
+  int fds[2];
+  if (::pipe(fds) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
+  std::fflush(stdout);
+  std::fflush(stderr);
+  const pid_t pid = ::fork();
+  if (pid < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
+  if (pid == 0) {
+    ::close(fds[0]);
+    PointResult r = run_point(p, s);
+    const std::string out = encode(r);
+    write_all(fds[1], out.data(), out.size());
+    ::close(fds[1]);
+    std::fflush(stdout);
+    std::fflush(stderr);
+    ::_exit(0);
+  }
+  ::close(fds[1]);
+  return Child{pid, fds[0], s, {}};
+}
+
+}  // namespace
+
+PointResult run_point(const Params& p, const PointSpec& s) {
+  PointResult r;
+  r.spec = s;
+  Metrics& m = r.m;
+  m.scheme = int(s.scheme);
+  m.refine = s.refine;
+  m.burst_pct = s.burst_pct;
+  const auto t0 = std::chrono::steady_clock::now();
+  try {
+    const Config cfg = p.mmu_config(s.scheme);
+    LockstepOptions lo;
+    lo.full_compare = p.full_compare;
+    lo.fst_dir = s.out_dir;
+    lo.fst_stem = std::string("mismatch_") + (s.scheme == Scheme::DSH ? "dsh" : "sih");
+    char tag[64];
+    std::snprintf(tag, sizeof tag, "scheme=%s burst_pct=%g", to_string(s.scheme), s.burst_pct);
+    lo.tag = tag;
+    std::unique_ptr<MmuModel> model;
+    const RtlVariant* v = nullptr;
+    for (const auto& x : rtl_variants())
+      if (!p.rtl_variant.empty() && p.rtl_variant == x.name) v = &x;
+    if (!p.rtl_variant.empty() && !v) throw ConfigError("run.rtl_variant = '" + p.rtl_variant + "' is not built");
+    if (!v || p.backend == Backend::Golden) model = make_model(p.backend, cfg, lo);
+    else if (p.backend == Backend::Rtl) model = v->make(cfg, RtlOptions{});
+    else model = make_lockstep(*v, cfg, lo);
+    m.burst_bytes = p.kind == Kind::PfcAvoidance ? p.burst_bytes(s.burst_pct) : 0;
+    m.burst_cells = p.kind == Kind::PfcAvoidance ? burst_cells(p, m.burst_bytes) : 0;
+    Network net("net", p, make_flows(p, m.burst_bytes), std::move(model));
+    sc_core::sc_trace_file* tf = nullptr;
+    if (!s.trace_stem.empty()) {
+      tf = sc_core::sc_create_vcd_trace_file(s.trace_stem.c_str());
+      tf->set_time_unit(1, sc_core::SC_PS);
+      net.trace_to(tf, traced_ports(p));
+    }
+    sc_core::sc_start();
+    if (tf) {
+      sc_core::sc_close_vcd_trace_file(tf);
+      const std::string vcd = s.trace_stem + ".vcd", fst = s.trace_stem + ".fst";
+      const std::string cmd = "vcd2fst '" + vcd + "' '" + fst + "' > /dev/null 2>&1";
+      if (std::system(cmd.c_str()) == 0) {
+        std::remove(vcd.c_str());
+        std::ofstream(s.trace_stem + ".gtkw") << gtkw_text(p, fst, uint64_t(sc_core::sc_time_stamp().value()));
+        r.note = "trace: " + fst + " (gtkwave " + s.trace_stem + ".gtkw)";
+      } else {
+        std::ofstream(s.trace_stem + ".gtkw") << gtkw_text(p, vcd, uint64_t(sc_core::sc_time_stamp().value()));
+        r.note = "trace: " + vcd + " (vcd2fst failed; gtkwave " + s.trace_stem + ".gtkw)";
+      }
+    }
+    const Stats& st = net.stats();
+    m.fanin_pause_us = net.fanin_paused_us();
+    m.fanin_pause_frames = st.fanin_pause_frames;
+    m.pause_frames = st.pause_frames;
+    m.resume_frames = st.resume_frames;
+    m.drops = st.drops;
+    m.peak_shared_cells = st.peak_s;
+    m.peak_queue_hdrm_cells = st.peak_queue_hdrm;
+    m.peak_port_hdrm_cells = st.peak_port_hdrm;
+    for (const Flow& f : net.flows())
+      if (f.fanin) m.fanin_bytes_admitted += f.admitted;
+    m.sim_us = sc_core::sc_time_stamp().to_seconds() * 1e6;
+    m.fanin_start_us = net.fanin_start_us();
+    m.mmu_cycles = st.mmu_cycles;
+    m.mmu_busy_cycles = st.mmu_busy_cycles;
+    m.max_enq_wait_ns = double(st.max_enq_wait_ps) / 1e3;
+    m.max_deq_wait_ns = double(st.max_deq_wait_ps) / 1e3;
+    if (!net.error.empty()) {
+      r.error = net.error;
+      m.mismatch = net.error.find("rtl=") != std::string::npos;
+    }
+  } catch (const std::exception& e) {
+    r.error = e.what();
+  }
+  m.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return r;
+}
+
+PointResult run_point_isolated(const Params& p, const PointSpec& s) {
+  PointResult out;
+  bool got = false;
+  std::optional<PointSpec> once = s;
+  run_points(
+      p, 1, [&]() { auto o = once; once.reset(); return o; },
+      [&](const PointResult& r) {
+        out = r;
+        got = true;
+      });
+  if (!got) out.error = "point did not run";
+  return out;
+}
+
+bool run_points(const Params& p, unsigned jobs, const std::function<std::optional<PointSpec>()>& next,
+                const std::function<void(const PointResult&)>& done) {
+  std::vector<Child> running;
+  bool ok = true;
+  for (;;) {
+    while (ok && running.size() < std::max(1u, jobs)) {
+      auto s = next();
+      if (!s) break;
+      running.push_back(spawn(p, *s));
+    }
+    if (running.empty()) return ok;
+    std::vector<pollfd> pf;
+    for (const Child& c : running) pf.push_back({c.fd, POLLIN, 0});
+    if (::poll(pf.data(), pf.size(), -1) < 0) {
+      if (errno == EINTR) continue;
+      throw std::runtime_error(std::string("poll: ") + std::strerror(errno));
+    }
+    for (size_t i = pf.size(); i-- > 0;) {
+      if (!(pf[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+      Child& c = running[i];
+      char buf[65536];
+      const ssize_t n = ::read(c.fd, buf, sizeof buf);
+      if (n > 0) {
+        c.buf.append(buf, size_t(n));
+        continue;
+      }
+      if (n < 0 && errno == EINTR) continue;
+      ::close(c.fd);
+      int status = 0;
+      ::waitpid(c.pid, &status, 0);
+      PointResult r = decode(c.spec, c.buf, status);
+      running.erase(running.begin() + long(i));
+      const bool first_failure = ok && !r.ok();
+      if (first_failure) {
+        ok = false;
+        for (Child& o : running) ::kill(o.pid, SIGTERM);  // our own children, by pid; their results are dropped
+      }
+      if (ok || first_failure) done(r);
+    }
+  }
+}
+
+std::string run_in_child(const std::function<std::string()>& f) {
+  int fds[2];
+  if (::pipe(fds) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
+  std::fflush(stdout);
+  std::fflush(stderr);
+  const pid_t pid = ::fork();
+  if (pid < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
+  if (pid == 0) {
+    ::close(fds[0]);
+    std::string out;
+    try {
+      out = f();
+    } catch (const std::exception& e) {
+      out = std::string("error: ") + e.what();
+    }
+    write_all(fds[1], out.data(), out.size());
+    std::fflush(stdout);
+    ::_exit(0);
+  }
+  ::close(fds[1]);
+  std::string buf;
+  char b[4096];
+  for (ssize_t n; (n = ::read(fds[0], b, sizeof b)) != 0;) {
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) break;
+    buf.append(b, size_t(n));
+  }
+  ::close(fds[0]);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  if (buf.empty() && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) return "error: child process failed";
+  return buf;
+}
+
+// Groups: MMU thresholds, then per group of ports (background, fan-in) the
+// occupancies and the pause states.
+std::string gtkw_text(const Params& p, const std::string& fst_path, uint64_t end_ps) {
+  std::ostringstream g;
+  // Zoom -25.6 shows 260 us across a 1600 px window; one step halves the span.
+  const double zoom = -25.6 - std::log2(std::max(1.0, double(end_ps)) / 2.6e8);
+  g << "[*] GTKWave save file written by dsh-sim\n"
+    << "[dumpfile] \"" << fst_path << "\"\n"
+    << "[timestart] 0\n[size] 1600 1000\n*" << zoom << " 0\n"
+    << "[signals_width] 260\n[sst_expanded] 1\n[sst_vpaned_height] 300\n";
+  const char* kDec = "@24\n";                // decimal, right-justified
+  const char* kAnalog = "@8024\n";           // + analog step
+  const char* kBit = "@28\n";
+  auto begin = [&](const std::string& name) { g << "@800200\n-" << name << "\n"; };
+  auto end = [&](const std::string& name) { g << "@1000200\n-" << name << "\n"; };
+  // Aliases without dots: GTKWave shortens a dotted name to its last part.
+  auto alias = [](std::string s) {
+    std::replace(s.begin(), s.end(), '.', ' ');
+    return "+{" + s + "} ";
+  };
+  auto analog = [&](const std::string& sig) { g << kAnalog << alias(sig) << "SystemC." << sig << "[63:0]\n@20000\n-\n-\n"; };
+  begin("MMU thresholds (cells)");
+  for (const char* s : {"mmu.S", "mmu.T", "mmu.X_qoff", "mmu.X_qon", "mmu.X_poff", "mmu.X_pon"}) analog(s);
+  end("MMU thresholds (cells)");
+  auto port_group = [&](const std::string& title, const std::vector<int>& hosts) {
+    if (hosts.empty()) return;
+    begin(title + " occupancy (cells)");
+    for (int h : hosts) {
+      char n[16];
+      std::snprintf(n, sizeof n, "port%02u", p.port_of(h));
+      analog(std::string(n) + ".q_cells");
+      g << kDec;
+      for (const char* f : {"q_hdrm", "port_hdrm"})
+        g << alias(std::string(n) + "." + f) << "SystemC." << n << "." << f << "[63:0]\n";
+    }
+    end(title + " occupancy (cells)");
+    begin(title + " pause states");
+    for (int h : hosts) {
+      char n[16];
+      std::snprintf(n, sizeof n, "port%02u", p.port_of(h));
+      g << kBit;
+      for (const char* f : {"qoff", "poff", "tx_pause"}) g << alias(std::string(n) + "." + f) << "SystemC." << n << "." << f << "\n";
+    }
+    end(title + " pause states");
+  };
+  port_group("background", p.background_srcs);
+  port_group("fan-in", p.fanin_srcs);
+  return g.str();
+}
+
+}  // namespace dsh::sc
