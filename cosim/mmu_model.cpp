@@ -29,7 +29,7 @@ const RtlVariant& find_rtl_variant(const Config& c) {
   std::ostringstream m;
   m << "no RTL model is built for n_ports=" << c.n_ports << " n_queues=" << c.n_queues
     << " scheme=" << to_string(c.scheme) << " thresh_latency=" << c.thresh_latency
-    << "; built (add one to DSH_RTL_VARIANTS in cosim/CMakeLists.txt):";
+    << "; built (add one with cmake -DDSH_RTL_EXTRA_VARIANTS=..., see cosim/CMakeLists.txt):";
   for (const auto& v : rtl_variants())
     if (!v.planted_fault) m << ' ' << v.name;
   throw ConfigError(m.str());

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# The main job: installs what is missing, builds, then runs constrained-random
-# traffic through the RTL in lockstep with the golden model on the paper's
-# 32 x 7 DSH chip (arguments go to dsh-run; try --help).
+# The main job: installs what is missing, builds, then runs the paper's PFC
+# avoidance scenario (Fig. 11) in the SystemC switch model with the RTL MMU in
+# lockstep with the golden model: both schemes, a sweep of burst sizes.
+# Arguments go to dsh-sim (try --help), e.g. --set chip.alpha_log2=-3.
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 ensure_deps
 build
 cd "$ROOT"
-exec "$BUILD/tools/dsh-run" --fst out/dsh_run.fst "$@"
+exec "$BUILD/systemc/dsh-sim" scenarios/pfc-avoidance.toml "$@"

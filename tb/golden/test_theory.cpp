@@ -3,7 +3,7 @@
 // N = 2, M = 16, R = 16, phi = 0.
 //   DSH: B_s = 65536 - 32*228   = 58240; alpha*B_s - eta = 3640 - 228 = 3412
 //   SIH: B_s = 65536 - 32*7*228 = 14464; alpha*B_s       = 904
-//   case split: R <= (1 - alpha*N)/(alpha*M) + 1 = (1 - 2/16)/(16/16) + 1 = 1.875
+//   case split (from eq. 13): R <= (1 + alpha*N)/(alpha*M) + 1 = (1 + 2/16)/(16/16) + 1 = 2.125
 //   case 1 denominator: [1 + alpha(N+M)](R-1) = (1 + 18/16)(R-1) = 2.125
 //   case 2 denominator: (1 + alpha*N)[(1 + alpha*M)(R-1) - alpha*N] = 1.125 [2(R-1) - 0.125]
 #include "helpers.h"
@@ -24,7 +24,7 @@ TEST(Theory, ModelShared) {
   EXPECT_DOUBLE_EQ(model_shared(m, Scheme::DSH), double(Config{}.shared_cells()));
 }
 
-// R = 16 > 1.875: case 2, denominator 1.125 * (30 - 0.125) = 33.609375 (= 2151/64)
+// R = 16 > 2.125: case 2, denominator 1.125 * (30 - 0.125) = 33.609375 (= 2151/64)
 //   DSH d = 3412 / 33.609375 = 218368/2151 ~ 101.519;  M*R*d = 256 d ~ 25988.94 cells
 TEST(Theory, DshDefaultBurst) {
   AbsorptionModel m;
@@ -48,7 +48,7 @@ TEST(Theory, DshAbsorbsMoreThanThreeAndAHalfTimesSih) {
   EXPECT_GT(r, 3.5);
 }
 
-// R = 1.5 <= 1.875: case 1, denominator 2.125 * 0.5 = 1.0625
+// R = 1.5 <= 2.125: case 1, denominator 2.125 * 0.5 = 1.0625
 //   DSH d = 3412/1.0625 = 54592/17 ~ 3211.29, burst = 16*1.5*d = 1310208/17 ~ 77071.06
 //   SIH d = 904/1.0625  = 14464/17 ~ 850.82,  burst = 347136/17 ~ 20419.76
 TEST(Theory, CaseOneForSmallLoad) {
@@ -60,15 +60,22 @@ TEST(Theory, CaseOneForSmallLoad) {
   EXPECT_NEAR(max_pause_free_burst(m, Scheme::SIH), 347136.0 / 17.0, 1e-6);
 }
 
-// At R = 1.875 exactly the first case holds: 3412/(2.125*0.875) = 3412/1.859375 = 218368/119
-// (case 2 would give 3412/(1.125*1.625) ~ 1866.4). At R = 2 case 2:
-// 3412/(1.125*(2 - 0.125)) = 3412/2.109375 = 218368/135 (case 1 would give 3412/2.125 ~ 1605.6).
+// Case boundary from eq. (13): case 1 iff alpha*M*(R-1) <= 1 + alpha*N, i.e.
+// R <= 1.125/1 + 1 = 2.125 at the defaults (the paper prints 1 - alpha*N).
+// alpha*B_s - eta = 3640 - 228 = 3412.
+//   R = 2    (case 1): 3412 / ((1 + 18/16) * 1)             = 3412 * 8 / 17
+//   R = 2.25 (case 2): 3412 / (1.125 * (2 * 1.25 - 0.125)) = 3412 / 2.671875
+//   R = 2.125: both cases give 3412 / 2.390625 (the formula is continuous)
 TEST(Theory, CaseSplitBoundary) {
   AbsorptionModel m;
-  m.load = 1.875;
-  EXPECT_NEAR(max_pause_free_duration(m, Scheme::DSH), 218368.0 / 119.0, kEps);
   m.load = 2;
-  EXPECT_NEAR(max_pause_free_duration(m, Scheme::DSH), 218368.0 / 135.0, kEps);
+  EXPECT_NEAR(max_pause_free_duration(m, Scheme::DSH), 3412.0 * 8 / 17, kEps);
+  m.load = 2.25;
+  EXPECT_NEAR(max_pause_free_duration(m, Scheme::DSH), 3412.0 / 2.671875, kEps);
+  m.load = 2.125;
+  EXPECT_NEAR(max_pause_free_duration(m, Scheme::DSH), 3412.0 / 2.390625, kEps);
+  m.load = 2.125 + 1e-9;
+  EXPECT_NEAR(max_pause_free_duration(m, Scheme::DSH), 3412.0 / 2.390625, 1e-3);
 }
 
 // eta = 2000: DSH B_s = 65536 - 64000 = 1536, 1536/16 - 2000 < 0; SIH B_s < 0.
