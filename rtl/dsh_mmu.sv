@@ -77,14 +77,16 @@ module dsh_mmu #(
   output logic [1:0]            stat_pevt_pause_o,  // 1 PORT_PAUSE, 0 PORT_RESUME
   output logic [2*PortW-1:0]    stat_pevt_port_o,
 
-  // Counter read port, one cycle of latency.
+  // Counter and port occupancy read port, one cycle of latency.
   input  logic [PortW-1:0]      stat_rd_port_i,
   input  logic [QueueW-1:0]     stat_rd_queue_i,
   output logic [CntW-1:0]       stat_rd_drops_o,
   output logic [CntW-1:0]       stat_rd_pauses_o,
   output logic [CntW-1:0]       stat_rd_resumes_o,
   output logic [CntW-1:0]       stat_rd_port_pauses_o,
-  output logic [CntW-1:0]       stat_rd_port_resumes_o
+  output logic [CntW-1:0]       stat_rd_port_resumes_o,
+  output logic [CellW-1:0]      stat_rd_port_shared_o,
+  output logic [CellW-1:0]      stat_rd_port_hdrm_o
 );
   localparam int unsigned QIdxW = (NumQ > 1) ? $clog2(NumQ) : 1;
   localparam logic [2:0] RegNone = 3'd0, RegPriv = 3'd1, RegShared = 3'd2,
@@ -212,7 +214,7 @@ module dsh_mmu #(
   logic             enq_go, enq_err, same_q, same_p;
   logic [CellW-1:0] eq_priv, eq_shared, eq_hdrm, ep_shared, ep_hdrm;  // before
   logic [CellW-1:0] ea_priv, ea_shared, ea_hdrm, ea_pshared, ea_phdrm;  // after
-  logic             eq_qoff, ep_poff, ea_qoff, ea_poff;
+  logic             eq_qoff, ep_poff;
   logic [2:0]       region;
   logic             adm_qpause, adm_ppause;  // PAUSE from admission to headroom
   logic [CellW-1:0] s_next;
@@ -237,6 +239,15 @@ module dsh_mmu #(
     .cfg_private_cells_i, .cfg_headroom_cells_i, .cfg_shared_cells_i, .region_o(region)
   );
 
+  // Sums of the admission outcomes, shared by the write-back and the
+  // state-machine candidates below.
+  logic [CellW-1:0] eq_priv_add, eq_shared_add, eq_hdrm_add, ep_shared_add, ep_hdrm_add;
+  assign eq_priv_add   = eq_priv + CellW'(enq_cells_i);
+  assign eq_shared_add = eq_shared + CellW'(enq_cells_i);
+  assign eq_hdrm_add   = eq_hdrm + CellW'(enq_cells_i);
+  assign ep_shared_add = ep_shared + CellW'(enq_cells_i);
+  assign ep_hdrm_add   = ep_hdrm + CellW'(enq_cells_i);
+
   always_comb begin
     ea_priv    = eq_priv;
     ea_shared  = eq_shared;
@@ -248,15 +259,15 @@ module dsh_mmu #(
     adm_ppause = 1'b0;
     if (enq_go) begin
       unique case (region)
-        RegPriv: ea_priv = eq_priv + CellW'(enq_cells_i);
+        RegPriv: ea_priv = eq_priv_add;
         RegShared: begin
-          ea_shared  = eq_shared + CellW'(enq_cells_i);
-          ea_pshared = ep_shared + CellW'(enq_cells_i);
+          ea_shared  = eq_shared_add;
+          ea_pshared = ep_shared_add;
           s_next     = s_after_deq + CellW'(enq_cells_i);
         end
         RegHdrm: begin
-          ea_hdrm    = eq_hdrm + CellW'(enq_cells_i);
-          ea_phdrm   = ep_hdrm + CellW'(enq_cells_i);
+          ea_hdrm    = eq_hdrm_add;
+          ea_phdrm   = ep_hdrm_add;
           adm_qpause = !Dsh && !eq_qoff;
           adm_ppause = Dsh && !ep_poff;
         end
@@ -264,14 +275,11 @@ module dsh_mmu #(
       endcase
     end
   end
-  assign ea_qoff = eq_qoff | adm_qpause;
-  assign ea_poff = ep_poff | adm_ppause;
 
   // ------------------------------------------------------- state machines
   // Slot 0: the dequeue's queue and port, unless the enqueue touched them too.
   logic dq_qoff, dq_pause, dq_resume, dq_eval;
-  logic eq_qoff_n, eq_pause, eq_resume;
-  logic dp_poff, dp_resume, dp_eval, ep_poff_n, ep_resume;
+  logic dp_poff, dp_resume, dp_eval;
 
   assign dq_eval = deq_go && !(enq_go && same_q);
   assign dp_eval = deq_go && !(enq_go && same_p) && Dsh;
@@ -280,18 +288,48 @@ module dsh_mmu #(
     .qoff_i(qoff_q[deq_idx]), .shared_i(dq_shared), .hdrm_i(dq_hdrm),
     .x_qoff_i(x_qoff), .x_qon_i(x_qon), .qoff_o(dq_qoff), .pause_o(dq_pause), .resume_o(dq_resume)
   );
-  dsh_queue_fsm #(.CellW(CellW), .Dsh(Dsh)) u_enq_queue_fsm (
-    .qoff_i(ea_qoff), .shared_i(ea_shared), .hdrm_i(ea_hdrm),
-    .x_qoff_i(x_qoff), .x_qon_i(x_qon), .qoff_o(eq_qoff_n), .pause_o(eq_pause), .resume_o(eq_resume)
-  );
   dsh_port_fsm #(.CellW(CellW)) u_deq_port_fsm (
     .poff_i(poff_q[deq_p]), .port_shared_i(dp_shared), .port_hdrm_i(dp_hdrm),
     .x_pon_i(x_pon), .poff_o(dp_poff), .resume_o(dp_resume)
   );
-  dsh_port_fsm #(.CellW(CellW)) u_enq_port_fsm (
-    .poff_i(ea_poff), .port_shared_i(ea_pshared), .port_hdrm_i(ea_phdrm),
-    .x_pon_i(x_pon), .poff_o(ep_poff_n), .resume_o(ep_resume)
-  );
+
+  // Slot 1: the enqueue's queue and port see the state after admission. The
+  // three possible states (nothing buffered / shared / headroom) are known
+  // before the region is, so all three are evaluated in parallel and the
+  // region picks one: the comparisons stay off the admission path.
+  // Candidate k in bits [k*CellW +: CellW]: 0 nothing buffered, 1 shared, 2 headroom.
+  logic [3*CellW-1:0] cq_shared, cq_hdrm, cp_shared, cp_hdrm;
+  logic [2:0]       cq_qoff, cp_poff;
+  logic [2:0]       cq_qoff_n, cq_pause, cq_resume, cp_poff_n, cp_resume;
+  logic [1:0]       pick;
+
+  assign cq_shared = {eq_shared, eq_shared_add, eq_shared};
+  assign cq_hdrm   = {eq_hdrm_add, eq_hdrm, eq_hdrm};
+  assign cq_qoff   = {eq_qoff | !Dsh, eq_qoff, eq_qoff};  // SIH pauses on entering headroom
+  assign cp_shared = {ep_shared, ep_shared_add, ep_shared};
+  assign cp_hdrm   = {ep_hdrm_add, ep_hdrm, ep_hdrm};
+  assign cp_poff   = {ep_poff | Dsh, ep_poff, ep_poff};   // DSH pauses on entering insurance
+  assign pick      = (region == RegShared) ? 2'd1 : (region == RegHdrm) ? 2'd2 : 2'd0;
+
+  for (genvar k = 0; k < 3; k++) begin : g_enq_fsm
+    dsh_queue_fsm #(.CellW(CellW), .Dsh(Dsh)) u_queue_fsm (
+      .qoff_i(cq_qoff[k]), .shared_i(cq_shared[k*CellW +: CellW]), .hdrm_i(cq_hdrm[k*CellW +: CellW]),
+      .x_qoff_i(x_qoff),
+      .x_qon_i(x_qon), .qoff_o(cq_qoff_n[k]), .pause_o(cq_pause[k]), .resume_o(cq_resume[k])
+    );
+    dsh_port_fsm #(.CellW(CellW)) u_port_fsm (
+      .poff_i(cp_poff[k]), .port_shared_i(cp_shared[k*CellW +: CellW]),
+      .port_hdrm_i(cp_hdrm[k*CellW +: CellW]),
+      .x_pon_i(x_pon), .poff_o(cp_poff_n[k]), .resume_o(cp_resume[k])
+    );
+  end
+
+  logic eq_qoff_n, eq_pause, eq_resume, ep_poff_n, ep_resume;
+  assign eq_qoff_n = cq_qoff_n[pick];
+  assign eq_pause  = cq_pause[pick];
+  assign eq_resume = cq_resume[pick];
+  assign ep_poff_n = cp_poff_n[pick];
+  assign ep_resume = cp_resume[pick];
 
   // Events of the cycle, per slot.
   logic [1:0] qevt_valid, qevt_pause, pevt_valid, pevt_pause;
@@ -305,6 +343,11 @@ module dsh_mmu #(
   assign pevt_pause[1] = adm_ppause;
 
   // ------------------------------------------------------------ registers
+  // A counter's + 1 does not wait for the event: the event only selects.
+  function automatic [CntW-1:0] bump(input [CntW-1:0] c, input e);
+    bump = e ? c + 1'b1 : c;
+  endfunction
+
   // A touch writes the whole record. The dequeue writes first; an enqueue to
   // the same queue or port overrides with values that include the dequeue
   // (its counters then carry no dequeue-side event: that slot is not evaluated).
@@ -314,24 +357,24 @@ module dsh_mmu #(
       shared_q[deq_idx]    <= dq_shared;
       hdrm_q[deq_idx]      <= dq_hdrm;
       drops_q[deq_idx]     <= dr_drops;
-      qpause_q[deq_idx]    <= dr_qpause + CntW'(qevt_valid[0] && qevt_pause[0]);
-      qresume_q[deq_idx]   <= dr_qresume + CntW'(qevt_valid[0] && !qevt_pause[0]);
+      qpause_q[deq_idx]    <= bump(dr_qpause, qevt_valid[0] && qevt_pause[0]);
+      qresume_q[deq_idx]   <= bump(dr_qresume, qevt_valid[0] && !qevt_pause[0]);
       port_shared_q[deq_p] <= dp_shared;
       port_hdrm_q[deq_p]   <= dp_hdrm;
       ppause_q[deq_p]      <= dr_ppause;
-      presume_q[deq_p]     <= dr_presume + CntW'(pevt_valid[0]);
+      presume_q[deq_p]     <= bump(dr_presume, pevt_valid[0]);
     end
     if (enq_go) begin
       priv_q[enq_idx]      <= ea_priv;
       shared_q[enq_idx]    <= ea_shared;
       hdrm_q[enq_idx]      <= ea_hdrm;
-      drops_q[enq_idx]     <= er_drops + CntW'(region == RegDrop);
-      qpause_q[enq_idx]    <= er_qpause + CntW'(qevt_valid[1] && qevt_pause[1]);
-      qresume_q[enq_idx]   <= er_qresume + CntW'(qevt_valid[1] && !qevt_pause[1]);
+      drops_q[enq_idx]     <= bump(er_drops, region == RegDrop);
+      qpause_q[enq_idx]    <= bump(er_qpause, qevt_valid[1] && qevt_pause[1]);
+      qresume_q[enq_idx]   <= bump(er_qresume, qevt_valid[1] && !qevt_pause[1]);
       port_shared_q[enq_p] <= ea_pshared;
       port_hdrm_q[enq_p]   <= ea_phdrm;
-      ppause_q[enq_p]      <= er_ppause + CntW'(pevt_valid[1] && pevt_pause[1]);
-      presume_q[enq_p]     <= er_presume + CntW'(pevt_valid[1] && !pevt_pause[1]);
+      ppause_q[enq_p]      <= bump(er_ppause, pevt_valid[1] && pevt_pause[1]);
+      presume_q[enq_p]     <= bump(er_presume, pevt_valid[1] && !pevt_pause[1]);
     end
   end
 
@@ -404,6 +447,8 @@ module dsh_mmu #(
       stat_rd_resumes_o      <= '0;
       stat_rd_port_pauses_o  <= '0;
       stat_rd_port_resumes_o <= '0;
+      stat_rd_port_shared_o  <= '0;
+      stat_rd_port_hdrm_o    <= '0;
     end else begin
       stat_region_o          <= enq_go ? region : RegNone;
       stat_t_o               <= t_cur;
@@ -423,6 +468,8 @@ module dsh_mmu #(
       stat_rd_resumes_o      <= qvalid_q[rd_idx] ? qresume_q[rd_idx] : '0;
       stat_rd_port_pauses_o  <= pvalid_q[rd_p]   ? ppause_q[rd_p]    : '0;
       stat_rd_port_resumes_o <= pvalid_q[rd_p]   ? presume_q[rd_p]   : '0;
+      stat_rd_port_shared_o  <= pvalid_q[rd_p]   ? port_shared_q[rd_p] : '0;
+      stat_rd_port_hdrm_o    <= pvalid_q[rd_p]   ? port_hdrm_q[rd_p]   : '0;
     end
   end
 
