@@ -1,0 +1,56 @@
+# Timing constraints of dsh_mmu (one clock domain, clk_i).
+#
+# Driven by Tcl variables so that one file serves every flow and target.
+# Set any of them before sourcing this file (scripts/synth.py does); each
+# has a default. Times are in the Liberty library's time unit and loads in
+# its capacitance unit (ns and pF for sky130).
+#
+#   dsh_clock_period        clock period                              4.0 (250 MHz)
+#   dsh_input_delay_frac    input delay, fraction of the period       0.2
+#   dsh_output_delay_frac   output delay, fraction of the period      0.2
+#   dsh_clock_uncertainty   setup uncertainty (jitter + skew margin)  0.0
+#   dsh_driving_cell        Liberty cell that drives every data input "" (ideal)
+#   dsh_output_load         load on every output                      0.005
+#   dsh_cfg_false_path      1: no timing from cfg_* (see below)       1
+#
+# Reading it: the budget of a path from an input port is (1 - in_frac) of the
+# period, to an output port (1 - out_frac), register to register the full
+# period. The outputs of dsh_mmu are all registered, so output delay only
+# matters once a wrapper adds logic after them.
+
+if {![info exists dsh_clock_period]}      { set dsh_clock_period 4.0 }
+if {![info exists dsh_input_delay_frac]}  { set dsh_input_delay_frac 0.2 }
+if {![info exists dsh_output_delay_frac]} { set dsh_output_delay_frac 0.2 }
+if {![info exists dsh_clock_uncertainty]} { set dsh_clock_uncertainty 0.0 }
+if {![info exists dsh_driving_cell]}      { set dsh_driving_cell "" }
+if {![info exists dsh_output_load]}       { set dsh_output_load 0.005 }
+if {![info exists dsh_cfg_false_path]}    { set dsh_cfg_false_path 1 }
+
+create_clock -name clk_i -period $dsh_clock_period [get_ports clk_i]
+if {$dsh_clock_uncertainty > 0} {
+  set_clock_uncertainty -setup $dsh_clock_uncertainty [get_clocks clk_i]
+}
+
+# Every input but the clock and the reset is synchronous to clk_i.
+set dsh_data_inputs [delete_from_list [all_inputs] [get_ports {clk_i rst_ni}]]
+set_input_delay  [expr {$dsh_input_delay_frac  * $dsh_clock_period}] -clock clk_i $dsh_data_inputs
+set_output_delay [expr {$dsh_output_delay_frac * $dsh_clock_period}] -clock clk_i [all_outputs]
+
+# rst_ni is an asynchronous reset (asserted asynchronously; its release is
+# synchronised outside this block), so it carries no single-cycle path.
+set_false_path -from [get_ports rst_ni]
+
+# cfg_* are static configuration: the contract (rtl/dsh_mmu.sv header) only
+# allows them to change while rst_ni is held low, for at least 2 clock edges,
+# and the threshold pipeline is refilled from them during that reset. A
+# change therefore never has to propagate within one cycle, and a path from a
+# cfg_* port is not a single-cycle path. Set dsh_cfg_false_path to 0 to time
+# them anyway (a pessimistic check of the decision logic's cfg compares).
+if {$dsh_cfg_false_path} {
+  set_false_path -from [get_ports cfg_*]
+}
+
+if {$dsh_driving_cell ne ""} {
+  set_driving_cell -lib_cell $dsh_driving_cell $dsh_data_inputs
+}
+set_load $dsh_output_load [all_outputs]
