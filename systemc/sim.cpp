@@ -84,7 +84,9 @@ struct Child {
   std::string buf;
 };
 
-Child spawn(const Params& p, const PointSpec& s) {
+// Forks a child that runs `work` and writes its result into a pipe; the
+// parent gets the child's pid and the pipe's read end.
+pid_t fork_with_pipe(const std::function<std::string()>& work, int& read_fd) {
   int fds[2];
   if (::pipe(fds) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
   std::fflush(stdout);
@@ -93,8 +95,7 @@ Child spawn(const Params& p, const PointSpec& s) {
   if (pid < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
   if (pid == 0) {
     ::close(fds[0]);
-    PointResult r = run_point(p, s);
-    const std::string out = encode(r);
+    const std::string out = work();
     write_all(fds[1], out.data(), out.size());
     ::close(fds[1]);
     std::fflush(stdout);
@@ -102,7 +103,14 @@ Child spawn(const Params& p, const PointSpec& s) {
     ::_exit(0);
   }
   ::close(fds[1]);
-  return Child{pid, fds[0], s, {}};
+  read_fd = fds[0];
+  return pid;
+}
+
+Child spawn(const Params& p, const PointSpec& s) {
+  int fd = -1;
+  const pid_t pid = fork_with_pipe([&] { return encode(run_point(p, s)); }, fd);
+  return Child{pid, fd, s, {}};
 }
 
 }  // namespace
@@ -240,33 +248,24 @@ bool run_points(const Params& p, unsigned jobs, const std::function<std::optiona
 }
 
 std::string run_in_child(const std::function<std::string()>& f) {
-  int fds[2];
-  if (::pipe(fds) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
-  std::fflush(stdout);
-  std::fflush(stderr);
-  const pid_t pid = ::fork();
-  if (pid < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
-  if (pid == 0) {
-    ::close(fds[0]);
-    std::string out;
-    try {
-      out = f();
-    } catch (const std::exception& e) {
-      out = std::string("error: ") + e.what();
-    }
-    write_all(fds[1], out.data(), out.size());
-    std::fflush(stdout);
-    ::_exit(0);
-  }
-  ::close(fds[1]);
+  int fd = -1;
+  const pid_t pid = fork_with_pipe(
+      [&] {
+        try {
+          return f();
+        } catch (const std::exception& e) {
+          return std::string("error: ") + e.what();
+        }
+      },
+      fd);
   std::string buf;
   char b[4096];
-  for (ssize_t n; (n = ::read(fds[0], b, sizeof b)) != 0;) {
+  for (ssize_t n; (n = ::read(fd, b, sizeof b)) != 0;) {
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) break;
     buf.append(b, size_t(n));
   }
-  ::close(fds[0]);
+  ::close(fd);
   int status = 0;
   ::waitpid(pid, &status, 0);
   if (buf.empty() && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) return "error: child process failed";
