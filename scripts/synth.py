@@ -624,7 +624,16 @@ class Run:
                  f"tee -q -o {ys_quote(o / 'stat_liberty.txt')} stat -liberty {L}",
                  f"write_verilog -noattr -noexpr -nohex -nodec {ys_quote(o / 'netlist.v')}",
                  self.stamp("write_netlist")]
-        self.run_yosys(self.generic_script() + tail)
+        for f in ("stat_generic.txt", "stat_cmos.txt", "check.txt", "ltp.txt", "stat_liberty.txt"):
+            (o / f).unlink(missing_ok=True)
+        try:
+            self.run_yosys(self.generic_script() + tail)
+        except ToolError:
+            # keep what the generic part measured before the failure
+            if all((o / f).is_file() for f in ("stat_generic.txt", "stat_cmos.txt",
+                                               "check.txt", "ltp.txt")):
+                self.collect_generic()
+            raise
         self.collect_generic()
         st = parse_stat(o / "stat_liberty.txt")
         seq_cells = {t: n for t, n in st["types"].items() if t in lib.cells and lib.cells[t]["seq"]}
