@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The test command: installs what is missing, builds, runs every test layer
-# except the long sweeps (ctest -L long, or DSH_LONG=1 to include them).
+# except those labelled long (DSH_LONG=1 includes them; none yet).
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 ensure_deps
 build
