@@ -27,6 +27,14 @@ class MmuModel {
   virtual const char* name() const = 0;
 };
 
+// Bits of the RTL's index of n entries: $clog2(n), at least 1 (dsh_mmu's
+// PortW and QueueW).
+inline unsigned rtl_index_bits(unsigned n) {
+  unsigned w = 1;
+  while ((1u << w) < n) ++w;
+  return w;
+}
+
 enum class Backend { Golden, Rtl, Lockstep };
 Backend backend_from_string(const std::string& s);  // golden | rtl | lockstep
 const char* to_string(Backend b);

@@ -26,12 +26,6 @@ inline bool bit_of(const T& v, unsigned i) {
   else
     return (v[i / 32] >> (i % 32)) & 1;
 }
-inline unsigned clog2(unsigned n) {
-  unsigned w = 0;
-  while ((1u << w) < n) ++w;
-  return w;
-}
-inline unsigned index_width(unsigned n) { return n > 1 ? clog2(n) : 1; }
 }  // namespace rtl_detail
 
 template <class V>
@@ -40,8 +34,8 @@ class RtlModel final : public MmuModel {
   RtlModel(const Config& c, const RtlWidths& w, const RtlOptions& o, const char* name)
       : cfg_(c), name_(name), opt_(o), ctx_(std::make_unique<VerilatedContext>()) {
     cfg_.validate(w);
-    port_w_ = rtl_detail::index_width(cfg_.n_ports);
-    queue_w_ = rtl_detail::index_width(cfg_.n_queues);
+    port_w_ = rtl_index_bits(cfg_.n_ports);
+    queue_w_ = rtl_index_bits(cfg_.n_queues);
     ctx_->debug(0);
     ctx_->fatalOnError(false);  // an assertion failure is reported, not abort()ed
     if (!o.fst_path.empty()) ctx_->traceEverOn(true);

@@ -4,19 +4,11 @@
 
 namespace dsh {
 
-namespace {
-uint32_t span_of(unsigned n) {  // values an n-entry index of the RTL can carry
-  unsigned w = 1;
-  while ((1u << w) < n) ++w;
-  return 1u << w;
-}
-}  // namespace
-
 Traffic::Traffic(const Config& cfg, const RtlWidths& w, const TrafficOptions& o)
     : cfg_(cfg), opt_(o), rng_(o.seed) {
   max_cells_ = uint32_t(std::min<uint64_t>((uint64_t(1) << w.size_w) - 1, 48));
-  port_span_ = span_of(cfg.n_ports);
-  queue_span_ = span_of(cfg.n_queues);
+  port_span_ = 1u << rtl_index_bits(cfg.n_ports);  // values the RTL's index can carry
+  queue_span_ = 1u << rtl_index_bits(cfg.n_queues);
 }
 
 void Traffic::new_phase() {

@@ -25,18 +25,12 @@ std::vector<std::string> split(const std::string& s) {
   return f;
 }
 
-unsigned bits_for(unsigned n) {
-  unsigned w = 1;
-  while ((1u << w) < n) ++w;
-  return w;
-}
-
 }  // namespace
 
 std::vector<StimRow> read_stimulus(std::istream& in, const std::string& name, const Config& cfg,
                                    const RtlWidths& w) {
   static const char* kFields[] = {"cycle", "deq_port", "deq_queue", "deq_cells", "enq_port", "enq_queue", "enq_cells"};
-  const unsigned port_w = bits_for(cfg.n_ports), queue_w = bits_for(cfg.n_queues);
+  const unsigned port_w = rtl_index_bits(cfg.n_ports), queue_w = rtl_index_bits(cfg.n_queues);
   const uint64_t limits[] = {~uint64_t(0) >> 1,
                              (uint64_t(1) << port_w) - 1, (uint64_t(1) << queue_w) - 1, (uint64_t(1) << w.size_w) - 1,
                              (uint64_t(1) << port_w) - 1, (uint64_t(1) << queue_w) - 1, (uint64_t(1) << w.size_w) - 1};
