@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <deque>
 #include <sstream>
 
 namespace dsh {
@@ -68,16 +69,19 @@ std::string events_str(const CycleOut& o) {
 class Lockstep final : public MmuModel {
  public:
   Lockstep(const RtlVariant& v, const Config& c, const LockstepOptions& o, const RtlOptions& ro)
-      : variant_(v), gold_(c, variant_.widths), rtl_(variant_.make(c, ro)), opt_(o) {}
+      : variant_(v), gold_(c, variant_.widths), behind_(c, variant_.widths), rtl_(variant_.make(c, ro)), opt_(o) {}
 
+  // The caller gets the golden results now; the RTL's results for the same
+  // input come rtl_->latency() steps later and are compared with `behind_`,
+  // a second golden model fed the same inputs that much later.
   const CycleOut& step(const CycleIn& in) override {
     history_.push_back(in);
     const CycleOut& go = gold_.step(in);
-    const CycleOut& ro = rtl_->step(in);
-    auto lines = compare(*rtl_, ro, gold_, go, in, opt_.full_compare, opt_.tag);
-    if (!lines.empty()) fail(std::move(lines));
-    ++matched_;
+    check(rtl_->step(in));
     return go;
+  }
+  void finish() override {
+    while (behind_.cycle() < gold_.cycle()) check(rtl_->step(CycleIn{}));
   }
   const Config& config() const override { return gold_.config(); }
   uint64_t cycle() const override { return gold_.cycle(); }
@@ -89,35 +93,83 @@ class Lockstep final : public MmuModel {
   const char* name() const override { return "lockstep"; }
 
  private:
+  void check(const CycleOut& ro) {
+    ++rtl_steps_;
+    if (rtl_steps_ <= rtl_->latency()) {  // the pipeline is filling: idle results
+      if (ro.region != Region::None || ro.n_events || ro.error() || ro.s)
+        fail({"cycle -" + std::to_string(rtl_->latency() - rtl_steps_ + 1) +
+              " dsh_mmu pipeline fill: rtl results not idle " + opt_.tag});
+      return;
+    }
+    const CycleIn& in = history_[behind_.cycle()];
+    const CycleOut& go = behind_.step(in);
+    auto lines = compare(*rtl_, ro, behind_, go, in, opt_.full_compare, opt_.tag);
+    if (!lines.empty()) fail(std::move(lines));
+    ++matched_;
+  }
+
   // Replays the whole stimulus into a fresh RTL model that dumps the window
   // around the failing cycle, then throws the report.
   [[noreturn]] void fail(std::vector<std::string> lines) {
-    const uint64_t c = gold_.cycle() - 1;
+    const uint64_t c = behind_.cycle() ? behind_.cycle() - 1 : 0;  // the input cycle that failed
+    const uint64_t lat = rtl_->latency();
     RtlOptions ro;
     ro.fst_path = opt_.fst_dir + "/" + opt_.fst_stem + "_cycle" + std::to_string(c) + ".fst";
     ro.trace_from = c > opt_.window ? c - opt_.window : 0;
-    ro.trace_to = c + 4;
+    ro.trace_to = c + lat + 4;
     std::string fst = ro.fst_path;
     try {
       auto replay = variant_.make(gold_.config(), ro);
       for (const auto& in : history_) replay->step(in);
-      for (int i = 0; i < 4; ++i) replay->step(CycleIn{});
+      for (uint64_t i = 0; i < lat + 4; ++i) replay->step(CycleIn{});
     } catch (const std::exception& e) {
       fst = "(not written: " + std::string(e.what()) + ")";
     }
     std::ostringstream m;
     for (const auto& l : lines) m << l << '\n';
     m << "mismatch after " << matched_ << " matched cycles; trace of cycles " << ro.trace_from << ".." << ro.trace_to
-      << ": " << fst;
+      << " (the RTL's results of cycle " << c << " appear in cycle " << c + lat << "): " << fst;
     throw MismatchError(m.str(), std::move(lines), c, fst);
   }
 
   const RtlVariant& variant_;
-  GoldenModel gold_;
+  GoldenModel gold_;    // what the caller sees
+  GoldenModel behind_;  // compared with the RTL
   std::unique_ptr<MmuModel> rtl_;
   LockstepOptions opt_;
   std::vector<CycleIn> history_;
+  uint64_t rtl_steps_ = 0;
   uint64_t matched_ = 0;
+};
+
+class Delayed final : public MmuModel {
+ public:
+  Delayed(std::unique_ptr<MmuModel> inner, unsigned d) : inner_(std::move(inner)), d_(d) {}
+  const CycleOut& step(const CycleIn& in) override {
+    ++cycle_;
+    pending_.push_back(in);
+    if (pending_.size() <= d_) return idle_;
+    const CycleIn next = pending_.front();
+    pending_.pop_front();
+    return inner_->step(next);
+  }
+  void finish() override { inner_->finish(); }
+  unsigned latency() const override { return d_ + inner_->latency(); }
+  const Config& config() const override { return inner_->config(); }
+  uint64_t cycle() const override { return cycle_; }
+  uint64_t s() const override { return inner_->s(); }
+  uint64_t errors() const override { return inner_->errors(); }
+  bool error_sticky() const override { return inner_->error_sticky(); }
+  QueueState queue(uint32_t p, uint32_t q) const override { return inner_->queue(p, q); }
+  PortState port(uint32_t p) const override { return inner_->port(p); }
+  const char* name() const override { return inner_->name(); }
+
+ private:
+  std::unique_ptr<MmuModel> inner_;
+  unsigned d_;
+  std::deque<CycleIn> pending_;
+  CycleOut idle_;
+  uint64_t cycle_ = 0;
 };
 
 }  // namespace
@@ -190,6 +242,11 @@ std::unique_ptr<MmuModel> make_lockstep(const Config& c, const LockstepOptions& 
 std::unique_ptr<MmuModel> make_lockstep(const RtlVariant& v, const Config& c, const LockstepOptions& o,
                                         const RtlOptions& ro) {
   return std::make_unique<Lockstep>(v, c, o, ro);
+}
+
+std::unique_ptr<MmuModel> make_delayed(std::unique_ptr<MmuModel> inner, unsigned d) {
+  if (d == 0) return inner;
+  return std::make_unique<Delayed>(std::move(inner), d);
 }
 
 std::unique_ptr<MmuModel> make_model(Backend b, const Config& c, const LockstepOptions& lo, const RtlOptions& ro) {

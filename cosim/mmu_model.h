@@ -25,7 +25,20 @@ class MmuModel {
   virtual QueueState queue(uint32_t p, uint32_t q) const = 0;
   virtual PortState port(uint32_t p) const = 0;
   virtual const char* name() const = 0;
+  // Cycles from an input to its results. step(in) returns the results of the
+  // input given latency() steps earlier (all zero during the first latency()
+  // steps), and the state accessors describe the state after that same
+  // cycle. 0 for the golden and lockstep models, kRtlLatency for the RTL.
+  virtual unsigned latency() const { return 0; }
+  // Call after the last step: a lockstep model checks the cycles still in
+  // the RTL's pipeline (throws MismatchError like step()).
+  virtual void finish() {}
 };
+
+// dsh_mmu's pipeline depth: the results of the inputs presented before clock
+// edge e are visible after edge e + kRtlLatency (contract §5: after edge e;
+// see docs/contract-decisions.md). The lockstep regression checks it.
+inline constexpr unsigned kRtlLatency = 3;
 
 // Bits of the RTL's index of n entries: $clog2(n), at least 1 (dsh_mmu's
 // PortW and QueueW).
@@ -92,11 +105,19 @@ struct LockstepOptions {
 
 // Golden and RTL stepped together; step() throws MismatchError on the first
 // cycle with any difference, after writing the FST of a window around it.
-// ro traces the lockstep's own RTL model.
+// ro traces the lockstep's own RTL model. step() returns the golden model's
+// results at once (latency() 0); a second golden model runs kRtlLatency
+// cycles behind and is compared with the RTL, so every cycle is compared
+// once finish() has run.
 std::unique_ptr<MmuModel> make_lockstep(const Config& c, const LockstepOptions& o = LockstepOptions{},
                                         const RtlOptions& ro = RtlOptions{});
 std::unique_ptr<MmuModel> make_lockstep(const RtlVariant& v, const Config& c, const LockstepOptions& o,
                                         const RtlOptions& ro = RtlOptions{});
+
+// `inner` run `d` cycles behind: step(in) steps inner with the input given d
+// steps earlier. Gives the golden model the RTL's latency, so that a
+// latency-aware user (the SystemC switch) behaves alike with every backend.
+std::unique_ptr<MmuModel> make_delayed(std::unique_ptr<MmuModel> inner, unsigned d);
 
 std::unique_ptr<MmuModel> make_model(Backend b, const Config& c, const LockstepOptions& lo = LockstepOptions{},
                                      const RtlOptions& ro = RtlOptions{});
