@@ -221,17 +221,23 @@ void Switch::ingress_thread() {
 }
 
 void Switch::mmu_thread() {
-  MmuModel& mmu = net_.mmu();
   Stats& st = net_.stats();
-  const CycleIn idle{};
   const sc_time period = ps(period_ps_);
   try {
     for (;;) {
-      while (enq_.empty() && deq_.empty()) wait(mmu_wake_);
-      // Cycle c starts at c * period: the first one at or after now.
-      const uint64_t c = (now_ps() + period_ps_ - 1) / period_ps_;
-      for (; next_cycle_ < c; ++next_cycle_) mmu.step(idle);
-      if (c * period_ps_ > now_ps()) wait(ps(c * period_ps_ - now_ps()));
+      if (!real_in_flight_) {
+        // Nothing real in flight: sleep until a request, then step the idle
+        // cycles before its cycle at once (their results are idle too).
+        while (enq_.empty() && deq_.empty()) wait(mmu_wake_);
+        // Cycle c starts at c * period: the first one at or after now.
+        const uint64_t c = (now_ps() + period_ps_ - 1) / period_ps_;
+        while (next_cycle_ < c) step(CycleIn{}, nullptr);
+        if (c * period_ps_ > now_ps()) wait(ps(c * period_ps_ - now_ps()));
+      }
+      // One delta later, so that the requests made at the cycle's start
+      // (arrivals, egress starts of packets just admitted) join it.
+      wait(sc_core::SC_ZERO_TIME);
+      // An idle cycle if nothing waits: earlier results are still coming out.
       CycleIn in;
       Packet* enq_pkt = nullptr;
       if (!enq_.empty()) {
@@ -245,20 +251,9 @@ void Switch::mmu_thread() {
         st.max_deq_wait_ps = std::max(st.max_deq_wait_ps, uint64_t(now_ps() - deq_.front().at.value()));
         deq_.pop_front();
       }
-      const CycleOut out = mmu.step(in);
-      ++next_cycle_;
-      ++st.mmu_busy_cycles;
-      if (out.error()) throw std::runtime_error("MMU protocol error at cycle " + std::to_string(next_cycle_ - 1) +
-                                                (out.enq_error ? " (enqueue)" : " (dequeue)"));
-      observe(in);
-      trace.t = out.thr.t;  // the RTL backend reports T only; its X_* trace as 0
-      trace.x_qoff = out.thr.x_qoff;
-      trace.x_qon = out.thr.x_qon;
-      trace.x_poff = out.thr.x_poff;
-      trace.x_pon = out.thr.x_pon;
+      const auto [out, pkt] = step(in, enq_pkt);
       wait(period);  // registered outputs act at the end of the cycle
-      apply(out, enq_pkt);
-      st.mmu_cycles = next_cycle_;
+      apply(out, pkt);
     }
   } catch (const sc_core::sc_unwind_exception&) {
     throw;
@@ -266,6 +261,34 @@ void Switch::mmu_thread() {
     net_.error = e.what();
     sc_core::sc_stop();
   }
+}
+
+// Steps one MMU cycle and retires the one whose results come out now,
+// latency() cycles earlier (the state accessors describe that cycle too):
+// returns its results and the packet it enqueued.
+std::pair<CycleOut, Packet*> Switch::step(const CycleIn& in, Packet* enq_pkt) {
+  MmuModel& mmu = net_.mmu();
+  Stats& st = net_.stats();
+  const CycleOut out = mmu.step(in);
+  st.mmu_cycles = ++next_cycle_;
+  const bool real = in.enq.valid || in.deq.valid;
+  st.mmu_busy_cycles += real;
+  real_in_flight_ += real;
+  in_flight_.push_back({in, enq_pkt});
+  if (in_flight_.size() <= mmu.latency()) return {out, nullptr};  // pipeline filling: no results yet
+  const InFlight done = in_flight_.front();
+  in_flight_.pop_front();
+  real_in_flight_ -= done.in.enq.valid || done.in.deq.valid;
+  if (out.error())
+    throw std::runtime_error("MMU protocol error at cycle " + std::to_string(next_cycle_ - 1 - mmu.latency()) +
+                             (out.enq_error ? " (enqueue)" : " (dequeue)"));
+  observe(done.in);
+  trace.t = out.thr.t;  // the RTL backend reports T only; its X_* trace as 0
+  trace.x_qoff = out.thr.x_qoff;
+  trace.x_qon = out.thr.x_qon;
+  trace.x_poff = out.thr.x_poff;
+  trace.x_pon = out.thr.x_pon;
+  return {out, done.pkt};
 }
 
 // Peaks and trace mirrors of the queues and ports this cycle touched.

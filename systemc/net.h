@@ -9,12 +9,13 @@
 // The MMU (golden, Verilated RTL or both in lockstep) is stepped from C++
 // through MmuModel::step(): one cycle of the MMU clock per step, one enqueue
 // and one dequeue per cycle at most. Requests are queued and served one per
-// cycle in arrival order; cycles with a request are stepped at their SystemC
-// time, the idle cycles before them in a tight loop. A packet is enqueued in
-// the first cycle that starts at or after its last bit arrived; a departing
-// packet is dequeued in the first free cycle at or after the start of its
-// transmission. Outputs (admission, PAUSE/RESUME events) act at the end of
-// their cycle.
+// cycle in arrival order. A packet is enqueued in the first cycle that starts
+// at or after its last bit arrived; a departing packet is dequeued in the
+// first free cycle at or after the start of its transmission. The results of
+// a cycle (admission, PAUSE/RESUME events) come out MmuModel::latency()
+// cycles later and act at the end of that cycle. Cycles are stepped at their
+// SystemC time while a request waits or results are in flight, the idle
+// cycles between in a tight loop.
 //
 // Flow control (contract §6, level mode): every MMU event becomes a 64 B
 // control frame at strict priority (class 7) on the switch egress port toward
@@ -33,6 +34,7 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "mmu_model.h"
@@ -159,6 +161,7 @@ class Switch : public sc_core::sc_module {
  private:
   void ingress_thread();
   void mmu_thread();
+  std::pair<CycleOut, Packet*> step(const CycleIn& in, Packet* enq_pkt);
   void apply(const CycleOut& out, Packet* enq_pkt);
   void observe(const CycleIn& in);
   void send_control(const Event& e);
@@ -172,6 +175,12 @@ class Switch : public sc_core::sc_module {
     sc_core::sc_time at;
   };
   std::deque<Req> enq_, deq_;
+  struct InFlight {  // a stepped cycle whose results have not come out yet
+    CycleIn in;
+    Packet* pkt;  // enqueued in it, nullptr if none
+  };
+  std::deque<InFlight> in_flight_;
+  size_t real_in_flight_ = 0;  // entries with an enqueue or a dequeue
   sc_core::sc_event mmu_wake_;
   uint64_t period_ps_;
   uint64_t next_cycle_ = 0;  // cycles stepped so far

@@ -140,6 +140,9 @@ PointResult run_point(const Params& p, const PointSpec& s) {
     if (!v || p.backend == Backend::Golden) model = make_model(p.backend, cfg, lo);
     else if (p.backend == Backend::Rtl) model = v->make(cfg, RtlOptions{});
     else model = make_lockstep(*v, cfg, lo);
+    // The switch sees the pipelined RTL's decision latency with every
+    // backend, so that all of them give the same switch-level results.
+    if (model->latency() < kRtlLatency) model = make_delayed(std::move(model), kRtlLatency - model->latency());
     m.burst_bytes = p.kind == Kind::PfcAvoidance ? p.burst_bytes(s.burst_pct) : 0;
     m.burst_cells = p.kind == Kind::PfcAvoidance ? burst_cells(p, m.burst_bytes) : 0;
     Network net("net", p, make_flows(p, m.burst_bytes), std::move(model));
@@ -150,6 +153,13 @@ PointResult run_point(const Params& p, const PointSpec& s) {
       net.trace_to(tf, traced_ports(p));
     }
     sc_core::sc_start();
+    if (net.error.empty()) {  // the lockstep model checks the cycles still in flight
+      try {
+        net.mmu().finish();
+      } catch (const std::exception& e) {
+        net.error = e.what();
+      }
+    }
     if (tf) {
       sc_core::sc_close_vcd_trace_file(tf);
       const std::string vcd = s.trace_stem + ".vcd", fst = s.trace_stem + ".fst";
