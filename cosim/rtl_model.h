@@ -1,7 +1,7 @@
 // The Verilated dsh_mmu behind MmuModel: one instantiation per parameter set
 // (the generated rtl_variant_*.cpp files include this with their own V).
 // Inputs are driven before the rising edge; the registered outputs read after
-// it are the cycle's results. State is read through public_flat_rd signals
+// it are the results of the inputs driven kRtlLatency edges earlier. State is read through public_flat_rd signals
 // (cosim/dsh_mmu_public.vlt).
 #pragma once
 
@@ -35,6 +35,7 @@ class RtlModel final : public MmuModel {
       : cfg_(c), name_(name), opt_(o), ctx_(std::make_unique<VerilatedContext>()) {
     cfg_.validate(w);
     port_w_ = rtl_index_bits(cfg_.n_ports);
+    cnt_mask_ = w.cnt_w >= 64 ? ~uint64_t(0) : (uint64_t(1) << w.cnt_w) - 1;
     queue_w_ = rtl_index_bits(cfg_.n_queues);
     ctx_->debug(0);
     ctx_->fatalOnError(false);  // an assertion failure is reported, not abort()ed
@@ -89,6 +90,7 @@ class RtlModel final : public MmuModel {
   uint64_t errors() const override { return top_->stat_error_count_o; }
   bool error_sticky() const override { return top_->stat_error_sticky_o; }
   const char* name() const override { return name_; }
+  unsigned latency() const override { return kRtlLatency; }
 
   QueueState queue(uint32_t p, uint32_t q) const override {
     const auto* r = top_->rootp;
@@ -101,7 +103,7 @@ class RtlModel final : public MmuModel {
     s.hdrm = r->dsh_mmu__DOT__hdrm_q[i];
     s.drops = r->dsh_mmu__DOT__drops_q[i];
     s.pauses = r->dsh_mmu__DOT__qpause_q[i];
-    s.resumes = r->dsh_mmu__DOT__qresume_q[i];
+    s.resumes = (s.pauses - s.qoff) & cnt_mask_;  // as the RTL's read port: PAUSE and RESUME alternate
     return s;
   }
 
@@ -113,7 +115,7 @@ class RtlModel final : public MmuModel {
     s.shared = r->dsh_mmu__DOT__port_shared_q[p];
     s.hdrm = r->dsh_mmu__DOT__port_hdrm_q[p];
     s.pauses = r->dsh_mmu__DOT__ppause_q[p];
-    s.resumes = r->dsh_mmu__DOT__presume_q[p];
+    s.resumes = (s.pauses - s.poff) & cnt_mask_;
     return s;
   }
 
@@ -170,6 +172,7 @@ class RtlModel final : public MmuModel {
   const char* name_;
   RtlOptions opt_;
   unsigned port_w_ = 1, queue_w_ = 1;
+  uint64_t cnt_mask_ = ~uint64_t(0);
   std::unique_ptr<VerilatedContext> ctx_;
   std::unique_ptr<V> top_;
   std::unique_ptr<VerilatedFstC> tfp_;

@@ -136,12 +136,21 @@ void write_final_state(std::ostream& out, const MmuModel& m) {
 
 uint64_t replay(const std::vector<StimRow>& stim, MmuModel& m, std::ostream& response) {
   write_response_header(response);
-  for (const StimRow& r : stim) {
-    while (m.cycle() < r.cycle) m.step(CycleIn{});
-    write_response_row(response, r.cycle, m.step(r.in));
+  // A model of latency L returns a cycle's results L steps later: step L
+  // idle cycles past the last row, and answer each row when its results come.
+  const uint64_t lat = m.latency();
+  const uint64_t end = stim.empty() ? 0 : stim.back().cycle + 1;
+  size_t next_in = 0, next_out = 0;
+  for (uint64_t c = 0; c < end + lat; ++c) {
+    CycleIn in;
+    if (next_in < stim.size() && stim[next_in].cycle == c) in = stim[next_in++].in;
+    const CycleOut& o = m.step(in);
+    if (c >= lat && next_out < stim.size() && stim[next_out].cycle == c - lat)
+      write_response_row(response, stim[next_out++].cycle, o);
   }
+  m.finish();
   write_final_state(response, m);
-  return m.cycle();
+  return end;
 }
 
 }  // namespace dsh

@@ -51,6 +51,7 @@ int main(int argc, char** argv) {
       if (!(out << resp.str())) throw std::runtime_error("cannot write " + resp_path);
     }
     std::cerr << "dsh-replay: " << stim.size() << " stimulus rows, " << cycles << " cycles through " << to_string(backend)
+              << (model->latency() ? " (results " + std::to_string(model->latency()) + " cycles later, realigned)" : "")
               << (backend == Backend::Lockstep ? ": matched " + std::to_string(cycles) + " cycles" : "") << '\n';
 
     if (!expect_path.empty()) {

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <deque>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -67,15 +68,31 @@ int main(int argc, char** argv) {
     const auto t0 = std::chrono::steady_clock::now();
     auto last = t0;
     bool progressed = false;
-    for (uint64_t c = 0; c < cycles; ++c) {
-      const CycleIn in = traffic.next(*model);
-      if (stim.is_open() && (in.deq.valid || in.enq.valid)) write_stimulus_row(stim, c, in);
+    // A pipelined model (the RTL alone) shows a cycle's results and state
+    // latency() steps later: the traffic then reads a golden shadow's state
+    // (it must know what each queue holds now), and the statistics follow
+    // the model's results as they come, idle steps at the end included.
+    const unsigned lat = model->latency();
+    std::unique_ptr<MmuModel> shadow;
+    if (lat) shadow = make_golden(cfg, widths);
+    std::deque<CycleIn> in_flight;
+    for (uint64_t c = 0; c < cycles + lat; ++c) {
+      CycleIn in;
+      if (c < cycles) {
+        in = traffic.next(shadow ? *shadow : *model);
+        if (shadow) shadow->step(in);
+        if (stim.is_open() && (in.deq.valid || in.enq.valid)) write_stimulus_row(stim, c, in);
+      }
+      in_flight.push_back(in);
       const CycleOut& o = model->step(in);
+      if (in_flight.size() <= lat) continue;
+      const CycleIn done = in_flight.front();  // the cycle whose results o holds
+      in_flight.pop_front();
       ++regions[int(o.region)];
       for (unsigned i = 0; i < o.n_events; ++i) ++kinds[o.events[i].kind];
       errors += o.error();
       peak_s = std::max(peak_s, o.s);
-      for (const Op* op : {&in.deq, &in.enq}) {
+      for (const Op* op : {&done.deq, &done.enq}) {
         if (!op->valid || op->port >= cfg.n_ports || op->queue >= cfg.n_queues) continue;
         const QueueState q = model->queue(op->port, op->queue);
         const PortState p = model->port(op->port);
@@ -91,6 +108,7 @@ int main(int argc, char** argv) {
         }
       }
     }
+    model->finish();
     if (progressed) std::cerr << '\n';
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const uint64_t adm = regions[1] + regions[2] + regions[3] + regions[4];
@@ -107,10 +125,11 @@ int main(int argc, char** argv) {
                 (unsigned long long)cfg.headroom_cells);
     std::printf("protocol errors %llu (injected on purpose)\n", (unsigned long long)errors);
     if (backend == Backend::Lockstep) std::printf("matched %llu cycles\n", (unsigned long long)model->cycle());
+    if (lat) std::printf("latency      results %u cycles after their inputs (realigned above)\n", lat);
     std::printf("%.2f s, %.0f cycles/s\n", secs, double(cycles) / secs);
     if (!ro.fst_path.empty())
       std::printf("trace        %s (cycles %llu..%llu; open with gtkwave)\n", ro.fst_path.c_str(),
-                  (unsigned long long)ro.trace_from, (unsigned long long)(cycles - 1));
+                  (unsigned long long)ro.trace_from, (unsigned long long)(cycles + lat - 1));
   } catch (const MismatchError& e) {
     std::cerr << e.what() << '\n';
     return 1;

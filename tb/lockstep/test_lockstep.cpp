@@ -76,6 +76,7 @@ Coverage run_lockstep(const RtlVariant& v, const Config& c, uint64_t seed, uint6
     for (unsigned k = 0; k < o.n_events; ++k) ++cov.kinds[o.events[k].kind];
     cov.errors += o.error();
   }
+  m->finish();
   cov.cycles = m->cycle();
   return cov;
 }
