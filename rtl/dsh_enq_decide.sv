@@ -5,48 +5,77 @@
 //   shared   !qoff & w+s <= X_off & S+s <= B_s    !poff & port_shared+s <= X_poff & S+s <= B_s
 //   headroom hdrm+s <= eta                        port_hdrm+s <= eta   (insurance)
 //   drop     otherwise                            otherwise
-// Combinational. Region codes are those of stat_region_o.
+// The queue's, the port's and S's values each come as NumCand candidates
+// (bits [k*CellW +: CellW]) with a one-hot select: every candidate is
+// compared while the select is still being computed, and the select only
+// picks a result. Combinational. Region codes are those of stat_region_o.
 `default_nettype none
 
 module dsh_enq_decide #(
-  parameter int unsigned CellW = 20,
-  parameter int unsigned SizeW = 8,
-  parameter bit          Dsh   = 1'b1,
+  parameter int unsigned CellW   = 20,
+  parameter int unsigned SizeW   = 8,
+  parameter bit          Dsh     = 1'b1,
+  parameter int unsigned NumCand = 4,
   localparam int unsigned ThrW = CellW + 3,
   localparam int unsigned XpW  = ThrW + 5
 ) (
-  input  logic [SizeW-1:0] cells_i,
-  input  logic [CellW-1:0] priv_i,
-  input  logic [CellW-1:0] shared_i,
-  input  logic [CellW-1:0] hdrm_i,
-  input  logic             qoff_i,
-  input  logic [CellW-1:0] port_shared_i,
-  input  logic [CellW-1:0] port_hdrm_i,
-  input  logic             poff_i,
-  input  logic [CellW-1:0] s_i,            // S after this cycle's dequeue
-  input  logic [ThrW-1:0]  x_qoff_i,       // SIH: X_off
-  input  logic [XpW-1:0]   x_poff_i,       // DSH only
-  input  logic [CellW-1:0] cfg_private_cells_i,
-  input  logic [CellW-1:0] cfg_headroom_cells_i,
-  input  logic [CellW-1:0] cfg_shared_cells_i,
-  output logic [2:0]       region_o        // 1 private, 2 shared, 3 headroom, 4 drop
+  input  logic [SizeW-1:0]         cells_i,
+  input  logic [NumCand-1:0]       qsel_i,   // which queue candidate holds
+  input  logic [NumCand-1:0]       psel_i,   // which port candidate holds
+  input  logic [NumCand-1:0]       ssel_i,   // which S candidate holds
+  input  logic [NumCand*CellW-1:0] priv_i,
+  input  logic [NumCand*CellW-1:0] shared_i,
+  input  logic [NumCand*CellW-1:0] hdrm_i,
+  input  logic [NumCand*CellW-1:0] port_shared_i,
+  input  logic [NumCand*CellW-1:0] port_hdrm_i,
+  input  logic [NumCand*CellW-1:0] s_i,
+  input  logic                     qoff_i,
+  input  logic                     poff_i,
+  input  logic [ThrW-1:0]          x_qoff_i,  // SIH: X_off
+  input  logic [XpW-1:0]           x_poff_i,  // DSH only
+  input  logic [CellW-1:0]         cfg_private_cells_i,
+  input  logic [CellW-1:0]         cfg_headroom_cells_i,
+  input  logic [CellW-1:0]         cfg_shared_cells_i,
+  output logic [2:0]               region_o   // 1 private, 2 shared, 3 headroom, 4 drop
 );
   localparam int unsigned SumW = CellW + 1;
-  logic fits_priv, fits_pool, fits_shared, fits_hdrm;
+  logic [NumCand-1:0] priv_ok, pool_ok, shared_ok, hdrm_ok;
 
-  assign fits_priv = SumW'(priv_i) + SumW'(cells_i) <= SumW'(cfg_private_cells_i);
-  assign fits_pool = SumW'(s_i) + SumW'(cells_i) <= SumW'(cfg_shared_cells_i);
+  for (genvar k = 0; k < NumCand; k++) begin : g_cand
+    logic [CellW-1:0] p, w, h, ps, ph, s;
+    assign p  = priv_i[k*CellW +: CellW];
+    assign w  = shared_i[k*CellW +: CellW];
+    assign h  = hdrm_i[k*CellW +: CellW];
+    assign ps = port_shared_i[k*CellW +: CellW];
+    assign ph = port_hdrm_i[k*CellW +: CellW];
+    assign s  = s_i[k*CellW +: CellW];
+    assign priv_ok[k] = SumW'(p) + SumW'(cells_i) <= SumW'(cfg_private_cells_i);
+    assign pool_ok[k] = SumW'(s) + SumW'(cells_i) <= SumW'(cfg_shared_cells_i);
+    if (Dsh) begin : g_dsh
+      assign shared_ok[k] = XpW'(ps) + XpW'(cells_i) <= x_poff_i;
+      assign hdrm_ok[k]   = SumW'(ph) + SumW'(cells_i) <= SumW'(cfg_headroom_cells_i);
+      logic unused_sih;  // the queue's own shared/headroom counts do not decide under DSH
+      assign unused_sih = ^{w, h};
+    end else begin : g_sih
+      assign shared_ok[k] = ThrW'(w) + ThrW'(cells_i) <= x_qoff_i;
+      assign hdrm_ok[k]   = SumW'(h) + SumW'(cells_i) <= SumW'(cfg_headroom_cells_i);
+      logic unused_dsh;
+      assign unused_dsh = ^{ps, ph};
+    end
+  end
 
+  logic fits_priv, fits_shared, fits_hdrm;
+  assign fits_priv = |(qsel_i & priv_ok);
   if (Dsh) begin : g_dsh
-    assign fits_shared = !poff_i && fits_pool && (XpW'(port_shared_i) + XpW'(cells_i) <= x_poff_i);
-    assign fits_hdrm   = SumW'(port_hdrm_i) + SumW'(cells_i) <= SumW'(cfg_headroom_cells_i);
-    logic unused_sih;  // the queue's own shared/headroom counts do not decide under DSH
-    assign unused_sih = ^{shared_i, hdrm_i, qoff_i, x_qoff_i};
+    assign fits_shared = !poff_i && |(ssel_i & pool_ok) && |(psel_i & shared_ok);
+    assign fits_hdrm   = |(psel_i & hdrm_ok);
+    logic unused_sih;
+    assign unused_sih = ^{qoff_i, x_qoff_i};
   end else begin : g_sih
-    assign fits_shared = !qoff_i && fits_pool && (ThrW'(shared_i) + ThrW'(cells_i) <= x_qoff_i);
-    assign fits_hdrm   = SumW'(hdrm_i) + SumW'(cells_i) <= SumW'(cfg_headroom_cells_i);
+    assign fits_shared = !qoff_i && |(ssel_i & pool_ok) && |(qsel_i & shared_ok);
+    assign fits_hdrm   = |(qsel_i & hdrm_ok);
     logic unused_dsh;
-    assign unused_dsh = ^{port_shared_i, port_hdrm_i, poff_i, x_poff_i};
+    assign unused_dsh = ^{poff_i, psel_i, x_poff_i};
   end
 
   always_comb begin

@@ -89,8 +89,9 @@ module dsh_mmu #(
   output logic [1:0]            stat_pevt_pause_o,  // 1 PORT_PAUSE, 0 PORT_RESUME
   output logic [2*PortW-1:0]    stat_pevt_port_o,
 
-  // Counter and port occupancy read port, one cycle of latency: the values
-  // after the cycle whose results the stat_* outputs show with the request.
+  // Counter and port occupancy read port, two cycles of latency: the values
+  // after the cycle whose results the stat_* outputs show one cycle after
+  // the request.
   input  logic [PortW-1:0]      stat_rd_port_i,
   input  logic [QueueW-1:0]     stat_rd_queue_i,
   output logic [CntW-1:0]       stat_rd_drops_o,
@@ -156,15 +157,33 @@ module dsh_mmu #(
 
   // ------------------------------------------------------ stage A: inputs
   // Registers feeding stage R (r_*), stage E (x_*) and stage W (w_*).
-  // Slot "deq" is the dequeue, slot "enq" the enqueue.
+  // Slot "deq" is the dequeue, slot "enq" the enqueue. Stage R reads with
+  // one-hot selects decoded here (an AND-OR read: no select fan-out tree in
+  // front of a P*Q:1 multiplexer); the binary indices serve the hazard
+  // compares and the writes.
   logic              deq_in_range, enq_in_range;
   logic              r_deq_ok_q, r_enq_ok_q;  // valid, in range, cells != 0
   logic              r_deq_v_q, r_enq_v_q;
   logic [QIdxW-1:0]  r_deq_idx_q, r_enq_idx_q;
   logic [PortW-1:0]  r_deq_p_q, r_enq_p_q;                // 0 when out of range
+  logic [NumQ-1:0]   r_deq_qsel_q, r_enq_qsel_q;          // one-hot, 0 when out of range
+  logic [NumPorts-1:0] r_deq_psel_q, r_enq_psel_q;
   logic [PortW-1:0]  r_deq_port_q, r_enq_port_q;          // as presented, for the outputs
   logic [QueueW-1:0] r_deq_queue_q, r_enq_queue_q;
   logic [SizeW-1:0]  r_deq_cells_q, r_enq_cells_q;
+
+  function automatic [NumPorts-1:0] port_sel(input logic [PortW-1:0] p, input logic q_ok);
+    for (int i = 0; i < NumPorts; i++) port_sel[i] = q_ok && 32'(p) == i;
+  endfunction
+  function automatic [NumQ-1:0] queue_sel(input logic [PortW-1:0] p, input logic [QueueW-1:0] q);
+    logic [NumPorts-1:0] ps;
+    ps = port_sel(p, 32'(q) < NumQueues);
+    for (int i = 0; i < NumPorts; i++)
+      for (int j = 0; j < NumQueues; j++) queue_sel[i * NumQueues + j] = ps[i] && 32'(q) == j;
+  endfunction
+  function automatic [QIdxW-1:0] queue_idx(input logic [PortW-1:0] p, input logic [QueueW-1:0] q);
+    queue_idx = QIdxW'(p) * QIdxW'(NumQueues) + QIdxW'(q);
+  endfunction
 
   assign deq_in_range = 32'(deq_port_i) < NumPorts && 32'(deq_queue_i) < NumQueues;
   assign enq_in_range = 32'(enq_port_i) < NumPorts && 32'(enq_queue_i) < NumQueues;
@@ -184,10 +203,14 @@ module dsh_mmu #(
   end
 
   always_ff @(posedge clk_i) begin
-    r_deq_idx_q   <= deq_in_range ? QIdxW'(deq_port_i) * QIdxW'(NumQueues) + QIdxW'(deq_queue_i) : '0;
-    r_enq_idx_q   <= enq_in_range ? QIdxW'(enq_port_i) * QIdxW'(NumQueues) + QIdxW'(enq_queue_i) : '0;
+    r_deq_idx_q   <= deq_in_range ? queue_idx(deq_port_i, deq_queue_i) : '0;
+    r_enq_idx_q   <= enq_in_range ? queue_idx(enq_port_i, enq_queue_i) : '0;
     r_deq_p_q     <= deq_in_range ? deq_port_i : '0;
     r_enq_p_q     <= enq_in_range ? enq_port_i : '0;
+    r_deq_qsel_q  <= queue_sel(deq_port_i, deq_queue_i);
+    r_enq_qsel_q  <= queue_sel(enq_port_i, enq_queue_i);
+    r_deq_psel_q  <= port_sel(deq_port_i, deq_in_range);
+    r_enq_psel_q  <= port_sel(enq_port_i, enq_in_range);
     r_deq_port_q  <= deq_port_i;
     r_enq_port_q  <= enq_port_i;
     r_deq_queue_q <= deq_queue_i;
@@ -197,64 +220,96 @@ module dsh_mmu #(
   end
 
   // --------------------------------------------------- stage R: read records
+  // Column b of a record array as a vector over the entries, so that a read
+  // is one AND-OR per bit (a balanced OR tree).
+  logic [QRecW-1:0] qrec_all [NumQ];
+  logic [PRecW-1:0] prec_all [NumPorts];
+  for (genvar i = 0; i < NumQ; i++) begin : g_qrec
+    assign qrec_all[i] = {qoff_q[i], hdrm_q[i], shared_q[i], priv_q[i]};
+  end
+  for (genvar i = 0; i < NumPorts; i++) begin : g_prec
+    assign prec_all[i] = {poff_q[i], port_hdrm_q[i], port_shared_q[i]};
+  end
+
   // Stage W writes at the end of this cycle what stage E computed in the
   // previous one: take its values instead of the array's (the enqueue's
   // first: when both slots hit one record, it holds the final values).
+  // Counters are written as w_*_n (incremented in stage W).
   logic             w_deq_we_q, w_enq_we_q;   // slot writes its queue and port
   logic [QIdxW-1:0] w_deq_idx_q, w_enq_idx_q;
   logic [PortW-1:0] w_deq_p_q, w_enq_p_q;
   logic [QRecW-1:0] w_deq_q_q, w_enq_q_q;
   logic [PRecW-1:0] w_deq_p_rec_q, w_enq_p_rec_q;
-  logic [CntW-1:0]  w_deq_qpause_q, w_enq_qpause_q, w_enq_drops_q, w_enq_ppause_q;
-
-  function automatic [QRecW-1:0] qrec(input logic [QIdxW-1:0] i);
-    qrec = qvalid_q[i] ? {qoff_q[i], hdrm_q[i], shared_q[i], priv_q[i]} : '0;
-  endfunction
-  function automatic [PRecW-1:0] prec(input logic [PortW-1:0] p);
-    prec = pvalid_q[p] ? {poff_q[p], port_hdrm_q[p], port_shared_q[p]} : '0;
-  endfunction
-
-  // Which stage-W slot holds a record: bit 1 the enqueue's, bit 0 the dequeue's.
-  function automatic [1:0] w_hit_q(input logic [QIdxW-1:0] i);
-    w_hit_q = {w_enq_we_q && w_enq_idx_q == i, w_deq_we_q && w_deq_idx_q == i};
-  endfunction
-  function automatic [1:0] w_hit_p(input logic [PortW-1:0] p);
-    w_hit_p = {w_enq_we_q && w_enq_p_q == p, w_deq_we_q && w_deq_p_q == p};
-  endfunction
+  logic [CntW-1:0]  w_deq_qpause_n, w_enq_qpause_n, w_enq_drops_n, w_enq_ppause_n;
 
   logic [1:0]       rh_deq_q, rh_enq_q, rh_deq_p, rh_enq_p;
   logic [QRecW-1:0] rd_deq_q, rd_enq_q;
   logic [PRecW-1:0] rd_deq_p, rd_enq_p;
   logic [CntW-1:0]  rd_deq_qpause, rd_enq_qpause, rd_enq_drops, rd_enq_ppause;
+  logic [QRecW-1:0] ar_deq_q, ar_enq_q;   // from the arrays
+  logic [PRecW-1:0] ar_deq_p, ar_enq_p;
+  logic [CntW-1:0]  ar_deq_qpause, ar_enq_qpause, ar_enq_drops, ar_enq_ppause;
+  logic [NumQ-1:0]  deq_qsel_v, enq_qsel_v;
+  logic [NumPorts-1:0] deq_psel_v, enq_psel_v;
 
-  assign rh_deq_q = w_hit_q(r_deq_idx_q);
-  assign rh_enq_q = w_hit_q(r_enq_idx_q);
-  assign rh_deq_p = w_hit_p(r_deq_p_q);
-  assign rh_enq_p = w_hit_p(r_enq_p_q);
+  assign deq_qsel_v = r_deq_qsel_q & qvalid_q;  // unwritten records read as 0
+  assign enq_qsel_v = r_enq_qsel_q & qvalid_q;
+  assign deq_psel_v = r_deq_psel_q & pvalid_q;
+  assign enq_psel_v = r_enq_psel_q & pvalid_q;
 
-  assign rd_deq_q = rh_deq_q[1] ? w_enq_q_q : rh_deq_q[0] ? w_deq_q_q : qrec(r_deq_idx_q);
-  assign rd_enq_q = rh_enq_q[1] ? w_enq_q_q : rh_enq_q[0] ? w_deq_q_q : qrec(r_enq_idx_q);
-  assign rd_deq_p = rh_deq_p[1] ? w_enq_p_rec_q : rh_deq_p[0] ? w_deq_p_rec_q : prec(r_deq_p_q);
-  assign rd_enq_p = rh_enq_p[1] ? w_enq_p_rec_q : rh_enq_p[0] ? w_deq_p_rec_q : prec(r_enq_p_q);
+  for (genvar b = 0; b < QRecW; b++) begin : g_qread
+    logic [NumQ-1:0] col;
+    for (genvar i = 0; i < NumQ; i++) begin : g_col
+      assign col[i] = qrec_all[i][b];
+    end
+    assign ar_deq_q[b] = |(col & deq_qsel_v);
+    assign ar_enq_q[b] = |(col & enq_qsel_v);
+  end
+  for (genvar b = 0; b < PRecW; b++) begin : g_pread
+    logic [NumPorts-1:0] col;
+    for (genvar i = 0; i < NumPorts; i++) begin : g_col
+      assign col[i] = prec_all[i][b];
+    end
+    assign ar_deq_p[b] = |(col & deq_psel_v);
+    assign ar_enq_p[b] = |(col & enq_psel_v);
+  end
+  for (genvar b = 0; b < CntW; b++) begin : g_cread
+    logic [NumQ-1:0] qp, dr;
+    logic [NumPorts-1:0] pp;
+    for (genvar i = 0; i < NumQ; i++) begin : g_col
+      assign qp[i] = qpause_q[i][b];
+      assign dr[i] = drops_q[i][b];
+    end
+    for (genvar i = 0; i < NumPorts; i++) begin : g_pcol
+      assign pp[i] = ppause_q[i][b];
+    end
+    assign ar_deq_qpause[b] = Dsh && |(qp & deq_qsel_v);  // SIH: the dequeue never pauses
+    assign ar_enq_qpause[b] = |(qp & enq_qsel_v);
+    assign ar_enq_drops[b]  = |(dr & enq_qsel_v);
+    assign ar_enq_ppause[b] = |(pp & enq_psel_v);
+  end
 
+  // Which stage-W slot holds a record: bit 1 the enqueue's, bit 0 the dequeue's.
+  assign rh_deq_q = {w_enq_we_q && w_enq_idx_q == r_deq_idx_q, w_deq_we_q && w_deq_idx_q == r_deq_idx_q};
+  assign rh_enq_q = {w_enq_we_q && w_enq_idx_q == r_enq_idx_q, w_deq_we_q && w_deq_idx_q == r_enq_idx_q};
+  assign rh_deq_p = {w_enq_we_q && w_enq_p_q == r_deq_p_q, w_deq_we_q && w_deq_p_q == r_deq_p_q};
+  assign rh_enq_p = {w_enq_we_q && w_enq_p_q == r_enq_p_q, w_deq_we_q && w_deq_p_q == r_enq_p_q};
+
+  assign rd_deq_q = rh_deq_q[1] ? w_enq_q_q : rh_deq_q[0] ? w_deq_q_q : ar_deq_q;
+  assign rd_enq_q = rh_enq_q[1] ? w_enq_q_q : rh_enq_q[0] ? w_deq_q_q : ar_enq_q;
+  assign rd_deq_p = rh_deq_p[1] ? w_enq_p_rec_q : rh_deq_p[0] ? w_deq_p_rec_q : ar_deq_p;
+  assign rd_enq_p = rh_enq_p[1] ? w_enq_p_rec_q : rh_enq_p[0] ? w_deq_p_rec_q : ar_enq_p;
   // Counters: the dequeue slot writes queue pauses under DSH only.
-  assign rd_deq_qpause = rh_deq_q[1] ? w_enq_qpause_q : (Dsh && rh_deq_q[0]) ? w_deq_qpause_q
-                       : qvalid_q[r_deq_idx_q] ? qpause_q[r_deq_idx_q] : '0;
-  assign rd_enq_qpause = rh_enq_q[1] ? w_enq_qpause_q : (Dsh && rh_enq_q[0]) ? w_deq_qpause_q
-                       : qvalid_q[r_enq_idx_q] ? qpause_q[r_enq_idx_q] : '0;
-  assign rd_enq_drops  = rh_enq_q[1] ? w_enq_drops_q
-                       : qvalid_q[r_enq_idx_q] ? drops_q[r_enq_idx_q] : '0;
-  assign rd_enq_ppause = rh_enq_p[1] ? w_enq_ppause_q
-                       : pvalid_q[r_enq_p_q] ? ppause_q[r_enq_p_q] : '0;
+  assign rd_deq_qpause = rh_deq_q[1] ? w_enq_qpause_n : (Dsh && rh_deq_q[0]) ? w_deq_qpause_n : ar_deq_qpause;
+  assign rd_enq_qpause = rh_enq_q[1] ? w_enq_qpause_n : (Dsh && rh_enq_q[0]) ? w_deq_qpause_n : ar_enq_qpause;
+  assign rd_enq_drops  = rh_enq_q[1] ? w_enq_drops_n : ar_enq_drops;
+  assign rd_enq_ppause = rh_enq_p[1] ? w_enq_ppause_n : ar_enq_ppause;
 
   // Stage E writes at the end of this cycle what stage R reads now: flag
-  // the hits, stage E then takes its own last results (x_*_hit_q below).
-  logic             e_deq_we, e_enq_we;   // stage E's slot writes (registered into w_*)
+  // the hits, stage E then takes its own last results from stage W.
+  logic             x_deq_v_q, x_enq_v_q, x_deq_ok_q, x_enq_ok_q, x_same_q_q, x_same_p_q;
   logic [QIdxW-1:0] x_deq_idx_q, x_enq_idx_q;
   logic [PortW-1:0] x_deq_p_q, x_enq_p_q;
-
-  // Stage-E registers.
-  logic             x_deq_v_q, x_enq_v_q, x_deq_ok_q, x_enq_ok_q, x_same_q_q, x_same_p_q;
   logic [1:0]       x_hit_deq_q_q, x_hit_enq_q_q, x_hit_deq_p_q, x_hit_enq_p_q;
   logic [PortW-1:0] x_deq_port_q, x_enq_port_q;
   logic [QueueW-1:0] x_deq_queue_q, x_enq_queue_q;
@@ -306,7 +361,10 @@ module dsh_mmu #(
   end
 
   // ------------------------------------------------------ stage E: execute
-  // The thresholds in effect for the cycle in stage E.
+  // The one loop that closes in a cycle: records -> dequeue -> admission ->
+  // state machines -> stage W -> (bypass) records. Every candidate outcome
+  // is computed and compared in parallel; the dequeue's case, the forwarding
+  // from the dequeue to the enqueue and the admission region only select.
   logic [ThrW-1:0] t_cur, x_qoff, x_qon;
   logic [XpW-1:0]  x_poff, x_pon;
 
@@ -332,10 +390,10 @@ module dsh_mmu #(
   assign ex_enq_q      = eh_enq_q[1] ? w_enq_q_q : eh_enq_q[0] ? w_deq_q_q : x_enq_q_q;
   assign ex_deq_p      = eh_deq_p[1] ? w_enq_p_rec_q : eh_deq_p[0] ? w_deq_p_rec_q : x_deq_p_rec_q;
   assign ex_enq_p      = eh_enq_p[1] ? w_enq_p_rec_q : eh_enq_p[0] ? w_deq_p_rec_q : x_enq_p_rec_q;
-  assign ex_deq_qpause = eh_deq_q[1] ? w_enq_qpause_q : (Dsh && eh_deq_q[0]) ? w_deq_qpause_q : x_deq_qpause_q;
-  assign ex_enq_qpause = eh_enq_q[1] ? w_enq_qpause_q : (Dsh && eh_enq_q[0]) ? w_deq_qpause_q : x_enq_qpause_q;
-  assign ex_enq_drops  = eh_enq_q[1] ? w_enq_drops_q : x_enq_drops_q;
-  assign ex_enq_ppause = eh_enq_p[1] ? w_enq_ppause_q : x_enq_ppause_q;
+  assign ex_deq_qpause = eh_deq_q[1] ? w_enq_qpause_n : (Dsh && eh_deq_q[0]) ? w_deq_qpause_n : x_deq_qpause_q;
+  assign ex_enq_qpause = eh_enq_q[1] ? w_enq_qpause_n : (Dsh && eh_enq_q[0]) ? w_deq_qpause_n : x_enq_qpause_q;
+  assign ex_enq_drops  = eh_enq_q[1] ? w_enq_drops_n : x_enq_drops_q;
+  assign ex_enq_ppause = eh_enq_p[1] ? w_enq_ppause_n : x_enq_ppause_q;
 
   logic [CellW-1:0] dr_priv, dr_shared, dr_hdrm, er_priv, er_shared, er_hdrm;
   logic [CellW-1:0] dr_pshared, dr_phdrm, er_pshared, er_phdrm;
@@ -346,146 +404,159 @@ module dsh_mmu #(
   assign {er_poff, er_phdrm, er_pshared}        = ex_enq_p;
 
   // -------------------------------------------------------------- dequeue
-  logic             deq_fits, deq_go, deq_err;
-  logic [CellW-1:0] dq_priv, dq_shared, dq_hdrm;      // queue after the dequeue
-  logic [CellW-1:0] dp_shared, dp_hdrm;               // port after the dequeue
-  logic [SizeW-1:0] deq_from_shared, deq_from_hdrm;
-  logic [CellW-1:0] s_after_deq;
+  // Candidate k of a value in bits [k*CellW +: CellW], k = the drain's case.
+  logic               deq_fits, deq_go, deq_err;
+  logic [2:0]         dcase;
+  logic [3*CellW-1:0] dc_priv, dc_shared, dc_hdrm, dc_pshared, dc_phdrm, dc_s;
 
   dsh_deq_drain #(.CellW(CellW), .SizeW(SizeW)) u_deq_drain (
     .priv_i(dr_priv), .shared_i(dr_shared), .hdrm_i(dr_hdrm),
-    .cells_i(x_deq_cells_q), .ok_o(deq_fits),
-    .priv_o(dq_priv), .shared_o(dq_shared), .hdrm_o(dq_hdrm),
-    .from_shared_o(deq_from_shared), .from_hdrm_o(deq_from_hdrm)
+    .port_shared_i(dr_pshared), .port_hdrm_i(dr_phdrm), .s_i(s_q),
+    .cells_i(x_deq_cells_q), .ok_o(deq_fits), .case_o(dcase),
+    .priv_o(dc_priv), .shared_o(dc_shared), .hdrm_o(dc_hdrm),
+    .port_shared_o(dc_pshared), .port_hdrm_o(dc_phdrm), .s_o(dc_s)
   );
 
-  assign deq_go      = x_deq_ok_q && deq_fits;
-  assign deq_err     = x_deq_v_q && !deq_go;
-  assign dp_shared   = dr_pshared - CellW'(deq_from_shared);
-  assign dp_hdrm     = dr_phdrm - CellW'(deq_from_hdrm);
-  assign s_after_deq = deq_go ? s_q - CellW'(deq_from_shared) : s_q;
+  assign deq_go  = x_deq_ok_q && deq_fits;
+  assign deq_err = x_deq_v_q && !deq_go;
+
+  function automatic [CellW-1:0] sel3(input logic [2:0] oh, input logic [3*CellW-1:0] v);
+    sel3 = ({CellW{oh[0]}} & v[0 +: CellW]) | ({CellW{oh[1]}} & v[CellW +: CellW])
+         | ({CellW{oh[2]}} & v[2*CellW +: CellW]);
+  endfunction
+  function automatic [CellW-1:0] sel4(input logic [3:0] oh, input logic [4*CellW-1:0] v);
+    sel4 = sel3(oh[2:0], v[0 +: 3*CellW]) | ({CellW{oh[3]}} & v[3*CellW +: CellW]);
+  endfunction
 
   // -------------------------------------------------------------- enqueue
-  // The enqueue sees the dequeue's result when both hit one queue or port.
-  logic             enq_go, enq_err, same_q, same_p;
-  logic [CellW-1:0] eq_priv, eq_shared, eq_hdrm, ep_shared, ep_hdrm;  // before
-  logic [CellW-1:0] ea_priv, ea_shared, ea_hdrm, ea_pshared, ea_phdrm;  // after
-  logic             eq_qoff, ep_poff;
-  logic [2:0]       region;
-  logic             adm_qpause, adm_ppause;  // PAUSE from admission to headroom
-  logic [CellW-1:0] s_next;
+  // The enqueue sees the dequeue's result when both hit one queue or port,
+  // and S after the dequeue always. Four candidates each: 0 its own record
+  // (or S), 1..3 the dequeue's result in case 0..2; qsel/psel/ssel pick.
+  logic               enq_go, enq_err, fwd_q, fwd_p;
+  logic [3:0]         qsel, psel, ssel;
+  logic [4*CellW-1:0] ec_priv, ec_shared, ec_hdrm, ec_pshared, ec_phdrm, ec_s;
+  logic [2:0]         region;
 
   assign enq_go  = x_enq_ok_q;
   assign enq_err = x_enq_v_q && !enq_go;
-  assign same_q  = deq_go && x_same_q_q;
-  assign same_p  = deq_go && x_same_p_q;
+  assign fwd_q   = deq_go && x_same_q_q;
+  assign fwd_p   = deq_go && x_same_p_q;
+  assign qsel    = {{3{fwd_q}} & dcase, !fwd_q};
+  assign psel    = {{3{fwd_p}} & dcase, !fwd_p};
+  assign ssel    = {{3{deq_go}} & dcase, !deq_go};
 
-  assign eq_priv   = same_q ? dq_priv   : er_priv;
-  assign eq_shared = same_q ? dq_shared : er_shared;
-  assign eq_hdrm   = same_q ? dq_hdrm   : er_hdrm;
-  assign eq_qoff   = er_qoff;  // a dequeue's state machine does not run when the enqueue hits its queue
-  assign ep_shared = same_p ? dp_shared : er_pshared;
-  assign ep_hdrm   = same_p ? dp_hdrm   : er_phdrm;
-  assign ep_poff   = er_poff;
+  assign ec_priv    = {dc_priv, er_priv};
+  assign ec_shared  = {dc_shared, er_shared};
+  assign ec_hdrm    = {dc_hdrm, er_hdrm};
+  assign ec_pshared = {dc_pshared, er_pshared};
+  assign ec_phdrm   = {dc_phdrm, er_phdrm};
+  assign ec_s       = {dc_s, s_q};
 
-  dsh_enq_decide #(.CellW(CellW), .SizeW(SizeW), .Dsh(Dsh)) u_enq_decide (
-    .cells_i(x_enq_cells_q), .priv_i(eq_priv), .shared_i(eq_shared), .hdrm_i(eq_hdrm),
-    .qoff_i(eq_qoff), .port_shared_i(ep_shared), .port_hdrm_i(ep_hdrm), .poff_i(ep_poff),
-    .s_i(s_after_deq), .x_qoff_i(x_qoff), .x_poff_i(x_poff),
+  dsh_enq_decide #(.CellW(CellW), .SizeW(SizeW), .Dsh(Dsh), .NumCand(4)) u_enq_decide (
+    .cells_i(x_enq_cells_q), .qsel_i(qsel), .psel_i(psel), .ssel_i(ssel),
+    .priv_i(ec_priv), .shared_i(ec_shared), .hdrm_i(ec_hdrm),
+    .port_shared_i(ec_pshared), .port_hdrm_i(ec_phdrm), .s_i(ec_s),
+    .qoff_i(er_qoff), .poff_i(er_poff), .x_qoff_i(x_qoff), .x_poff_i(x_poff),
     .cfg_private_cells_i, .cfg_headroom_cells_i, .cfg_shared_cells_i, .region_o(region)
   );
 
-  // Sums of the admission outcomes, shared by the write-back and the
-  // state-machine candidates below.
-  logic [CellW-1:0] eq_priv_add, eq_shared_add, eq_hdrm_add, ep_shared_add, ep_hdrm_add;
-  assign eq_priv_add   = eq_priv + CellW'(x_enq_cells_q);
-  assign eq_shared_add = eq_shared + CellW'(x_enq_cells_q);
-  assign eq_hdrm_add   = eq_hdrm + CellW'(x_enq_cells_q);
-  assign ep_shared_add = ep_shared + CellW'(x_enq_cells_q);
-  assign ep_hdrm_add   = ep_hdrm + CellW'(x_enq_cells_q);
+  // Each candidate with the packet added.
+  logic [4*CellW-1:0] ea_priv_c, ea_shared_c, ea_hdrm_c, ea_pshared_c, ea_phdrm_c, ea_s_c;
+  for (genvar k = 0; k < 4; k++) begin : g_add
+    assign ea_priv_c[k*CellW +: CellW]    = ec_priv[k*CellW +: CellW] + CellW'(x_enq_cells_q);
+    assign ea_shared_c[k*CellW +: CellW]  = ec_shared[k*CellW +: CellW] + CellW'(x_enq_cells_q);
+    assign ea_hdrm_c[k*CellW +: CellW]    = ec_hdrm[k*CellW +: CellW] + CellW'(x_enq_cells_q);
+    assign ea_pshared_c[k*CellW +: CellW] = ec_pshared[k*CellW +: CellW] + CellW'(x_enq_cells_q);
+    assign ea_phdrm_c[k*CellW +: CellW]   = ec_phdrm[k*CellW +: CellW] + CellW'(x_enq_cells_q);
+    assign ea_s_c[k*CellW +: CellW]       = ec_s[k*CellW +: CellW] + CellW'(x_enq_cells_q);
+  end
 
-  always_comb begin
-    ea_priv    = eq_priv;
-    ea_shared  = eq_shared;
-    ea_hdrm    = eq_hdrm;
-    ea_pshared = ep_shared;
-    ea_phdrm   = ep_hdrm;
-    s_next     = s_after_deq;
-    adm_qpause = 1'b0;
-    adm_ppause = 1'b0;
-    if (enq_go) begin
-      unique case (region)
-        RegPriv: ea_priv = eq_priv_add;
-        RegShared: begin
-          ea_shared  = eq_shared_add;
-          ea_pshared = ep_shared_add;
-          s_next     = s_after_deq + CellW'(x_enq_cells_q);
-        end
-        RegHdrm: begin
-          ea_hdrm    = eq_hdrm_add;
-          ea_phdrm   = ep_hdrm_add;
-          adm_qpause = !Dsh && !eq_qoff;
-          adm_ppause = Dsh && !ep_poff;
-        end
-        default: ;  // drop: nothing buffered
-      endcase
+  // Where the packet went (one-hot; none when the enqueue is not valid).
+  logic in_priv, in_shared, in_hdrm, in_drop;
+  assign in_priv   = enq_go && region == RegPriv;
+  assign in_shared = enq_go && region == RegShared;
+  assign in_hdrm   = enq_go && region == RegHdrm;
+  assign in_drop   = enq_go && region == RegDrop;
+
+  // The records after the cycle.
+  logic [CellW-1:0] dq_priv, dq_shared, dq_hdrm, dp_shared, dp_hdrm;
+  logic [CellW-1:0] ea_priv, ea_shared, ea_hdrm, ea_pshared, ea_phdrm, s_next;
+  assign dq_priv    = sel3(dcase, dc_priv);
+  assign dq_shared  = sel3(dcase, dc_shared);
+  assign dq_hdrm    = sel3(dcase, dc_hdrm);
+  assign dp_shared  = sel3(dcase, dc_pshared);
+  assign dp_hdrm    = sel3(dcase, dc_phdrm);
+  assign ea_priv    = in_priv   ? sel4(qsel, ea_priv_c)    : sel4(qsel, ec_priv);
+  assign ea_shared  = in_shared ? sel4(qsel, ea_shared_c)  : sel4(qsel, ec_shared);
+  assign ea_hdrm    = in_hdrm   ? sel4(qsel, ea_hdrm_c)    : sel4(qsel, ec_hdrm);
+  assign ea_pshared = in_shared ? sel4(psel, ea_pshared_c) : sel4(psel, ec_pshared);
+  assign ea_phdrm   = in_hdrm   ? sel4(psel, ea_phdrm_c)   : sel4(psel, ec_phdrm);
+  assign s_next     = in_shared ? sel4(ssel, ea_s_c)       : sel4(ssel, ec_s);
+
+  // ------------------------------------------------------- state machines
+  // Slot 0: the dequeue's queue and port, one evaluation per drain case,
+  // unless the enqueue touched them too.
+  logic [2:0] dq_qoff_c, dq_pause_c, dq_resume_c, dp_poff_c, dp_resume_c;
+  for (genvar c = 0; c < 3; c++) begin : g_deq_fsm
+    dsh_queue_fsm #(.CellW(CellW), .Dsh(Dsh)) u_queue_fsm (
+      .qoff_i(dr_qoff), .shared_i(dc_shared[c*CellW +: CellW]), .hdrm_i(dc_hdrm[c*CellW +: CellW]),
+      .x_qoff_i(x_qoff), .x_qon_i(x_qon),
+      .qoff_o(dq_qoff_c[c]), .pause_o(dq_pause_c[c]), .resume_o(dq_resume_c[c])
+    );
+    dsh_port_fsm #(.CellW(CellW)) u_port_fsm (
+      .poff_i(dr_poff), .port_shared_i(dc_pshared[c*CellW +: CellW]),
+      .port_hdrm_i(dc_phdrm[c*CellW +: CellW]),
+      .x_pon_i(x_pon), .poff_o(dp_poff_c[c]), .resume_o(dp_resume_c[c])
+    );
+  end
+
+  logic dq_eval, dp_eval, dq_qoff, dq_pause, dq_resume, dp_poff, dp_resume;
+  assign dq_eval   = deq_go && !(enq_go && fwd_q);
+  assign dp_eval   = deq_go && !(enq_go && fwd_p) && Dsh;
+  assign dq_qoff   = |(dcase & dq_qoff_c);
+  assign dq_pause  = |(dcase & dq_pause_c);
+  assign dq_resume = |(dcase & dq_resume_c);
+  assign dp_poff   = |(dcase & dp_poff_c);
+  assign dp_resume = |(dcase & dp_resume_c);
+
+  // Slot 1: the enqueue's queue and port after admission, for each of the
+  // 4 candidates (k) and 3 outcomes (r: 0 nothing buffered, 1 shared,
+  // 2 headroom), all in parallel; index k*3+r.
+  logic [11:0] eq_qoff_c, eq_pause_c, eq_resume_c, ep_poff_c, ep_resume_c;
+  for (genvar k = 0; k < 4; k++) begin : g_enq_cand
+    for (genvar r = 0; r < 3; r++) begin : g_enq_fsm
+      dsh_queue_fsm #(.CellW(CellW), .Dsh(Dsh)) u_queue_fsm (
+        .qoff_i(r == 2 && !Dsh ? 1'b1 : er_qoff),  // SIH pauses on entering headroom
+        .shared_i(r == 1 ? ea_shared_c[k*CellW +: CellW] : ec_shared[k*CellW +: CellW]),
+        .hdrm_i(r == 2 ? ea_hdrm_c[k*CellW +: CellW] : ec_hdrm[k*CellW +: CellW]),
+        .x_qoff_i(x_qoff), .x_qon_i(x_qon),
+        .qoff_o(eq_qoff_c[k*3+r]), .pause_o(eq_pause_c[k*3+r]), .resume_o(eq_resume_c[k*3+r])
+      );
+      dsh_port_fsm #(.CellW(CellW)) u_port_fsm (
+        .poff_i(r == 2 && Dsh ? 1'b1 : er_poff),   // DSH pauses on entering insurance
+        .port_shared_i(r == 1 ? ea_pshared_c[k*CellW +: CellW] : ec_pshared[k*CellW +: CellW]),
+        .port_hdrm_i(r == 2 ? ea_phdrm_c[k*CellW +: CellW] : ec_phdrm[k*CellW +: CellW]),
+        .x_pon_i(x_pon), .poff_o(ep_poff_c[k*3+r]), .resume_o(ep_resume_c[k*3+r])
+      );
     end
   end
 
-  // ------------------------------------------------------- state machines
-  // Slot 0: the dequeue's queue and port, unless the enqueue touched them too.
-  logic dq_qoff, dq_pause, dq_resume, dq_eval;
-  logic dp_poff, dp_resume, dp_eval;
-
-  assign dq_eval = deq_go && !(enq_go && same_q);
-  assign dp_eval = deq_go && !(enq_go && same_p) && Dsh;
-
-  dsh_queue_fsm #(.CellW(CellW), .Dsh(Dsh)) u_deq_queue_fsm (
-    .qoff_i(dr_qoff), .shared_i(dq_shared), .hdrm_i(dq_hdrm),
-    .x_qoff_i(x_qoff), .x_qon_i(x_qon), .qoff_o(dq_qoff), .pause_o(dq_pause), .resume_o(dq_resume)
-  );
-  dsh_port_fsm #(.CellW(CellW)) u_deq_port_fsm (
-    .poff_i(dr_poff), .port_shared_i(dp_shared), .port_hdrm_i(dp_hdrm),
-    .x_pon_i(x_pon), .poff_o(dp_poff), .resume_o(dp_resume)
-  );
-
-  // Slot 1: the enqueue's queue and port see the state after admission. The
-  // three possible states (nothing buffered / shared / headroom) are known
-  // before the region is, so all three are evaluated in parallel and the
-  // region picks one: the comparisons stay off the admission path.
-  // Candidate k in bits [k*CellW +: CellW]: 0 nothing buffered, 1 shared, 2 headroom.
-  logic [3*CellW-1:0] cq_shared, cq_hdrm, cp_shared, cp_hdrm;
-  logic [2:0]       cq_qoff, cp_poff;
-  logic [2:0]       cq_qoff_n, cq_pause, cq_resume, cp_poff_n, cp_resume;
-  logic [1:0]       pick;
-
-  assign cq_shared = {eq_shared, eq_shared_add, eq_shared};
-  assign cq_hdrm   = {eq_hdrm_add, eq_hdrm, eq_hdrm};
-  assign cq_qoff   = {eq_qoff | !Dsh, eq_qoff, eq_qoff};  // SIH pauses on entering headroom
-  assign cp_shared = {ep_shared, ep_shared_add, ep_shared};
-  assign cp_hdrm   = {ep_hdrm_add, ep_hdrm, ep_hdrm};
-  assign cp_poff   = {ep_poff | Dsh, ep_poff, ep_poff};   // DSH pauses on entering insurance
-  assign pick      = (region == RegShared) ? 2'd1 : (region == RegHdrm) ? 2'd2 : 2'd0;
-
-  for (genvar k = 0; k < 3; k++) begin : g_enq_fsm
-    dsh_queue_fsm #(.CellW(CellW), .Dsh(Dsh)) u_queue_fsm (
-      .qoff_i(cq_qoff[k]), .shared_i(cq_shared[k*CellW +: CellW]), .hdrm_i(cq_hdrm[k*CellW +: CellW]),
-      .x_qoff_i(x_qoff),
-      .x_qon_i(x_qon), .qoff_o(cq_qoff_n[k]), .pause_o(cq_pause[k]), .resume_o(cq_resume[k])
-    );
-    dsh_port_fsm #(.CellW(CellW)) u_port_fsm (
-      .poff_i(cp_poff[k]), .port_shared_i(cp_shared[k*CellW +: CellW]),
-      .port_hdrm_i(cp_hdrm[k*CellW +: CellW]),
-      .x_pon_i(x_pon), .poff_o(cp_poff_n[k]), .resume_o(cp_resume[k])
-    );
+  logic [2:0]  rsel;
+  logic [11:0] eq_pick, ep_pick;
+  assign rsel = {in_hdrm, in_shared, !(in_hdrm || in_shared)};
+  for (genvar k = 0; k < 4; k++) begin : g_pick
+    assign eq_pick[k*3 +: 3] = {3{qsel[k]}} & rsel;
+    assign ep_pick[k*3 +: 3] = {3{psel[k]}} & rsel;
   end
 
-  logic eq_qoff_n, eq_pause, eq_resume, ep_poff_n, ep_resume;
-  assign eq_qoff_n = cq_qoff_n[pick];
-  assign eq_pause  = cq_pause[pick];
-  assign eq_resume = cq_resume[pick];
-  assign ep_poff_n = cp_poff_n[pick];
-  assign ep_resume = cp_resume[pick];
+  logic eq_qoff_n, eq_pause, eq_resume, ep_poff_n, ep_resume, adm_qpause, adm_ppause;
+  assign eq_qoff_n  = |(eq_pick & eq_qoff_c);
+  assign eq_pause   = |(eq_pick & eq_pause_c);
+  assign eq_resume  = |(eq_pick & eq_resume_c);
+  assign ep_poff_n  = |(ep_pick & ep_poff_c);
+  assign ep_resume  = |(ep_pick & ep_resume_c);
+  assign adm_qpause = !Dsh && in_hdrm && !er_qoff;  // PAUSE from admission to headroom
+  assign adm_ppause = Dsh && in_hdrm && !er_poff;
 
   // Events of the cycle, per slot.
   logic [1:0] qevt_valid, qevt_pause, pevt_valid, pevt_pause;
@@ -498,17 +569,12 @@ module dsh_mmu #(
   assign pevt_valid[1] = enq_go && (adm_ppause || (Dsh && ep_resume));
   assign pevt_pause[1] = adm_ppause;
 
-  // A counter's + 1 does not wait for the event: the event only selects.
-  function automatic [CntW-1:0] bump(input [CntW-1:0] c, input e);
-    bump = e ? c + 1'b1 : c;
-  endfunction
-
   // ------------------------------------------------- stage W: write back
   // The dequeue writes first; an enqueue to the same queue or port overrides
   // with values that include the dequeue (its state machine did not run).
-  assign e_deq_we = deq_go;
-  assign e_enq_we = enq_go;
-
+  // Counters are incremented here, off the loop of stage E.
+  logic              w_deq_qpause_inc_q, w_enq_qpause_inc_q, w_enq_drops_inc_q, w_enq_ppause_inc_q;
+  logic [CntW-1:0]   w_deq_qpause_q, w_enq_qpause_q, w_enq_drops_q, w_enq_ppause_q;
   logic [2:0]        w_region_q;
   logic [ThrW-1:0]   w_t_q;
   logic [1:0]        w_error_q, w_qevt_valid_q, w_qevt_pause_q, w_pevt_valid_q, w_pevt_pause_q;
@@ -525,8 +591,8 @@ module dsh_mmu #(
       w_pevt_valid_q <= '0;
       s_q            <= '0;
     end else begin
-      w_deq_we_q     <= e_deq_we;
-      w_enq_we_q     <= e_enq_we;
+      w_deq_we_q     <= deq_go;
+      w_enq_we_q     <= enq_go;
       w_region_q     <= enq_go ? region : RegNone;
       w_error_q      <= {enq_err, deq_err};
       w_qevt_valid_q <= qevt_valid;
@@ -536,39 +602,48 @@ module dsh_mmu #(
   end
 
   always_ff @(posedge clk_i) begin
-    w_deq_idx_q    <= x_deq_idx_q;
-    w_enq_idx_q    <= x_enq_idx_q;
-    w_deq_p_q      <= x_deq_p_q;
-    w_enq_p_q      <= x_enq_p_q;
-    w_deq_q_q      <= {dq_qoff, dq_hdrm, dq_shared, dq_priv};
-    w_enq_q_q      <= {eq_qoff_n, ea_hdrm, ea_shared, ea_priv};
-    w_deq_p_rec_q  <= {Dsh && dp_poff, dp_hdrm, dp_shared};
-    w_enq_p_rec_q  <= {Dsh && ep_poff_n, ea_phdrm, ea_pshared};
-    w_deq_qpause_q <= bump(ex_deq_qpause, qevt_valid[0] && qevt_pause[0]);
-    w_enq_qpause_q <= bump(ex_enq_qpause, qevt_valid[1] && qevt_pause[1]);
-    w_enq_drops_q  <= bump(ex_enq_drops, region == RegDrop);
-    w_enq_ppause_q <= bump(ex_enq_ppause, pevt_valid[1] && pevt_pause[1]);
-    w_t_q          <= t_cur;
-    w_qevt_pause_q <= qevt_pause;
-    w_pevt_pause_q <= pevt_pause;
-    w_deq_port_q   <= x_deq_port_q;
-    w_enq_port_q   <= x_enq_port_q;
-    w_deq_queue_q  <= x_deq_queue_q;
-    w_enq_queue_q  <= x_enq_queue_q;
+    w_deq_idx_q        <= x_deq_idx_q;
+    w_enq_idx_q        <= x_enq_idx_q;
+    w_deq_p_q          <= x_deq_p_q;
+    w_enq_p_q          <= x_enq_p_q;
+    w_deq_q_q          <= {dq_qoff, dq_hdrm, dq_shared, dq_priv};
+    w_enq_q_q          <= {eq_qoff_n, ea_hdrm, ea_shared, ea_priv};
+    w_deq_p_rec_q      <= {Dsh && dp_poff, dp_hdrm, dp_shared};
+    w_enq_p_rec_q      <= {Dsh && ep_poff_n, ea_phdrm, ea_pshared};
+    w_deq_qpause_q     <= ex_deq_qpause;
+    w_enq_qpause_q     <= ex_enq_qpause;
+    w_enq_drops_q      <= ex_enq_drops;
+    w_enq_ppause_q     <= ex_enq_ppause;
+    w_deq_qpause_inc_q <= qevt_valid[0] && qevt_pause[0];
+    w_enq_qpause_inc_q <= qevt_valid[1] && qevt_pause[1];
+    w_enq_drops_inc_q  <= in_drop;
+    w_enq_ppause_inc_q <= pevt_valid[1] && pevt_pause[1];
+    w_t_q              <= t_cur;
+    w_qevt_pause_q     <= qevt_pause;
+    w_pevt_pause_q     <= pevt_pause;
+    w_deq_port_q       <= x_deq_port_q;
+    w_enq_port_q       <= x_enq_port_q;
+    w_deq_queue_q      <= x_deq_queue_q;
+    w_enq_queue_q      <= x_enq_queue_q;
   end
+
+  assign w_deq_qpause_n = w_deq_qpause_q + CntW'(w_deq_qpause_inc_q);
+  assign w_enq_qpause_n = w_enq_qpause_q + CntW'(w_enq_qpause_inc_q);
+  assign w_enq_drops_n  = w_enq_drops_q + CntW'(w_enq_drops_inc_q);
+  assign w_enq_ppause_n = w_enq_ppause_q + CntW'(w_enq_ppause_inc_q);
 
   always_ff @(posedge clk_i) begin
     if (w_deq_we_q) begin
       {hdrm_q[w_deq_idx_q], shared_q[w_deq_idx_q], priv_q[w_deq_idx_q]} <= w_deq_q_q[QRecW-2:0];
-      if (Dsh) qpause_q[w_deq_idx_q] <= w_deq_qpause_q;
+      if (Dsh) qpause_q[w_deq_idx_q] <= w_deq_qpause_n;
       {port_hdrm_q[w_deq_p_q], port_shared_q[w_deq_p_q]} <= w_deq_p_rec_q[PRecW-2:0];
     end
     if (w_enq_we_q) begin
       {hdrm_q[w_enq_idx_q], shared_q[w_enq_idx_q], priv_q[w_enq_idx_q]} <= w_enq_q_q[QRecW-2:0];
-      qpause_q[w_enq_idx_q] <= w_enq_qpause_q;
-      drops_q[w_enq_idx_q]  <= w_enq_drops_q;
+      qpause_q[w_enq_idx_q] <= w_enq_qpause_n;
+      drops_q[w_enq_idx_q]  <= w_enq_drops_n;
       {port_hdrm_q[w_enq_p_q], port_shared_q[w_enq_p_q]} <= w_enq_p_rec_q[PRecW-2:0];
-      ppause_q[w_enq_p_q]   <= w_enq_ppause_q;
+      ppause_q[w_enq_p_q]   <= w_enq_ppause_n;
     end
   end
 
@@ -613,12 +688,48 @@ module dsh_mmu #(
     end
   end
 
-  // Registered per-cycle results and counter reads.
-  logic [QIdxW-1:0] rd_idx;
-  logic [PortW-1:0] rd_p;
-  assign rd_p   = (32'(stat_rd_port_i) < NumPorts) ? stat_rd_port_i : '0;
-  assign rd_idx = (32'(stat_rd_port_i) < NumPorts && 32'(stat_rd_queue_i) < NumQueues)
-                  ? QIdxW'(stat_rd_port_i) * QIdxW'(NumQueues) + QIdxW'(stat_rd_queue_i) : '0;
+  // ------------------------------------------------------------ outputs
+  // Counter read port: the request is registered as one-hot selects, then
+  // read (AND-OR) and registered: two cycles of latency.
+  logic [NumQ-1:0]     rq_sel_q;
+  logic [NumPorts-1:0] rp_sel_q;
+  always_ff @(posedge clk_i) begin
+    rq_sel_q <= queue_sel(stat_rd_port_i, stat_rd_queue_i);
+    rp_sel_q <= port_sel(stat_rd_port_i, 1'b1);
+  end
+
+  logic [NumQ-1:0]     rq_sel_v;
+  logic [NumPorts-1:0] rp_sel_v;
+  logic [CntW-1:0]     rd_drops, rd_qpauses, rd_ppauses;
+  logic                rd_qoff, rd_poff;
+  logic [CellW-1:0]    rd_pshared, rd_phdrm;
+  assign rq_sel_v = rq_sel_q & qvalid_q;
+  assign rp_sel_v = rp_sel_q & pvalid_q;
+  assign rd_qoff  = |(rq_sel_v & qoff_q);
+  assign rd_poff  = |(rp_sel_v & poff_q);
+  for (genvar b = 0; b < CntW; b++) begin : g_stat_cread
+    logic [NumQ-1:0] qp, dr;
+    logic [NumPorts-1:0] pp;
+    for (genvar i = 0; i < NumQ; i++) begin : g_col
+      assign qp[i] = qpause_q[i][b];
+      assign dr[i] = drops_q[i][b];
+    end
+    for (genvar i = 0; i < NumPorts; i++) begin : g_pcol
+      assign pp[i] = ppause_q[i][b];
+    end
+    assign rd_qpauses[b] = |(qp & rq_sel_v);
+    assign rd_drops[b]   = |(dr & rq_sel_v);
+    assign rd_ppauses[b] = |(pp & rp_sel_v);
+  end
+  for (genvar b = 0; b < CellW; b++) begin : g_stat_pread
+    logic [NumPorts-1:0] ps, ph;
+    for (genvar i = 0; i < NumPorts; i++) begin : g_col
+      assign ps[i] = port_shared_q[i][b];
+      assign ph[i] = port_hdrm_q[i][b];
+    end
+    assign rd_pshared[b] = |(ps & rp_sel_v);
+    assign rd_phdrm[b]   = |(ph & rp_sel_v);
+  end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -656,13 +767,13 @@ module dsh_mmu #(
       stat_pevt_valid_o      <= w_pevt_valid_q;
       stat_pevt_pause_o      <= w_pevt_pause_q;
       stat_pevt_port_o       <= {w_enq_port_q, w_deq_port_q};
-      stat_rd_drops_o        <= qvalid_q[rd_idx] ? drops_q[rd_idx]   : '0;
-      stat_rd_pauses_o       <= qvalid_q[rd_idx] ? qpause_q[rd_idx]  : '0;
-      stat_rd_resumes_o      <= qvalid_q[rd_idx] ? qpause_q[rd_idx] - CntW'(qoff_q[rd_idx]) : '0;
-      stat_rd_port_pauses_o  <= pvalid_q[rd_p]   ? ppause_q[rd_p]    : '0;
-      stat_rd_port_resumes_o <= pvalid_q[rd_p]   ? ppause_q[rd_p] - CntW'(poff_q[rd_p]) : '0;
-      stat_rd_port_shared_o  <= pvalid_q[rd_p]   ? port_shared_q[rd_p] : '0;
-      stat_rd_port_hdrm_o    <= pvalid_q[rd_p]   ? port_hdrm_q[rd_p]   : '0;
+      stat_rd_drops_o        <= rd_drops;
+      stat_rd_pauses_o       <= rd_qpauses;
+      stat_rd_resumes_o      <= rd_qpauses - CntW'(rd_qoff);
+      stat_rd_port_pauses_o  <= rd_ppauses;
+      stat_rd_port_resumes_o <= rd_ppauses - CntW'(rd_poff);
+      stat_rd_port_shared_o  <= rd_pshared;
+      stat_rd_port_hdrm_o    <= rd_phdrm;
     end
   end
 

@@ -85,32 +85,52 @@ void check_thresholds(Scheme scheme) {
 TEST(Thresholds, DshMatchesGolden) { check_thresholds<Vthresholds_dsh>(Scheme::DSH); }
 TEST(Thresholds, SihMatchesGolden) { check_thresholds<Vthresholds_sih>(Scheme::SIH); }
 
+// Field k of a packed vector of 12-bit candidates.
+uint32_t field(uint64_t v, unsigned k) { return uint32_t(v >> (12 * k)) & kCellMax; }
+uint64_t with_field(uint64_t v, unsigned k, uint32_t x) {
+  return (v & ~(uint64_t(kCellMax) << (12 * k))) | (uint64_t(x) << (12 * k));
+}
+
 TEST(DeqDrain, HeadroomThenSharedThenPrivate) {
   VerilatedContext ctx;
   Vdeq_drain dut(&ctx);
   std::mt19937 rng(3);
   auto r = [&](uint32_t hi) { return std::uniform_int_distribution<uint32_t>(0, hi)(rng); };
+  int cases[3] = {};
   for (int i = 0; i < 300000; ++i) {
-    const uint32_t p = r(i % 2 ? 20 : kCellMax), s = r(i % 2 ? 20 : kCellMax), h = r(i % 2 ? 20 : kCellMax);
+    const uint32_t lim = i % 2 ? 20 : kCellMax / 4;
+    const uint32_t p = r(lim), s = r(lim), h = r(lim);
+    // Port sums and S hold at least the queue's own parts (contract §2).
+    const uint32_t ps = s + r(lim), ph = h + r(lim), S = ps + r(lim);
     const uint32_t cells = r(kSizeMax);
     dut.priv_i = p;
     dut.shared_i = s;
     dut.hdrm_i = h;
+    dut.port_shared_i = ps;
+    dut.port_hdrm_i = ph;
+    dut.s_i = S;
     dut.cells_i = cells;
     dut.eval();
     const bool ok = uint64_t(p) + s + h >= cells;
     ASSERT_EQ(bool(dut.ok_o), ok);
     if (!ok) continue;
     const uint32_t fh = std::min(cells, h), fs = std::min(cells - fh, s), fp = cells - fh - fs;
-    ASSERT_EQ(dut.from_hdrm_o, fh);
-    ASSERT_EQ(dut.from_shared_o, fs);
-    ASSERT_EQ(dut.hdrm_o, h - fh);
-    ASSERT_EQ(dut.shared_o, s - fs);
-    ASSERT_EQ(dut.priv_o, p - fp);
+    const unsigned k = fh == cells ? 0 : fs == cells - fh ? 1 : 2;  // the contract's case
+    ASSERT_EQ(uint32_t(dut.case_o), 1u << k) << p << ' ' << s << ' ' << h << ' ' << cells;
+    ++cases[k];
+    ASSERT_EQ(field(dut.hdrm_o, k), h - fh);
+    ASSERT_EQ(field(dut.shared_o, k), s - fs);
+    ASSERT_EQ(field(dut.priv_o, k), p - fp);
+    ASSERT_EQ(field(dut.port_shared_o, k), ps - fs);
+    ASSERT_EQ(field(dut.port_hdrm_o, k), ph - fh);
+    ASSERT_EQ(field(dut.s_o, k), S - fs);
   }
+  for (int k = 0; k < 3; ++k) EXPECT_GT(cases[k], 10000) << "drain case " << k << " rarely exercised";
 }
 
-// Contract §4 table: 1 private, 2 shared, 3 headroom/insurance, 4 drop.
+// Contract §4 table: 1 private, 2 shared, 3 headroom/insurance, 4 drop. The
+// values come as 4 candidates each with one-hot selects; the unselected
+// candidates are random and must not matter.
 template <class V>
 void check_enqueue(bool dsh) {
   VerilatedContext ctx;
@@ -123,15 +143,28 @@ void check_enqueue(bool dsh) {
     const uint32_t priv = r(phi), shared = r(bs), hdrm = r(eta), pshared = r(bs), phdrm = r(eta), s = r(bs);
     const bool qoff = r(3) == 0, poff = r(3) == 0;
     const uint32_t xq = r(600), xp = r(3000);
+    const unsigned kq = r(3), kp = r(3), ks = r(3);  // selected candidates
+    uint64_t v[6] = {};
+    for (auto& x : v)
+      for (unsigned k = 0; k < 4; ++k) x = with_field(x, k, r(kCellMax));
+    v[0] = with_field(v[0], kq, priv);
+    v[1] = with_field(v[1], kq, shared);
+    v[2] = with_field(v[2], kq, hdrm);
+    v[3] = with_field(v[3], kp, pshared);
+    v[4] = with_field(v[4], kp, phdrm);
+    v[5] = with_field(v[5], ks, s);
     dut.cells_i = cells;
-    dut.priv_i = priv;
-    dut.shared_i = shared;
-    dut.hdrm_i = hdrm;
+    dut.qsel_i = 1u << kq;
+    dut.psel_i = 1u << kp;
+    dut.ssel_i = 1u << ks;
+    dut.priv_i = v[0];
+    dut.shared_i = v[1];
+    dut.hdrm_i = v[2];
+    dut.port_shared_i = v[3];
+    dut.port_hdrm_i = v[4];
+    dut.s_i = v[5];
     dut.qoff_i = qoff;
-    dut.port_shared_i = pshared;
-    dut.port_hdrm_i = phdrm;
     dut.poff_i = poff;
-    dut.s_i = s;
     dut.x_qoff_i = xq;
     dut.x_poff_i = xp;
     dut.cfg_private_cells_i = phi;
