@@ -5,10 +5,11 @@
 //   shared   !qoff & w+s <= X_off & S+s <= B_s    !poff & port_shared+s <= X_poff & S+s <= B_s
 //   headroom hdrm+s <= eta                        port_hdrm+s <= eta   (insurance)
 //   drop     otherwise                            otherwise
-// The queue's, the port's and S's values each come as NumCand candidates
-// (bits [k*CellW +: CellW]) with a one-hot select: every candidate is
-// compared while the select is still being computed, and the select only
-// picks a result. Combinational. Region codes are those of stat_region_o.
+// The queue's, the port's and S's values each come as NumCand candidates in
+// linear form (dsh_lin_cmp; candidate k in bits [k*LinW +: LinW]) with a
+// one-hot select: every candidate is compared while the select is still
+// being computed, and the select only picks a result. Combinational. Region
+// codes are those of stat_region_o.
 `default_nettype none
 
 module dsh_enq_decide #(
@@ -17,18 +18,19 @@ module dsh_enq_decide #(
   parameter bit          Dsh     = 1'b1,
   parameter int unsigned NumCand = 4,
   localparam int unsigned ThrW = CellW + 3,
-  localparam int unsigned XpW  = ThrW + 5
+  localparam int unsigned XpW  = ThrW + 5,
+  localparam int unsigned LinW = 4 * CellW
 ) (
   input  logic [SizeW-1:0]         cells_i,
   input  logic [NumCand-1:0]       qsel_i,   // which queue candidate holds
   input  logic [NumCand-1:0]       psel_i,   // which port candidate holds
   input  logic [NumCand-1:0]       ssel_i,   // which S candidate holds
-  input  logic [NumCand*CellW-1:0] priv_i,
-  input  logic [NumCand*CellW-1:0] shared_i,
-  input  logic [NumCand*CellW-1:0] hdrm_i,
-  input  logic [NumCand*CellW-1:0] port_shared_i,
-  input  logic [NumCand*CellW-1:0] port_hdrm_i,
-  input  logic [NumCand*CellW-1:0] s_i,
+  input  logic [NumCand*LinW-1:0]  priv_i,
+  input  logic [NumCand*LinW-1:0]  shared_i,
+  input  logic [NumCand*LinW-1:0]  hdrm_i,
+  input  logic [NumCand*LinW-1:0]  port_shared_i,
+  input  logic [NumCand*LinW-1:0]  port_hdrm_i,
+  input  logic [NumCand*LinW-1:0]  s_i,
   input  logic                     qoff_i,
   input  logic                     poff_i,
   input  logic [ThrW-1:0]          x_qoff_i,  // SIH: X_off
@@ -38,29 +40,33 @@ module dsh_enq_decide #(
   input  logic [CellW-1:0]         cfg_shared_cells_i,
   output logic [2:0]               region_o   // 1 private, 2 shared, 3 headroom, 4 drop
 );
-  localparam int unsigned SumW = CellW + 1;
   logic [NumCand-1:0] priv_ok, pool_ok, shared_ok, hdrm_ok;
 
   for (genvar k = 0; k < NumCand; k++) begin : g_cand
-    logic [CellW-1:0] p, w, h, ps, ph, s;
-    assign p  = priv_i[k*CellW +: CellW];
-    assign w  = shared_i[k*CellW +: CellW];
-    assign h  = hdrm_i[k*CellW +: CellW];
-    assign ps = port_shared_i[k*CellW +: CellW];
-    assign ph = port_hdrm_i[k*CellW +: CellW];
-    assign s  = s_i[k*CellW +: CellW];
-    assign priv_ok[k] = SumW'(p) + SumW'(cells_i) <= SumW'(cfg_private_cells_i);
-    assign pool_ok[k] = SumW'(s) + SumW'(cells_i) <= SumW'(cfg_shared_cells_i);
+    dsh_lin_cmp #(.CellW(CellW), .SizeW(SizeW), .KW(CellW)) u_priv (
+      .v_i(priv_i[k*LinW +: LinW]), .add_i(cells_i), .k_i(cfg_private_cells_i), .le_o(priv_ok[k])
+    );
+    dsh_lin_cmp #(.CellW(CellW), .SizeW(SizeW), .KW(CellW)) u_pool (
+      .v_i(s_i[k*LinW +: LinW]), .add_i(cells_i), .k_i(cfg_shared_cells_i), .le_o(pool_ok[k])
+    );
     if (Dsh) begin : g_dsh
-      assign shared_ok[k] = XpW'(ps) + XpW'(cells_i) <= x_poff_i;
-      assign hdrm_ok[k]   = SumW'(ph) + SumW'(cells_i) <= SumW'(cfg_headroom_cells_i);
+      dsh_lin_cmp #(.CellW(CellW), .SizeW(SizeW), .KW(XpW)) u_shared (
+        .v_i(port_shared_i[k*LinW +: LinW]), .add_i(cells_i), .k_i(x_poff_i), .le_o(shared_ok[k])
+      );
+      dsh_lin_cmp #(.CellW(CellW), .SizeW(SizeW), .KW(CellW)) u_hdrm (
+        .v_i(port_hdrm_i[k*LinW +: LinW]), .add_i(cells_i), .k_i(cfg_headroom_cells_i), .le_o(hdrm_ok[k])
+      );
       logic unused_sih;  // the queue's own shared/headroom counts do not decide under DSH
-      assign unused_sih = ^{w, h};
+      assign unused_sih = ^{shared_i[k*LinW +: LinW], hdrm_i[k*LinW +: LinW]};
     end else begin : g_sih
-      assign shared_ok[k] = ThrW'(w) + ThrW'(cells_i) <= x_qoff_i;
-      assign hdrm_ok[k]   = SumW'(h) + SumW'(cells_i) <= SumW'(cfg_headroom_cells_i);
+      dsh_lin_cmp #(.CellW(CellW), .SizeW(SizeW), .KW(ThrW)) u_shared (
+        .v_i(shared_i[k*LinW +: LinW]), .add_i(cells_i), .k_i(x_qoff_i), .le_o(shared_ok[k])
+      );
+      dsh_lin_cmp #(.CellW(CellW), .SizeW(SizeW), .KW(CellW)) u_hdrm (
+        .v_i(hdrm_i[k*LinW +: LinW]), .add_i(cells_i), .k_i(cfg_headroom_cells_i), .le_o(hdrm_ok[k])
+      );
       logic unused_dsh;
-      assign unused_dsh = ^{ps, ph};
+      assign unused_dsh = ^{port_shared_i[k*LinW +: LinW], port_hdrm_i[k*LinW +: LinW]};
     end
   end
 

@@ -310,7 +310,6 @@ module dsh_mmu #(
   logic             x_deq_v_q, x_enq_v_q, x_deq_ok_q, x_enq_ok_q, x_same_q_q, x_same_p_q;
   logic [QIdxW-1:0] x_deq_idx_q, x_enq_idx_q;
   logic [PortW-1:0] x_deq_p_q, x_enq_p_q;
-  logic [1:0]       x_hit_deq_q_q, x_hit_enq_q_q, x_hit_deq_p_q, x_hit_enq_p_q;
   logic [PortW-1:0] x_deq_port_q, x_enq_port_q;
   logic [QueueW-1:0] x_deq_queue_q, x_enq_queue_q;
   logic [SizeW-1:0] x_deq_cells_q, x_enq_cells_q;
@@ -339,11 +338,6 @@ module dsh_mmu #(
     x_enq_p_q      <= r_enq_p_q;
     x_same_q_q     <= r_deq_idx_q == r_enq_idx_q;
     x_same_p_q     <= r_deq_p_q == r_enq_p_q;
-    // Bit 1: stage E's enqueue slot, bit 0 its dequeue slot, hit this record.
-    x_hit_deq_q_q  <= {x_enq_idx_q == r_deq_idx_q, x_deq_idx_q == r_deq_idx_q};
-    x_hit_enq_q_q  <= {x_enq_idx_q == r_enq_idx_q, x_deq_idx_q == r_enq_idx_q};
-    x_hit_deq_p_q  <= {x_enq_p_q == r_deq_p_q, x_deq_p_q == r_deq_p_q};
-    x_hit_enq_p_q  <= {x_enq_p_q == r_enq_p_q, x_deq_p_q == r_enq_p_q};
     x_deq_port_q   <= r_deq_port_q;
     x_enq_port_q   <= r_enq_port_q;
     x_deq_queue_q  <= r_deq_queue_q;
@@ -375,25 +369,21 @@ module dsh_mmu #(
   );
 
   // Records as of the previous cycle's results: stage W's registers hold
-  // what stage E computed one cycle ago.
-  logic [1:0]       eh_deq_q, eh_enq_q, eh_deq_p, eh_enq_p;
+  // what stage E computed one cycle ago. The selects are registered: stage
+  // E's own slot hits (stage R compares the indices) and whether it wrote.
+  logic [1:0]       eh_deq_q_q, eh_enq_q_q, eh_deq_p_q, eh_enq_p_q;
   logic [QRecW-1:0] ex_deq_q, ex_enq_q;
   logic [PRecW-1:0] ex_deq_p, ex_enq_p;
   logic [CntW-1:0]  ex_deq_qpause, ex_enq_qpause, ex_enq_drops, ex_enq_ppause;
 
-  assign eh_deq_q = x_hit_deq_q_q & {w_enq_we_q, w_deq_we_q};
-  assign eh_enq_q = x_hit_enq_q_q & {w_enq_we_q, w_deq_we_q};
-  assign eh_deq_p = x_hit_deq_p_q & {w_enq_we_q, w_deq_we_q};
-  assign eh_enq_p = x_hit_enq_p_q & {w_enq_we_q, w_deq_we_q};
-
-  assign ex_deq_q      = eh_deq_q[1] ? w_enq_q_q : eh_deq_q[0] ? w_deq_q_q : x_deq_q_q;
-  assign ex_enq_q      = eh_enq_q[1] ? w_enq_q_q : eh_enq_q[0] ? w_deq_q_q : x_enq_q_q;
-  assign ex_deq_p      = eh_deq_p[1] ? w_enq_p_rec_q : eh_deq_p[0] ? w_deq_p_rec_q : x_deq_p_rec_q;
-  assign ex_enq_p      = eh_enq_p[1] ? w_enq_p_rec_q : eh_enq_p[0] ? w_deq_p_rec_q : x_enq_p_rec_q;
-  assign ex_deq_qpause = eh_deq_q[1] ? w_enq_qpause_n : (Dsh && eh_deq_q[0]) ? w_deq_qpause_n : x_deq_qpause_q;
-  assign ex_enq_qpause = eh_enq_q[1] ? w_enq_qpause_n : (Dsh && eh_enq_q[0]) ? w_deq_qpause_n : x_enq_qpause_q;
-  assign ex_enq_drops  = eh_enq_q[1] ? w_enq_drops_n : x_enq_drops_q;
-  assign ex_enq_ppause = eh_enq_p[1] ? w_enq_ppause_n : x_enq_ppause_q;
+  assign ex_deq_q      = eh_deq_q_q[1] ? w_enq_q_q : eh_deq_q_q[0] ? w_deq_q_q : x_deq_q_q;
+  assign ex_enq_q      = eh_enq_q_q[1] ? w_enq_q_q : eh_enq_q_q[0] ? w_deq_q_q : x_enq_q_q;
+  assign ex_deq_p      = eh_deq_p_q[1] ? w_enq_p_rec_q : eh_deq_p_q[0] ? w_deq_p_rec_q : x_deq_p_rec_q;
+  assign ex_enq_p      = eh_enq_p_q[1] ? w_enq_p_rec_q : eh_enq_p_q[0] ? w_deq_p_rec_q : x_enq_p_rec_q;
+  assign ex_deq_qpause = eh_deq_q_q[1] ? w_enq_qpause_n : (Dsh && eh_deq_q_q[0]) ? w_deq_qpause_n : x_deq_qpause_q;
+  assign ex_enq_qpause = eh_enq_q_q[1] ? w_enq_qpause_n : (Dsh && eh_enq_q_q[0]) ? w_deq_qpause_n : x_enq_qpause_q;
+  assign ex_enq_drops  = eh_enq_q_q[1] ? w_enq_drops_n : x_enq_drops_q;
+  assign ex_enq_ppause = eh_enq_p_q[1] ? w_enq_ppause_n : x_enq_ppause_q;
 
   logic [CellW-1:0] dr_priv, dr_shared, dr_hdrm, er_priv, er_shared, er_hdrm;
   logic [CellW-1:0] dr_pshared, dr_phdrm, er_pshared, er_phdrm;
@@ -403,11 +393,18 @@ module dsh_mmu #(
   assign {dr_poff, dr_phdrm, dr_pshared}        = ex_deq_p;
   assign {er_poff, er_phdrm, er_pshared}        = ex_enq_p;
 
+  // Values in linear form a + b + c - d ({d, c, b, a}, see dsh_lin_cmp).
+  localparam int unsigned LinW = 4 * CellW;
+  localparam logic [CellW-1:0] Z = '0;
+  function automatic [CellW-1:0] lin_val(input logic [LinW-1:0] v, input logic [SizeW-1:0] add);
+    lin_val = v[0 +: CellW] + v[CellW +: CellW] + v[2*CellW +: CellW] - v[3*CellW +: CellW] + CellW'(add);
+  endfunction
+
   // -------------------------------------------------------------- dequeue
-  // Candidate k of a value in bits [k*CellW +: CellW], k = the drain's case.
-  logic               deq_fits, deq_go, deq_err;
-  logic [2:0]         dcase;
-  logic [3*CellW-1:0] dc_priv, dc_shared, dc_hdrm, dc_pshared, dc_phdrm, dc_s;
+  // Outcome k of the drain's case k in bits [k*LinW +: LinW].
+  logic              deq_fits, deq_go, deq_err;
+  logic [2:0]        dcase;
+  logic [3*LinW-1:0] dc_priv, dc_shared, dc_hdrm, dc_pshared, dc_phdrm, dc_s;
 
   dsh_deq_drain #(.CellW(CellW), .SizeW(SizeW)) u_deq_drain (
     .priv_i(dr_priv), .shared_i(dr_shared), .hdrm_i(dr_hdrm),
@@ -420,6 +417,7 @@ module dsh_mmu #(
   assign deq_go  = x_deq_ok_q && deq_fits;
   assign deq_err = x_deq_v_q && !deq_go;
 
+  // A one-hot select of 3 or 4 values.
   function automatic [CellW-1:0] sel3(input logic [2:0] oh, input logic [3*CellW-1:0] v);
     sel3 = ({CellW{oh[0]}} & v[0 +: CellW]) | ({CellW{oh[1]}} & v[CellW +: CellW])
          | ({CellW{oh[2]}} & v[2*CellW +: CellW]);
@@ -431,11 +429,11 @@ module dsh_mmu #(
   // -------------------------------------------------------------- enqueue
   // The enqueue sees the dequeue's result when both hit one queue or port,
   // and S after the dequeue always. Four candidates each: 0 its own record
-  // (or S), 1..3 the dequeue's result in case 0..2; qsel/psel/ssel pick.
-  logic               enq_go, enq_err, fwd_q, fwd_p;
-  logic [3:0]         qsel, psel, ssel;
-  logic [4*CellW-1:0] ec_priv, ec_shared, ec_hdrm, ec_pshared, ec_phdrm, ec_s;
-  logic [2:0]         region;
+  // (or S), 1..3 the dequeue's outcome in case 0..2; qsel/psel/ssel pick.
+  logic              enq_go, enq_err, fwd_q, fwd_p;
+  logic [3:0]        qsel, psel, ssel;
+  logic [4*LinW-1:0] ec_priv, ec_shared, ec_hdrm, ec_pshared, ec_phdrm, ec_s;
+  logic [2:0]        region;
 
   assign enq_go  = x_enq_ok_q;
   assign enq_err = x_enq_v_q && !enq_go;
@@ -445,12 +443,12 @@ module dsh_mmu #(
   assign psel    = {{3{fwd_p}} & dcase, !fwd_p};
   assign ssel    = {{3{deq_go}} & dcase, !deq_go};
 
-  assign ec_priv    = {dc_priv, er_priv};
-  assign ec_shared  = {dc_shared, er_shared};
-  assign ec_hdrm    = {dc_hdrm, er_hdrm};
-  assign ec_pshared = {dc_pshared, er_pshared};
-  assign ec_phdrm   = {dc_phdrm, er_phdrm};
-  assign ec_s       = {dc_s, s_q};
+  assign ec_priv    = {dc_priv, {Z, Z, Z, er_priv}};
+  assign ec_shared  = {dc_shared, {Z, Z, Z, er_shared}};
+  assign ec_hdrm    = {dc_hdrm, {Z, Z, Z, er_hdrm}};
+  assign ec_pshared = {dc_pshared, {Z, Z, Z, er_pshared}};
+  assign ec_phdrm   = {dc_phdrm, {Z, Z, Z, er_phdrm}};
+  assign ec_s       = {dc_s, {Z, Z, Z, s_q}};
 
   dsh_enq_decide #(.CellW(CellW), .SizeW(SizeW), .Dsh(Dsh), .NumCand(4)) u_enq_decide (
     .cells_i(x_enq_cells_q), .qsel_i(qsel), .psel_i(psel), .ssel_i(ssel),
@@ -460,17 +458,6 @@ module dsh_mmu #(
     .cfg_private_cells_i, .cfg_headroom_cells_i, .cfg_shared_cells_i, .region_o(region)
   );
 
-  // Each candidate with the packet added.
-  logic [4*CellW-1:0] ea_priv_c, ea_shared_c, ea_hdrm_c, ea_pshared_c, ea_phdrm_c, ea_s_c;
-  for (genvar k = 0; k < 4; k++) begin : g_add
-    assign ea_priv_c[k*CellW +: CellW]    = ec_priv[k*CellW +: CellW] + CellW'(x_enq_cells_q);
-    assign ea_shared_c[k*CellW +: CellW]  = ec_shared[k*CellW +: CellW] + CellW'(x_enq_cells_q);
-    assign ea_hdrm_c[k*CellW +: CellW]    = ec_hdrm[k*CellW +: CellW] + CellW'(x_enq_cells_q);
-    assign ea_pshared_c[k*CellW +: CellW] = ec_pshared[k*CellW +: CellW] + CellW'(x_enq_cells_q);
-    assign ea_phdrm_c[k*CellW +: CellW]   = ec_phdrm[k*CellW +: CellW] + CellW'(x_enq_cells_q);
-    assign ea_s_c[k*CellW +: CellW]       = ec_s[k*CellW +: CellW] + CellW'(x_enq_cells_q);
-  end
-
   // Where the packet went (one-hot; none when the enqueue is not valid).
   logic in_priv, in_shared, in_hdrm, in_drop;
   assign in_priv   = enq_go && region == RegPriv;
@@ -478,34 +465,60 @@ module dsh_mmu #(
   assign in_hdrm   = enq_go && region == RegHdrm;
   assign in_drop   = enq_go && region == RegDrop;
 
-  // The records after the cycle.
+  // The records after the cycle: every candidate's value, with and without
+  // the packet, then the selects.
+  logic [3*CellW-1:0] dv_priv, dv_shared, dv_hdrm, dv_pshared, dv_phdrm;
+  for (genvar c = 0; c < 3; c++) begin : g_deq_val
+    assign dv_priv[c*CellW +: CellW]    = lin_val(dc_priv[c*LinW +: LinW], '0);
+    assign dv_shared[c*CellW +: CellW]  = lin_val(dc_shared[c*LinW +: LinW], '0);
+    assign dv_hdrm[c*CellW +: CellW]    = lin_val(dc_hdrm[c*LinW +: LinW], '0);
+    assign dv_pshared[c*CellW +: CellW] = lin_val(dc_pshared[c*LinW +: LinW], '0);
+    assign dv_phdrm[c*CellW +: CellW]   = lin_val(dc_phdrm[c*LinW +: LinW], '0);
+  end
+  logic [4*CellW-1:0] ev_priv, ev_shared, ev_hdrm, ev_pshared, ev_phdrm, ev_s;  // without the packet
+  logic [4*CellW-1:0] ea_priv_c, ea_shared_c, ea_hdrm_c, ea_pshared_c, ea_phdrm_c, ea_s_c;  // with it
+  for (genvar k = 0; k < 4; k++) begin : g_enq_val
+    assign ev_priv[k*CellW +: CellW]      = lin_val(ec_priv[k*LinW +: LinW], '0);
+    assign ev_shared[k*CellW +: CellW]    = lin_val(ec_shared[k*LinW +: LinW], '0);
+    assign ev_hdrm[k*CellW +: CellW]      = lin_val(ec_hdrm[k*LinW +: LinW], '0);
+    assign ev_pshared[k*CellW +: CellW]   = lin_val(ec_pshared[k*LinW +: LinW], '0);
+    assign ev_phdrm[k*CellW +: CellW]     = lin_val(ec_phdrm[k*LinW +: LinW], '0);
+    assign ev_s[k*CellW +: CellW]         = lin_val(ec_s[k*LinW +: LinW], '0);
+    assign ea_priv_c[k*CellW +: CellW]    = lin_val(ec_priv[k*LinW +: LinW], x_enq_cells_q);
+    assign ea_shared_c[k*CellW +: CellW]  = lin_val(ec_shared[k*LinW +: LinW], x_enq_cells_q);
+    assign ea_hdrm_c[k*CellW +: CellW]    = lin_val(ec_hdrm[k*LinW +: LinW], x_enq_cells_q);
+    assign ea_pshared_c[k*CellW +: CellW] = lin_val(ec_pshared[k*LinW +: LinW], x_enq_cells_q);
+    assign ea_phdrm_c[k*CellW +: CellW]   = lin_val(ec_phdrm[k*LinW +: LinW], x_enq_cells_q);
+    assign ea_s_c[k*CellW +: CellW]       = lin_val(ec_s[k*LinW +: LinW], x_enq_cells_q);
+  end
+
   logic [CellW-1:0] dq_priv, dq_shared, dq_hdrm, dp_shared, dp_hdrm;
   logic [CellW-1:0] ea_priv, ea_shared, ea_hdrm, ea_pshared, ea_phdrm, s_next;
-  assign dq_priv    = sel3(dcase, dc_priv);
-  assign dq_shared  = sel3(dcase, dc_shared);
-  assign dq_hdrm    = sel3(dcase, dc_hdrm);
-  assign dp_shared  = sel3(dcase, dc_pshared);
-  assign dp_hdrm    = sel3(dcase, dc_phdrm);
-  assign ea_priv    = in_priv   ? sel4(qsel, ea_priv_c)    : sel4(qsel, ec_priv);
-  assign ea_shared  = in_shared ? sel4(qsel, ea_shared_c)  : sel4(qsel, ec_shared);
-  assign ea_hdrm    = in_hdrm   ? sel4(qsel, ea_hdrm_c)    : sel4(qsel, ec_hdrm);
-  assign ea_pshared = in_shared ? sel4(psel, ea_pshared_c) : sel4(psel, ec_pshared);
-  assign ea_phdrm   = in_hdrm   ? sel4(psel, ea_phdrm_c)   : sel4(psel, ec_phdrm);
-  assign s_next     = in_shared ? sel4(ssel, ea_s_c)       : sel4(ssel, ec_s);
+  assign dq_priv    = sel3(dcase, dv_priv);
+  assign dq_shared  = sel3(dcase, dv_shared);
+  assign dq_hdrm    = sel3(dcase, dv_hdrm);
+  assign dp_shared  = sel3(dcase, dv_pshared);
+  assign dp_hdrm    = sel3(dcase, dv_phdrm);
+  assign ea_priv    = in_priv   ? sel4(qsel, ea_priv_c)    : sel4(qsel, ev_priv);
+  assign ea_shared  = in_shared ? sel4(qsel, ea_shared_c)  : sel4(qsel, ev_shared);
+  assign ea_hdrm    = in_hdrm   ? sel4(qsel, ea_hdrm_c)    : sel4(qsel, ev_hdrm);
+  assign ea_pshared = in_shared ? sel4(psel, ea_pshared_c) : sel4(psel, ev_pshared);
+  assign ea_phdrm   = in_hdrm   ? sel4(psel, ea_phdrm_c)   : sel4(psel, ev_phdrm);
+  assign s_next     = in_shared ? sel4(ssel, ea_s_c)       : sel4(ssel, ev_s);
 
   // ------------------------------------------------------- state machines
   // Slot 0: the dequeue's queue and port, one evaluation per drain case,
   // unless the enqueue touched them too.
   logic [2:0] dq_qoff_c, dq_pause_c, dq_resume_c, dp_poff_c, dp_resume_c;
   for (genvar c = 0; c < 3; c++) begin : g_deq_fsm
-    dsh_queue_fsm #(.CellW(CellW), .Dsh(Dsh)) u_queue_fsm (
-      .qoff_i(dr_qoff), .shared_i(dc_shared[c*CellW +: CellW]), .hdrm_i(dc_hdrm[c*CellW +: CellW]),
-      .x_qoff_i(x_qoff), .x_qon_i(x_qon),
+    dsh_queue_fsm #(.CellW(CellW), .SizeW(SizeW), .Dsh(Dsh)) u_queue_fsm (
+      .qoff_i(dr_qoff), .shared_i(dc_shared[c*LinW +: LinW]), .shared_add_i('0),
+      .hdrm_i(dc_hdrm[c*LinW +: LinW]), .hdrm_add_i('0), .x_qoff_i(x_qoff), .x_qon_i(x_qon),
       .qoff_o(dq_qoff_c[c]), .pause_o(dq_pause_c[c]), .resume_o(dq_resume_c[c])
     );
-    dsh_port_fsm #(.CellW(CellW)) u_port_fsm (
-      .poff_i(dr_poff), .port_shared_i(dc_pshared[c*CellW +: CellW]),
-      .port_hdrm_i(dc_phdrm[c*CellW +: CellW]),
+    dsh_port_fsm #(.CellW(CellW), .SizeW(SizeW)) u_port_fsm (
+      .poff_i(dr_poff), .port_shared_i(dc_pshared[c*LinW +: LinW]), .shared_add_i('0),
+      .port_hdrm_i(dc_phdrm[c*LinW +: LinW]), .hdrm_add_i('0),
       .x_pon_i(x_pon), .poff_o(dp_poff_c[c]), .resume_o(dp_resume_c[c])
     );
   end
@@ -525,17 +538,17 @@ module dsh_mmu #(
   logic [11:0] eq_qoff_c, eq_pause_c, eq_resume_c, ep_poff_c, ep_resume_c;
   for (genvar k = 0; k < 4; k++) begin : g_enq_cand
     for (genvar r = 0; r < 3; r++) begin : g_enq_fsm
-      dsh_queue_fsm #(.CellW(CellW), .Dsh(Dsh)) u_queue_fsm (
+      dsh_queue_fsm #(.CellW(CellW), .SizeW(SizeW), .Dsh(Dsh)) u_queue_fsm (
         .qoff_i(r == 2 && !Dsh ? 1'b1 : er_qoff),  // SIH pauses on entering headroom
-        .shared_i(r == 1 ? ea_shared_c[k*CellW +: CellW] : ec_shared[k*CellW +: CellW]),
-        .hdrm_i(r == 2 ? ea_hdrm_c[k*CellW +: CellW] : ec_hdrm[k*CellW +: CellW]),
+        .shared_i(ec_shared[k*LinW +: LinW]), .shared_add_i(r == 1 ? x_enq_cells_q : '0),
+        .hdrm_i(ec_hdrm[k*LinW +: LinW]), .hdrm_add_i(r == 2 ? x_enq_cells_q : '0),
         .x_qoff_i(x_qoff), .x_qon_i(x_qon),
         .qoff_o(eq_qoff_c[k*3+r]), .pause_o(eq_pause_c[k*3+r]), .resume_o(eq_resume_c[k*3+r])
       );
-      dsh_port_fsm #(.CellW(CellW)) u_port_fsm (
+      dsh_port_fsm #(.CellW(CellW), .SizeW(SizeW)) u_port_fsm (
         .poff_i(r == 2 && Dsh ? 1'b1 : er_poff),   // DSH pauses on entering insurance
-        .port_shared_i(r == 1 ? ea_pshared_c[k*CellW +: CellW] : ec_pshared[k*CellW +: CellW]),
-        .port_hdrm_i(r == 2 ? ea_phdrm_c[k*CellW +: CellW] : ec_phdrm[k*CellW +: CellW]),
+        .port_shared_i(ec_pshared[k*LinW +: LinW]), .shared_add_i(r == 1 ? x_enq_cells_q : '0),
+        .port_hdrm_i(ec_phdrm[k*LinW +: LinW]), .hdrm_add_i(r == 2 ? x_enq_cells_q : '0),
         .x_pon_i(x_pon), .poff_o(ep_poff_c[k*3+r]), .resume_o(ep_resume_c[k*3+r])
       );
     end
@@ -581,8 +594,20 @@ module dsh_mmu #(
   logic [PortW-1:0]  w_deq_port_q, w_enq_port_q;
   logic [QueueW-1:0] w_deq_queue_q, w_enq_queue_q;
 
+  // Stage R's records that stage E writes now (bit 1 its enqueue slot, bit 0
+  // its dequeue slot): next cycle stage E takes them from stage W.
+  logic [1:0] nh_deq_q, nh_enq_q, nh_deq_p, nh_enq_p;
+  assign nh_deq_q = {enq_go && x_enq_idx_q == r_deq_idx_q, deq_go && x_deq_idx_q == r_deq_idx_q};
+  assign nh_enq_q = {enq_go && x_enq_idx_q == r_enq_idx_q, deq_go && x_deq_idx_q == r_enq_idx_q};
+  assign nh_deq_p = {enq_go && x_enq_p_q == r_deq_p_q, deq_go && x_deq_p_q == r_deq_p_q};
+  assign nh_enq_p = {enq_go && x_enq_p_q == r_enq_p_q, deq_go && x_deq_p_q == r_enq_p_q};
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
+      eh_deq_q_q     <= '0;
+      eh_enq_q_q     <= '0;
+      eh_deq_p_q     <= '0;
+      eh_enq_p_q     <= '0;
       w_deq_we_q     <= 1'b0;
       w_enq_we_q     <= 1'b0;
       w_region_q     <= RegNone;
@@ -591,6 +616,10 @@ module dsh_mmu #(
       w_pevt_valid_q <= '0;
       s_q            <= '0;
     end else begin
+      eh_deq_q_q     <= nh_deq_q;
+      eh_enq_q_q     <= nh_enq_q;
+      eh_deq_p_q     <= nh_deq_p;
+      eh_enq_p_q     <= nh_enq_p;
       w_deq_we_q     <= deq_go;
       w_enq_we_q     <= enq_go;
       w_region_q     <= enq_go ? region : RegNone;

@@ -10,6 +10,7 @@
 #include "Vdt_calc.h"
 #include "Vdeq_drain.h"
 #include "Vegress_pause.h"
+#include "Vlin_cmp.h"
 #include "Venq_decide_dsh.h"
 #include "Venq_decide_sih.h"
 #include "Vport_fsm.h"
@@ -85,10 +86,55 @@ void check_thresholds(Scheme scheme) {
 TEST(Thresholds, DshMatchesGolden) { check_thresholds<Vthresholds_dsh>(Scheme::DSH); }
 TEST(Thresholds, SihMatchesGolden) { check_thresholds<Vthresholds_sih>(Scheme::SIH); }
 
-// Field k of a packed vector of 12-bit candidates.
-uint32_t field(uint64_t v, unsigned k) { return uint32_t(v >> (12 * k)) & kCellMax; }
-uint64_t with_field(uint64_t v, unsigned k, uint32_t x) {
-  return (v & ~(uint64_t(kCellMax) << (12 * k))) | (uint64_t(x) << (12 * k));
+// A value in the RTL's linear form a + b + c - d: four 12-bit fields
+// {d, c, b, a} (dsh_lin_cmp).
+uint64_t lin(uint32_t a, uint32_t b = 0, uint32_t c = 0, uint32_t d = 0) {
+  return uint64_t(a) | uint64_t(b) << 12 | uint64_t(c) << 24 | uint64_t(d) << 36;
+}
+uint32_t lin_value(uint64_t v) {
+  auto f = [&](int k) { return uint32_t(v >> (12 * k)) & kCellMax; };
+  return (f(0) + f(1) + f(2) - f(3)) & kCellMax;
+}
+// v (<= kCellMax - 200) split at random into a + b + c - d.
+template <class R>
+uint64_t random_lin(uint32_t v, R& rng) {
+  auto r = [&](uint32_t hi) { return std::uniform_int_distribution<uint32_t>(0, hi)(rng); };
+  const uint32_t d = r(100), b = r(std::min(v, 50u)), c = r(std::min(v - b, 50u));
+  return lin(v - b - c + d, b, c, d);
+}
+// Packed vectors of 48-bit linear forms (Verilator words).
+template <class W>
+void put_lin(W& w, unsigned k, uint64_t v) {
+  for (unsigned i = 0; i < 48; ++i) {
+    const unsigned bit = 48 * k + i;
+    if ((v >> i) & 1) w[bit / 32] |= 1u << (bit % 32);
+    else w[bit / 32] &= ~(1u << (bit % 32));
+  }
+}
+template <class W>
+uint64_t get_lin(const W& w, unsigned k) {
+  uint64_t v = 0;
+  for (unsigned i = 0; i < 48; ++i) {
+    const unsigned bit = 48 * k + i;
+    v |= uint64_t((w[bit / 32] >> (bit % 32)) & 1) << i;
+  }
+  return v;
+}
+
+TEST(LinCmp, SumOfTermsAgainstLimit) {
+  VerilatedContext ctx;
+  Vlin_cmp dut(&ctx);
+  std::mt19937 rng(5);
+  auto r = [&](uint32_t hi) { return std::uniform_int_distribution<uint32_t>(0, hi)(rng); };
+  for (int i = 0; i < 300000; ++i) {
+    const uint32_t v = r(i % 2 ? 60 : kCellMax - 200), add = r(kSizeMax);
+    const uint32_t k = i % 3 ? v + add + r(4) - 2 : r((1u << 14) - 1);  // near the boundary, or anywhere
+    dut.v_i = random_lin(v, rng);
+    dut.add_i = add;
+    dut.k_i = k & ((1u << 14) - 1);
+    dut.eval();
+    ASSERT_EQ(bool(dut.le_o), int64_t(v) + add <= int64_t(k & ((1u << 14) - 1))) << v << '+' << add << " <= " << k;
+  }
 }
 
 TEST(DeqDrain, HeadroomThenSharedThenPrivate) {
@@ -118,12 +164,12 @@ TEST(DeqDrain, HeadroomThenSharedThenPrivate) {
     const unsigned k = fh == cells ? 0 : fs == cells - fh ? 1 : 2;  // the contract's case
     ASSERT_EQ(uint32_t(dut.case_o), 1u << k) << p << ' ' << s << ' ' << h << ' ' << cells;
     ++cases[k];
-    ASSERT_EQ(field(dut.hdrm_o, k), h - fh);
-    ASSERT_EQ(field(dut.shared_o, k), s - fs);
-    ASSERT_EQ(field(dut.priv_o, k), p - fp);
-    ASSERT_EQ(field(dut.port_shared_o, k), ps - fs);
-    ASSERT_EQ(field(dut.port_hdrm_o, k), ph - fh);
-    ASSERT_EQ(field(dut.s_o, k), S - fs);
+    ASSERT_EQ(lin_value(get_lin(dut.hdrm_o, k)), h - fh);
+    ASSERT_EQ(lin_value(get_lin(dut.shared_o, k)), s - fs);
+    ASSERT_EQ(lin_value(get_lin(dut.priv_o, k)), p - fp);
+    ASSERT_EQ(lin_value(get_lin(dut.port_shared_o, k)), ps - fs);
+    ASSERT_EQ(lin_value(get_lin(dut.port_hdrm_o, k)), ph - fh);
+    ASSERT_EQ(lin_value(get_lin(dut.s_o, k)), S - fs);
   }
   for (int k = 0; k < 3; ++k) EXPECT_GT(cases[k], 10000) << "drain case " << k << " rarely exercised";
 }
@@ -144,25 +190,27 @@ void check_enqueue(bool dsh) {
     const bool qoff = r(3) == 0, poff = r(3) == 0;
     const uint32_t xq = r(600), xp = r(3000);
     const unsigned kq = r(3), kp = r(3), ks = r(3);  // selected candidates
-    uint64_t v[6] = {};
+    uint64_t v[6][4];
     for (auto& x : v)
-      for (unsigned k = 0; k < 4; ++k) x = with_field(x, k, r(kCellMax));
-    v[0] = with_field(v[0], kq, priv);
-    v[1] = with_field(v[1], kq, shared);
-    v[2] = with_field(v[2], kq, hdrm);
-    v[3] = with_field(v[3], kp, pshared);
-    v[4] = with_field(v[4], kp, phdrm);
-    v[5] = with_field(v[5], ks, s);
+      for (auto& y : x) y = random_lin(r(kCellMax - 200), rng);
+    v[0][kq] = random_lin(priv, rng);
+    v[1][kq] = random_lin(shared, rng);
+    v[2][kq] = random_lin(hdrm, rng);
+    v[3][kp] = random_lin(pshared, rng);
+    v[4][kp] = random_lin(phdrm, rng);
+    v[5][ks] = random_lin(s, rng);
+    for (unsigned k = 0; k < 4; ++k) {
+      put_lin(dut.priv_i, k, v[0][k]);
+      put_lin(dut.shared_i, k, v[1][k]);
+      put_lin(dut.hdrm_i, k, v[2][k]);
+      put_lin(dut.port_shared_i, k, v[3][k]);
+      put_lin(dut.port_hdrm_i, k, v[4][k]);
+      put_lin(dut.s_i, k, v[5][k]);
+    }
     dut.cells_i = cells;
     dut.qsel_i = 1u << kq;
     dut.psel_i = 1u << kp;
     dut.ssel_i = 1u << ks;
-    dut.priv_i = v[0];
-    dut.shared_i = v[1];
-    dut.hdrm_i = v[2];
-    dut.port_shared_i = v[3];
-    dut.port_hdrm_i = v[4];
-    dut.s_i = v[5];
     dut.qoff_i = qoff;
     dut.poff_i = poff;
     dut.x_qoff_i = xq;
@@ -185,18 +233,25 @@ void check_enqueue(bool dsh) {
 TEST(EnqDecide, DshTable) { check_enqueue<Venq_decide_dsh>(true); }
 TEST(EnqDecide, SihTable) { check_enqueue<Venq_decide_sih>(false); }
 
+// The occupancies come as a random linear form plus a random part of them
+// as the added packet.
 template <class V>
 void check_queue_fsm(bool dsh) {
   VerilatedContext ctx;
   V dut(&ctx);
+  std::mt19937 rng(dsh ? 21 : 22);
+  auto r = [&](uint32_t hi) { return std::uniform_int_distribution<uint32_t>(0, hi)(rng); };
   for (int qoff = 0; qoff < 2; ++qoff)
     for (uint32_t w = 0; w < 40; ++w)
       for (uint32_t h = 0; h < 3; ++h)
         for (uint32_t xoff = 0; xoff < 40; xoff += 3)
           for (uint32_t xon = 0; xon <= xoff; xon += 2) {
+            const uint32_t wa = r(w), ha = r(h);
             dut.qoff_i = qoff;
-            dut.shared_i = w;
-            dut.hdrm_i = h;
+            dut.shared_i = random_lin(w - wa, rng);
+            dut.shared_add_i = wa;
+            dut.hdrm_i = random_lin(h - ha, rng);
+            dut.hdrm_add_i = ha;
             dut.x_qoff_i = xoff;
             dut.x_qon_i = xon;
             dut.eval();
@@ -213,13 +268,18 @@ TEST(QueueFsm, Sih) { check_queue_fsm<Vqueue_fsm_sih>(false); }
 TEST(PortFsm, ResumeNeedsEmptyInsuranceAndSharedAtXpon) {
   VerilatedContext ctx;
   Vport_fsm dut(&ctx);
+  std::mt19937 rng(23);
+  auto r = [&](uint32_t hi) { return std::uniform_int_distribution<uint32_t>(0, hi)(rng); };
   for (int poff = 0; poff < 2; ++poff)
     for (uint32_t ps = 0; ps < 60; ++ps)
       for (uint32_t ph = 0; ph < 3; ++ph)
         for (uint32_t xpon = 0; xpon < 60; ++xpon) {
+          const uint32_t sa = r(ps), ha = r(ph);
           dut.poff_i = poff;
-          dut.port_shared_i = ps;
-          dut.port_hdrm_i = ph;
+          dut.port_shared_i = random_lin(ps - sa, rng);
+          dut.shared_add_i = sa;
+          dut.port_hdrm_i = random_lin(ph - ha, rng);
+          dut.hdrm_add_i = ha;
           dut.x_pon_i = xpon;
           dut.eval();
           const bool resume = poff && ph == 0 && ps <= xpon;
