@@ -89,9 +89,9 @@ module dsh_mmu #(
   output logic [1:0]            stat_pevt_pause_o,  // 1 PORT_PAUSE, 0 PORT_RESUME
   output logic [2*PortW-1:0]    stat_pevt_port_o,
 
-  // Counter and port occupancy read port, two cycles of latency: the values
-  // after the cycle whose results the stat_* outputs show one cycle after
-  // the request.
+  // Counter and port occupancy read port, three cycles of latency: the
+  // values after the cycle whose results the stat_* outputs show one cycle
+  // after the request.
   input  logic [PortW-1:0]      stat_rd_port_i,
   input  logic [QueueW-1:0]     stat_rd_queue_i,
   output logic [CntW-1:0]       stat_rd_drops_o,
@@ -369,21 +369,46 @@ module dsh_mmu #(
   );
 
   // Records as of the previous cycle's results: stage W's registers hold
-  // what stage E computed one cycle ago. The selects are registered: stage
-  // E's own slot hits (stage R compares the indices) and whether it wrote.
-  logic [1:0]       eh_deq_q_q, eh_enq_q_q, eh_deq_p_q, eh_enq_p_q;
-  logic [QRecW-1:0] ex_deq_q, ex_enq_q;
-  logic [PRecW-1:0] ex_deq_p, ex_enq_p;
-  logic [CntW-1:0]  ex_deq_qpause, ex_enq_qpause, ex_enq_drops, ex_enq_ppause;
+  // what stage E computed one cycle ago. The selects are registered (stage
+  // R compares the indices, stage E says whether it wrote) and each is kept
+  // once per field it steers, so that no select drives a buffer tree for a
+  // whole record. Bit 1 of a select: stage W's enqueue slot, bit 0 its
+  // dequeue slot (the enqueue's wins: it holds the final values).
+  // Copies: priv, shared, hdrm + qoff, queue pauses, drops (enqueue only);
+  // port shared, port hdrm + poff, port pauses (enqueue only).
+  localparam int unsigned QSelN = 5, PSelN = 3;
+  logic [2*QSelN-3:0] eh_deq_q_q;
+  logic [2*QSelN-2:0] eh_enq_q_q;  // the last copy: bit 1 only
+  logic [2*PSelN-3:0] eh_deq_p_q;
+  logic [2*PSelN-2:0] eh_enq_p_q;
+  logic [QRecW-1:0]   ex_deq_q, ex_enq_q;
+  logic [PRecW-1:0]   ex_deq_p, ex_enq_p;
+  logic [CntW-1:0]    ex_deq_qpause, ex_enq_qpause, ex_enq_drops, ex_enq_ppause;
 
-  assign ex_deq_q      = eh_deq_q_q[1] ? w_enq_q_q : eh_deq_q_q[0] ? w_deq_q_q : x_deq_q_q;
-  assign ex_enq_q      = eh_enq_q_q[1] ? w_enq_q_q : eh_enq_q_q[0] ? w_deq_q_q : x_enq_q_q;
-  assign ex_deq_p      = eh_deq_p_q[1] ? w_enq_p_rec_q : eh_deq_p_q[0] ? w_deq_p_rec_q : x_deq_p_rec_q;
-  assign ex_enq_p      = eh_enq_p_q[1] ? w_enq_p_rec_q : eh_enq_p_q[0] ? w_deq_p_rec_q : x_enq_p_rec_q;
-  assign ex_deq_qpause = eh_deq_q_q[1] ? w_enq_qpause_n : (Dsh && eh_deq_q_q[0]) ? w_deq_qpause_n : x_deq_qpause_q;
-  assign ex_enq_qpause = eh_enq_q_q[1] ? w_enq_qpause_n : (Dsh && eh_enq_q_q[0]) ? w_deq_qpause_n : x_enq_qpause_q;
-  assign ex_enq_drops  = eh_enq_q_q[1] ? w_enq_drops_n : x_enq_drops_q;
-  assign ex_enq_ppause = eh_enq_p_q[1] ? w_enq_ppause_n : x_enq_ppause_q;
+  // Queue record {qoff, hdrm, shared, priv}: fields 0..2 with selects 0..2.
+  for (genvar f = 0; f < 3; f++) begin : g_byp_q
+    localparam int unsigned Lo = f * CellW;
+    localparam int unsigned Wd = (f == 2) ? CellW + 1 : CellW;
+    assign ex_deq_q[Lo +: Wd] = eh_deq_q_q[2*f+1] ? w_enq_q_q[Lo +: Wd]
+                              : eh_deq_q_q[2*f]   ? w_deq_q_q[Lo +: Wd] : x_deq_q_q[Lo +: Wd];
+    assign ex_enq_q[Lo +: Wd] = eh_enq_q_q[2*f+1] ? w_enq_q_q[Lo +: Wd]
+                              : eh_enq_q_q[2*f]   ? w_deq_q_q[Lo +: Wd] : x_enq_q_q[Lo +: Wd];
+  end
+  // Port record {poff, hdrm, shared}: fields 0..1 with selects 0..1.
+  for (genvar f = 0; f < 2; f++) begin : g_byp_p
+    localparam int unsigned Lo = f * CellW;
+    localparam int unsigned Wd = (f == 1) ? CellW + 1 : CellW;
+    assign ex_deq_p[Lo +: Wd] = eh_deq_p_q[2*f+1] ? w_enq_p_rec_q[Lo +: Wd]
+                              : eh_deq_p_q[2*f]   ? w_deq_p_rec_q[Lo +: Wd] : x_deq_p_rec_q[Lo +: Wd];
+    assign ex_enq_p[Lo +: Wd] = eh_enq_p_q[2*f+1] ? w_enq_p_rec_q[Lo +: Wd]
+                              : eh_enq_p_q[2*f]   ? w_deq_p_rec_q[Lo +: Wd] : x_enq_p_rec_q[Lo +: Wd];
+  end
+  // Counters: the dequeue slot writes queue pauses under DSH only, and
+  // drops and port pauses never.
+  assign ex_deq_qpause = eh_deq_q_q[7] ? w_enq_qpause_n : (Dsh && eh_deq_q_q[6]) ? w_deq_qpause_n : x_deq_qpause_q;
+  assign ex_enq_qpause = eh_enq_q_q[7] ? w_enq_qpause_n : (Dsh && eh_enq_q_q[6]) ? w_deq_qpause_n : x_enq_qpause_q;
+  assign ex_enq_drops  = eh_enq_q_q[8] ? w_enq_drops_n : x_enq_drops_q;
+  assign ex_enq_ppause = eh_enq_p_q[4] ? w_enq_ppause_n : x_enq_ppause_q;
 
   logic [CellW-1:0] dr_priv, dr_shared, dr_hdrm, er_priv, er_shared, er_hdrm;
   logic [CellW-1:0] dr_pshared, dr_phdrm, er_pshared, er_phdrm;
@@ -396,6 +421,7 @@ module dsh_mmu #(
   // Values in linear form a + b + c - d ({d, c, b, a}, see dsh_lin_cmp).
   localparam int unsigned LinW = 4 * CellW;
   localparam logic [CellW-1:0] Z = '0;
+  localparam logic [SizeW-1:0] NoCells = '0;
   function automatic [CellW-1:0] lin_val(input logic [LinW-1:0] v, input logic [SizeW-1:0] add);
     lin_val = v[0 +: CellW] + v[CellW +: CellW] + v[2*CellW +: CellW] - v[3*CellW +: CellW] + CellW'(add);
   endfunction
@@ -469,21 +495,21 @@ module dsh_mmu #(
   // the packet, then the selects.
   logic [3*CellW-1:0] dv_priv, dv_shared, dv_hdrm, dv_pshared, dv_phdrm;
   for (genvar c = 0; c < 3; c++) begin : g_deq_val
-    assign dv_priv[c*CellW +: CellW]    = lin_val(dc_priv[c*LinW +: LinW], '0);
-    assign dv_shared[c*CellW +: CellW]  = lin_val(dc_shared[c*LinW +: LinW], '0);
-    assign dv_hdrm[c*CellW +: CellW]    = lin_val(dc_hdrm[c*LinW +: LinW], '0);
-    assign dv_pshared[c*CellW +: CellW] = lin_val(dc_pshared[c*LinW +: LinW], '0);
-    assign dv_phdrm[c*CellW +: CellW]   = lin_val(dc_phdrm[c*LinW +: LinW], '0);
+    assign dv_priv[c*CellW +: CellW]    = lin_val(dc_priv[c*LinW +: LinW], NoCells);
+    assign dv_shared[c*CellW +: CellW]  = lin_val(dc_shared[c*LinW +: LinW], NoCells);
+    assign dv_hdrm[c*CellW +: CellW]    = lin_val(dc_hdrm[c*LinW +: LinW], NoCells);
+    assign dv_pshared[c*CellW +: CellW] = lin_val(dc_pshared[c*LinW +: LinW], NoCells);
+    assign dv_phdrm[c*CellW +: CellW]   = lin_val(dc_phdrm[c*LinW +: LinW], NoCells);
   end
   logic [4*CellW-1:0] ev_priv, ev_shared, ev_hdrm, ev_pshared, ev_phdrm, ev_s;  // without the packet
   logic [4*CellW-1:0] ea_priv_c, ea_shared_c, ea_hdrm_c, ea_pshared_c, ea_phdrm_c, ea_s_c;  // with it
   for (genvar k = 0; k < 4; k++) begin : g_enq_val
-    assign ev_priv[k*CellW +: CellW]      = lin_val(ec_priv[k*LinW +: LinW], '0);
-    assign ev_shared[k*CellW +: CellW]    = lin_val(ec_shared[k*LinW +: LinW], '0);
-    assign ev_hdrm[k*CellW +: CellW]      = lin_val(ec_hdrm[k*LinW +: LinW], '0);
-    assign ev_pshared[k*CellW +: CellW]   = lin_val(ec_pshared[k*LinW +: LinW], '0);
-    assign ev_phdrm[k*CellW +: CellW]     = lin_val(ec_phdrm[k*LinW +: LinW], '0);
-    assign ev_s[k*CellW +: CellW]         = lin_val(ec_s[k*LinW +: LinW], '0);
+    assign ev_priv[k*CellW +: CellW]      = lin_val(ec_priv[k*LinW +: LinW], NoCells);
+    assign ev_shared[k*CellW +: CellW]    = lin_val(ec_shared[k*LinW +: LinW], NoCells);
+    assign ev_hdrm[k*CellW +: CellW]      = lin_val(ec_hdrm[k*LinW +: LinW], NoCells);
+    assign ev_pshared[k*CellW +: CellW]   = lin_val(ec_pshared[k*LinW +: LinW], NoCells);
+    assign ev_phdrm[k*CellW +: CellW]     = lin_val(ec_phdrm[k*LinW +: LinW], NoCells);
+    assign ev_s[k*CellW +: CellW]         = lin_val(ec_s[k*LinW +: LinW], NoCells);
     assign ea_priv_c[k*CellW +: CellW]    = lin_val(ec_priv[k*LinW +: LinW], x_enq_cells_q);
     assign ea_shared_c[k*CellW +: CellW]  = lin_val(ec_shared[k*LinW +: LinW], x_enq_cells_q);
     assign ea_hdrm_c[k*CellW +: CellW]    = lin_val(ec_hdrm[k*LinW +: LinW], x_enq_cells_q);
@@ -512,13 +538,13 @@ module dsh_mmu #(
   logic [2:0] dq_qoff_c, dq_pause_c, dq_resume_c, dp_poff_c, dp_resume_c;
   for (genvar c = 0; c < 3; c++) begin : g_deq_fsm
     dsh_queue_fsm #(.CellW(CellW), .SizeW(SizeW), .Dsh(Dsh)) u_queue_fsm (
-      .qoff_i(dr_qoff), .shared_i(dc_shared[c*LinW +: LinW]), .shared_add_i('0),
-      .hdrm_i(dc_hdrm[c*LinW +: LinW]), .hdrm_add_i('0), .x_qoff_i(x_qoff), .x_qon_i(x_qon),
+      .qoff_i(dr_qoff), .shared_i(dc_shared[c*LinW +: LinW]), .shared_add_i(NoCells),
+      .hdrm_i(dc_hdrm[c*LinW +: LinW]), .hdrm_add_i(NoCells), .x_qoff_i(x_qoff), .x_qon_i(x_qon),
       .qoff_o(dq_qoff_c[c]), .pause_o(dq_pause_c[c]), .resume_o(dq_resume_c[c])
     );
     dsh_port_fsm #(.CellW(CellW), .SizeW(SizeW)) u_port_fsm (
-      .poff_i(dr_poff), .port_shared_i(dc_pshared[c*LinW +: LinW]), .shared_add_i('0),
-      .port_hdrm_i(dc_phdrm[c*LinW +: LinW]), .hdrm_add_i('0),
+      .poff_i(dr_poff), .port_shared_i(dc_pshared[c*LinW +: LinW]), .shared_add_i(NoCells),
+      .port_hdrm_i(dc_phdrm[c*LinW +: LinW]), .hdrm_add_i(NoCells),
       .x_pon_i(x_pon), .poff_o(dp_poff_c[c]), .resume_o(dp_resume_c[c])
     );
   end
@@ -540,15 +566,15 @@ module dsh_mmu #(
     for (genvar r = 0; r < 3; r++) begin : g_enq_fsm
       dsh_queue_fsm #(.CellW(CellW), .SizeW(SizeW), .Dsh(Dsh)) u_queue_fsm (
         .qoff_i(r == 2 && !Dsh ? 1'b1 : er_qoff),  // SIH pauses on entering headroom
-        .shared_i(ec_shared[k*LinW +: LinW]), .shared_add_i(r == 1 ? x_enq_cells_q : '0),
-        .hdrm_i(ec_hdrm[k*LinW +: LinW]), .hdrm_add_i(r == 2 ? x_enq_cells_q : '0),
+        .shared_i(ec_shared[k*LinW +: LinW]), .shared_add_i(r == 1 ? x_enq_cells_q : NoCells),
+        .hdrm_i(ec_hdrm[k*LinW +: LinW]), .hdrm_add_i(r == 2 ? x_enq_cells_q : NoCells),
         .x_qoff_i(x_qoff), .x_qon_i(x_qon),
         .qoff_o(eq_qoff_c[k*3+r]), .pause_o(eq_pause_c[k*3+r]), .resume_o(eq_resume_c[k*3+r])
       );
       dsh_port_fsm #(.CellW(CellW), .SizeW(SizeW)) u_port_fsm (
         .poff_i(r == 2 && Dsh ? 1'b1 : er_poff),   // DSH pauses on entering insurance
-        .port_shared_i(ec_pshared[k*LinW +: LinW]), .shared_add_i(r == 1 ? x_enq_cells_q : '0),
-        .port_hdrm_i(ec_phdrm[k*LinW +: LinW]), .hdrm_add_i(r == 2 ? x_enq_cells_q : '0),
+        .port_shared_i(ec_pshared[k*LinW +: LinW]), .shared_add_i(r == 1 ? x_enq_cells_q : NoCells),
+        .port_hdrm_i(ec_phdrm[k*LinW +: LinW]), .hdrm_add_i(r == 2 ? x_enq_cells_q : NoCells),
         .x_pon_i(x_pon), .poff_o(ep_poff_c[k*3+r]), .resume_o(ep_resume_c[k*3+r])
       );
     end
@@ -602,12 +628,41 @@ module dsh_mmu #(
   assign nh_deq_p = {enq_go && x_enq_p_q == r_deq_p_q, deq_go && x_deq_p_q == r_deq_p_q};
   assign nh_enq_p = {enq_go && x_enq_p_q == r_enq_p_q, deq_go && x_deq_p_q == r_enq_p_q};
 
+  // One register per copy (`keep`: synthesis would merge equal registers).
+  for (genvar g = 0; g < QSelN - 1; g++) begin : g_eh_q
+    (* keep *) always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        eh_enq_q_q[2*g +: 2] <= '0;
+        eh_deq_q_q[2*g +: 2] <= '0;
+      end else begin
+        eh_enq_q_q[2*g +: 2] <= nh_enq_q;
+        eh_deq_q_q[2*g +: 2] <= nh_deq_q;
+      end
+    end
+  end
+  for (genvar g = 0; g < PSelN - 1; g++) begin : g_eh_p
+    (* keep *) always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        eh_enq_p_q[2*g +: 2] <= '0;
+        eh_deq_p_q[2*g +: 2] <= '0;
+      end else begin
+        eh_enq_p_q[2*g +: 2] <= nh_enq_p;
+        eh_deq_p_q[2*g +: 2] <= nh_deq_p;
+      end
+    end
+  end
+  (* keep *) always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      eh_enq_q_q[2*QSelN-2] <= 1'b0;
+      eh_enq_p_q[2*PSelN-2] <= 1'b0;
+    end else begin
+      eh_enq_q_q[2*QSelN-2] <= nh_enq_q[1];
+      eh_enq_p_q[2*PSelN-2] <= nh_enq_p[1];
+    end
+  end
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      eh_deq_q_q     <= '0;
-      eh_enq_q_q     <= '0;
-      eh_deq_p_q     <= '0;
-      eh_enq_p_q     <= '0;
       w_deq_we_q     <= 1'b0;
       w_enq_we_q     <= 1'b0;
       w_region_q     <= RegNone;
@@ -616,10 +671,6 @@ module dsh_mmu #(
       w_pevt_valid_q <= '0;
       s_q            <= '0;
     end else begin
-      eh_deq_q_q     <= nh_deq_q;
-      eh_enq_q_q     <= nh_enq_q;
-      eh_deq_p_q     <= nh_deq_p;
-      eh_enq_p_q     <= nh_enq_p;
       w_deq_we_q     <= deq_go;
       w_enq_we_q     <= enq_go;
       w_region_q     <= enq_go ? region : RegNone;
@@ -718,8 +769,9 @@ module dsh_mmu #(
   end
 
   // ------------------------------------------------------------ outputs
-  // Counter read port: the request is registered as one-hot selects, then
-  // read (AND-OR) and registered: two cycles of latency.
+  // Counter read port: the request is registered as one-hot selects, read
+  // (AND-OR) and registered, and the resume counts derived and registered:
+  // three cycles of latency.
   logic [NumQ-1:0]     rq_sel_q;
   logic [NumPorts-1:0] rp_sel_q;
   always_ff @(posedge clk_i) begin
@@ -730,12 +782,9 @@ module dsh_mmu #(
   logic [NumQ-1:0]     rq_sel_v;
   logic [NumPorts-1:0] rp_sel_v;
   logic [CntW-1:0]     rd_drops, rd_qpauses, rd_ppauses;
-  logic                rd_qoff, rd_poff;
   logic [CellW-1:0]    rd_pshared, rd_phdrm;
   assign rq_sel_v = rq_sel_q & qvalid_q;
   assign rp_sel_v = rp_sel_q & pvalid_q;
-  assign rd_qoff  = |(rq_sel_v & qoff_q);
-  assign rd_poff  = |(rp_sel_v & poff_q);
   for (genvar b = 0; b < CntW; b++) begin : g_stat_cread
     logic [NumQ-1:0] qp, dr;
     logic [NumPorts-1:0] pp;
@@ -758,6 +807,19 @@ module dsh_mmu #(
     end
     assign rd_pshared[b] = |(ps & rp_sel_v);
     assign rd_phdrm[b]   = |(ph & rp_sel_v);
+  end
+
+  logic [CntW-1:0]  rd_drops_q, rd_qpauses_q, rd_ppauses_q;
+  logic             rd_qoff_q, rd_poff_q;
+  logic [CellW-1:0] rd_pshared_q, rd_phdrm_q;
+  always_ff @(posedge clk_i) begin
+    rd_drops_q   <= rd_drops;
+    rd_qpauses_q <= rd_qpauses;
+    rd_ppauses_q <= rd_ppauses;
+    rd_qoff_q    <= |(rq_sel_v & qoff_q);
+    rd_poff_q    <= |(rp_sel_v & poff_q);
+    rd_pshared_q <= rd_pshared;
+    rd_phdrm_q   <= rd_phdrm;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -796,13 +858,13 @@ module dsh_mmu #(
       stat_pevt_valid_o      <= w_pevt_valid_q;
       stat_pevt_pause_o      <= w_pevt_pause_q;
       stat_pevt_port_o       <= {w_enq_port_q, w_deq_port_q};
-      stat_rd_drops_o        <= rd_drops;
-      stat_rd_pauses_o       <= rd_qpauses;
-      stat_rd_resumes_o      <= rd_qpauses - CntW'(rd_qoff);
-      stat_rd_port_pauses_o  <= rd_ppauses;
-      stat_rd_port_resumes_o <= rd_ppauses - CntW'(rd_poff);
-      stat_rd_port_shared_o  <= rd_pshared;
-      stat_rd_port_hdrm_o    <= rd_phdrm;
+      stat_rd_drops_o        <= rd_drops_q;
+      stat_rd_pauses_o       <= rd_qpauses_q;
+      stat_rd_resumes_o      <= rd_qpauses_q - CntW'(rd_qoff_q);
+      stat_rd_port_pauses_o  <= rd_ppauses_q;
+      stat_rd_port_resumes_o <= rd_ppauses_q - CntW'(rd_poff_q);
+      stat_rd_port_shared_o  <= rd_pshared_q;
+      stat_rd_port_hdrm_o    <= rd_phdrm_q;
     end
   end
 

@@ -3,6 +3,9 @@
 //        X_poff = T << port_mult_log2   X_pon = sat0(X_poff - delta_p)
 //   SIH: X_off  = T               X_on  = sat0(T - delta_q);  port outputs 0
 // Combinational: the two subtractors, the shift and the subtractor that DSH adds.
+// X_qon is computed from T directly, as sat0(T - (eta + delta_q)), which is
+// the same value: both subtractions then run in parallel, and the sum of the
+// two static configuration values is off every timed path.
 `default_nettype none
 
 module dsh_thresholds #(
@@ -22,8 +25,10 @@ module dsh_thresholds #(
   output logic [XpW-1:0]   x_pon_o
 );
   if (Dsh) begin : g_dsh
+    logic [ThrW-1:0] eta_dq;
+    assign eta_dq   = ThrW'(cfg_headroom_cells_i) + ThrW'(cfg_delta_q_i);
     assign x_qoff_o = (t_i > ThrW'(cfg_headroom_cells_i)) ? t_i - ThrW'(cfg_headroom_cells_i) : '0;
-    assign x_qon_o  = (x_qoff_o > ThrW'(cfg_delta_q_i)) ? x_qoff_o - ThrW'(cfg_delta_q_i) : '0;
+    assign x_qon_o  = (t_i > eta_dq) ? t_i - eta_dq : '0;
     assign x_poff_o = XpW'(t_i) << cfg_port_mult_log2_i;
     assign x_pon_o  = (x_poff_o > XpW'(cfg_delta_p_i)) ? x_poff_o - XpW'(cfg_delta_p_i) : '0;
   end else begin : g_sih
