@@ -35,6 +35,20 @@ class MmuModel {
   virtual void finish() {}
 };
 
+// dsh_mmu's counter and port-occupancy read port (stat_rd_*), as the RTL
+// backend offers it to tests: read_port() requests (p, q), steps idle cycles
+// until the answer comes out (kRtlReadLatency) and returns it.
+struct CounterRead {
+  uint64_t drops = 0, pauses = 0, resumes = 0;             // queue (p, q)
+  uint64_t port_pauses = 0, port_resumes = 0, port_shared = 0, port_hdrm = 0;  // port p
+};
+class RtlReadPort {
+ public:
+  virtual ~RtlReadPort() = default;
+  virtual CounterRead read_port(uint32_t p, uint32_t q) = 0;
+};
+inline constexpr unsigned kRtlReadLatency = 3;
+
 // dsh_mmu's pipeline depth: the results of the inputs presented before clock
 // edge e are visible after edge e + kRtlLatency (contract §5: after edge e;
 // see docs/contract-decisions.md). The lockstep regression checks it.

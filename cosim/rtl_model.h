@@ -29,7 +29,7 @@ inline bool bit_of(const T& v, unsigned i) {
 }  // namespace rtl_detail
 
 template <class V>
-class RtlModel final : public MmuModel {
+class RtlModel final : public MmuModel, public RtlReadPort {
  public:
   RtlModel(const Config& c, const RtlWidths& w, const RtlOptions& o, const char* name)
       : cfg_(c), name_(name), opt_(o), ctx_(std::make_unique<VerilatedContext>()) {
@@ -105,6 +105,21 @@ class RtlModel final : public MmuModel {
     s.pauses = r->dsh_mmu__DOT__qpause_q[i];
     s.resumes = (s.pauses - s.qoff) & cnt_mask_;  // as the RTL's read port: PAUSE and RESUME alternate
     return s;
+  }
+
+  CounterRead read_port(uint32_t p, uint32_t q) override {
+    top_->stat_rd_port_i = p;
+    top_->stat_rd_queue_i = q;
+    for (unsigned i = 0; i < kRtlReadLatency; ++i) step(CycleIn{});
+    CounterRead r;
+    r.drops = top_->stat_rd_drops_o;
+    r.pauses = top_->stat_rd_pauses_o;
+    r.resumes = top_->stat_rd_resumes_o;
+    r.port_pauses = top_->stat_rd_port_pauses_o;
+    r.port_resumes = top_->stat_rd_port_resumes_o;
+    r.port_shared = top_->stat_rd_port_shared_o;
+    r.port_hdrm = top_->stat_rd_port_hdrm_o;
+    return r;
   }
 
   PortState port(uint32_t p) const override {

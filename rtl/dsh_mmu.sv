@@ -623,10 +623,19 @@ module dsh_mmu #(
   // Stage R's records that stage E writes now (bit 1 its enqueue slot, bit 0
   // its dequeue slot): next cycle stage E takes them from stage W.
   logic [1:0] nh_deq_q, nh_enq_q, nh_deq_p, nh_enq_p;
+`ifndef DSH_PLANTED_FAULT_BYPASS
   assign nh_deq_q = {enq_go && x_enq_idx_q == r_deq_idx_q, deq_go && x_deq_idx_q == r_deq_idx_q};
   assign nh_enq_q = {enq_go && x_enq_idx_q == r_enq_idx_q, deq_go && x_deq_idx_q == r_enq_idx_q};
   assign nh_deq_p = {enq_go && x_enq_p_q == r_deq_p_q, deq_go && x_deq_p_q == r_deq_p_q};
   assign nh_enq_p = {enq_go && x_enq_p_q == r_enq_p_q, deq_go && x_deq_p_q == r_enq_p_q};
+`else
+  // Test-only mutation (tb/lockstep): stage E misses its own last results
+  // on back-to-back events to one queue or port. The checker must catch it.
+  assign nh_deq_q = '0;
+  assign nh_enq_q = '0;
+  assign nh_deq_p = '0;
+  assign nh_enq_p = '0;
+`endif
 
   // One register per copy (`keep`: synthesis would merge equal registers).
   for (genvar g = 0; g < QSelN - 1; g++) begin : g_eh_q

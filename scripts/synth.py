@@ -1375,7 +1375,7 @@ def run_main(a):
     cfg = config_from_args(a)
     rec = (limits.get("configs") or {}).get(cfg.name, {})
     a.period = resolve_period(a.period, rec.get("asic") or {}, cfg.name, a.limits)
-    out = Path(a.out) if a.out else ROOT / "out" / "synth" / a.mode / cfg.name
+    out = Path(a.out).resolve() if a.out else ROOT / "out" / "synth" / a.mode / cfg.name
     mode, lib, skipped = a.mode, None, None
     if mode == "asic":
         lp = resolve_liberty(a, required=not a.liberty_optional)
@@ -1419,7 +1419,7 @@ def run_main(a):
 
 
 def run_report(a, limits):
-    out = Path(a.out) if a.out else ROOT / "out" / "synth"
+    out = Path(a.out).resolve() if a.out else ROOT / "out" / "synth"
     out.mkdir(parents=True, exist_ok=True)
     a.period = resolve_period(a.period, {}, "report", a.limits)
     sizes = SWEEP
