@@ -4,6 +4,7 @@ dsh_dt_calc.sv
 dsh_thresholds.sv
 dsh_thresh_pipe.sv
 dsh_lin_cmp.sv
+dsh_onehot_read.sv
 dsh_deq_drain.sv
 dsh_enq_decide.sv
 dsh_queue_fsm.sv

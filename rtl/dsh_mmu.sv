@@ -18,7 +18,7 @@
 // So the results of the inputs presented before clock edge e are visible
 // after edge e + 3: the outputs and the records describe the same cycle.
 //
-// Reset: rst_ni active low, asynchronous; hold it for at least 2 clock edges
+// Reset: rst_ni active low, asynchronous; hold it for at least 3 clock edges
 // with cfg_* stable (fills the threshold pipeline). All occupancies, states
 // and counters reset to 0. cfg_* are static while not in reset.
 // Counters wrap modulo 2^CntW. Protocol errors (cells = 0, index out of
@@ -131,6 +131,19 @@ module dsh_mmu #(
     $error("dsh_mmu: ThreshLatency must be in 1..3");
   end
 
+  // Counters count by one: x + 1 and x - 1 with a log-depth carry (a prefix
+  // AND, Kogge-Stone). Yosys maps `x + 1` as a ripple carry, which ABC left
+  // as a 5 ns chain of AND3 gates on the 32-bit counters.
+  function automatic [CntW-1:0] inc_fast(input logic [CntW-1:0] x);
+    logic [CntW-1:0] p;  // p[i] = &x[i:0]: bit i+1 toggles
+    p = x;
+    for (int s = 1; s < CntW; s = s * 2) p = p & ((p << s) | ~({CntW{1'b1}} << s));
+    inc_fast = x ^ ((p << 1) | CntW'(1));
+  endfunction
+  function automatic [CntW-1:0] dec_fast(input logic [CntW-1:0] x);
+    dec_fast = ~inc_fast(~x);
+  endfunction
+
   // ---------------------------------------------------------------- state
   // Per-queue and per-port records are plain arrays without reset (they map
   // to flops or to memories); a valid bit per record, cleared by reset, makes
@@ -151,7 +164,8 @@ module dsh_mmu #(
   logic [CellW-1:0]    port_hdrm_q  [NumPorts];
   logic [CntW-1:0]     ppause_q     [NumPorts];
   logic [NumPorts-1:0] poff_q;
-  logic [CellW-1:0]    s_q;  // S after the cycle in stage E
+  logic [CellW-1:0]    s_q;     // S after the cycle in stage E
+  logic [CellW-1:0]    free_q;  // B_s - s_q: the threshold pipeline's input
   logic [CntW-1:0]     err_cnt_q;
   logic                err_sticky_q;
 
@@ -220,15 +234,24 @@ module dsh_mmu #(
   end
 
   // --------------------------------------------------- stage R: read records
-  // Column b of a record array as a vector over the entries, so that a read
-  // is one AND-OR per bit (a balanced OR tree).
-  logic [QRecW-1:0] qrec_all [NumQ];
-  logic [PRecW-1:0] prec_all [NumPorts];
-  for (genvar i = 0; i < NumQ; i++) begin : g_qrec
-    assign qrec_all[i] = {qoff_q[i], hdrm_q[i], shared_q[i], priv_q[i]};
+  // The arrays as flat vectors (entry i in slice i) for dsh_onehot_read.
+  logic [NumQ*QRecW-1:0]       qrec_all;
+  logic [NumPorts*PRecW-1:0]   prec_all;
+  logic [NumQ*2*CntW-1:0]      qcnt_all;   // {queue pauses, drops}
+  logic [NumPorts*CntW-1:0]    pcnt_all;   // port pauses
+  // (Loops, not generate blocks: Verilator then fills each vector slice by
+  // slice, where it would build it as a chain of ever wider concatenations.)
+  always_comb begin
+    for (int unsigned i = 0; i < NumQ; i++) begin
+      qrec_all[i*QRecW +: QRecW]   = {qoff_q[i], hdrm_q[i], shared_q[i], priv_q[i]};
+      qcnt_all[i*2*CntW +: 2*CntW] = {qpause_q[i], drops_q[i]};
+    end
   end
-  for (genvar i = 0; i < NumPorts; i++) begin : g_prec
-    assign prec_all[i] = {poff_q[i], port_hdrm_q[i], port_shared_q[i]};
+  always_comb begin
+    for (int unsigned i = 0; i < NumPorts; i++) begin
+      prec_all[i*PRecW +: PRecW] = {poff_q[i], port_hdrm_q[i], port_shared_q[i]};
+      pcnt_all[i*CntW +: CntW]   = ppause_q[i];
+    end
   end
 
   // Stage W writes at the end of this cycle what stage E computed in the
@@ -257,37 +280,23 @@ module dsh_mmu #(
   assign deq_psel_v = r_deq_psel_q & pvalid_q;
   assign enq_psel_v = r_enq_psel_q & pvalid_q;
 
-  for (genvar b = 0; b < QRecW; b++) begin : g_qread
-    logic [NumQ-1:0] col;
-    for (genvar i = 0; i < NumQ; i++) begin : g_col
-      assign col[i] = qrec_all[i][b];
-    end
-    assign ar_deq_q[b] = |(col & deq_qsel_v);
-    assign ar_enq_q[b] = |(col & enq_qsel_v);
-  end
-  for (genvar b = 0; b < PRecW; b++) begin : g_pread
-    logic [NumPorts-1:0] col;
-    for (genvar i = 0; i < NumPorts; i++) begin : g_col
-      assign col[i] = prec_all[i][b];
-    end
-    assign ar_deq_p[b] = |(col & deq_psel_v);
-    assign ar_enq_p[b] = |(col & enq_psel_v);
-  end
-  for (genvar b = 0; b < CntW; b++) begin : g_cread
-    logic [NumQ-1:0] qp, dr;
-    logic [NumPorts-1:0] pp;
-    for (genvar i = 0; i < NumQ; i++) begin : g_col
-      assign qp[i] = qpause_q[i][b];
-      assign dr[i] = drops_q[i][b];
-    end
-    for (genvar i = 0; i < NumPorts; i++) begin : g_pcol
-      assign pp[i] = ppause_q[i][b];
-    end
-    assign ar_deq_qpause[b] = Dsh && |(qp & deq_qsel_v);  // SIH: the dequeue never pauses
-    assign ar_enq_qpause[b] = |(qp & enq_qsel_v);
-    assign ar_enq_drops[b]  = |(dr & enq_qsel_v);
-    assign ar_enq_ppause[b] = |(pp & enq_psel_v);
-  end
+  dsh_onehot_read #(.Entries(NumQ), .Width(QRecW)) u_read_deq_q (
+    .data_i(qrec_all), .sel_i(deq_qsel_v), .data_o(ar_deq_q));
+  dsh_onehot_read #(.Entries(NumQ), .Width(QRecW)) u_read_enq_q (
+    .data_i(qrec_all), .sel_i(enq_qsel_v), .data_o(ar_enq_q));
+  dsh_onehot_read #(.Entries(NumPorts), .Width(PRecW)) u_read_deq_p (
+    .data_i(prec_all), .sel_i(deq_psel_v), .data_o(ar_deq_p));
+  dsh_onehot_read #(.Entries(NumPorts), .Width(PRecW)) u_read_enq_p (
+    .data_i(prec_all), .sel_i(enq_psel_v), .data_o(ar_enq_p));
+  // Counters: the dequeue reads queue pauses under DSH only (SIH's dequeue
+  // never pauses), and drops and port pauses never.
+  logic [CntW-1:0] ar_deq_cnt_unused;
+  dsh_onehot_read #(.Entries(NumQ), .Width(2*CntW)) u_read_deq_cnt (
+    .data_i(qcnt_all), .sel_i({NumQ{Dsh}} & deq_qsel_v), .data_o({ar_deq_qpause, ar_deq_cnt_unused}));
+  dsh_onehot_read #(.Entries(NumQ), .Width(2*CntW)) u_read_enq_cnt (
+    .data_i(qcnt_all), .sel_i(enq_qsel_v), .data_o({ar_enq_qpause, ar_enq_drops}));
+  dsh_onehot_read #(.Entries(NumPorts), .Width(CntW)) u_read_enq_pcnt (
+    .data_i(pcnt_all), .sel_i(enq_psel_v), .data_o(ar_enq_ppause));
 
   // Which stage-W slot holds a record: bit 1 the enqueue's, bit 0 the dequeue's.
   assign rh_deq_q = {w_enq_we_q && w_enq_idx_q == r_deq_idx_q, w_deq_we_q && w_deq_idx_q == r_deq_idx_q};
@@ -363,7 +372,7 @@ module dsh_mmu #(
   logic [XpW-1:0]  x_poff, x_pon;
 
   dsh_thresh_pipe #(.CellW(CellW), .Dsh(Dsh), .ThreshLatency(ThreshLatency)) u_thresh_pipe (
-    .clk_i, .s_i(s_q), .cfg_shared_cells_i, .cfg_alpha_log2_i, .cfg_headroom_cells_i,
+    .clk_i, .free_i(free_q), .cfg_alpha_log2_i, .cfg_headroom_cells_i,
     .cfg_delta_q_i, .cfg_delta_p_i, .cfg_port_mult_log2_i,
     .t_o(t_cur), .x_qoff_o(x_qoff), .x_qon_o(x_qon), .x_poff_o(x_poff), .x_pon_o(x_pon)
   );
@@ -424,6 +433,15 @@ module dsh_mmu #(
   localparam logic [SizeW-1:0] NoCells = '0;
   function automatic [CellW-1:0] lin_val(input logic [LinW-1:0] v, input logic [SizeW-1:0] add);
     lin_val = v[0 +: CellW] + v[CellW +: CellW] + v[2*CellW +: CellW] - v[3*CellW +: CellW] + CellW'(add);
+  endfunction
+  // sat0(B_s - lin_val(v, add)) as one sum, wide enough not to wrap: exact
+  // for every S a cycle can end with (0 <= S <= B_s).
+  localparam int unsigned FreeW = CellW + 3;
+  function automatic [CellW-1:0] lin_free(input logic [LinW-1:0] v, input logic [SizeW-1:0] add);
+    logic signed [FreeW-1:0] f;
+    f = FreeW'(cfg_shared_cells_i) - FreeW'(v[0 +: CellW]) - FreeW'(v[CellW +: CellW])
+      - FreeW'(v[2*CellW +: CellW]) + FreeW'(v[3*CellW +: CellW]) - FreeW'(add);
+    lin_free = f < 0 ? '0 : f[CellW-1:0];
   endfunction
 
   // -------------------------------------------------------------- dequeue
@@ -501,8 +519,8 @@ module dsh_mmu #(
     assign dv_pshared[c*CellW +: CellW] = lin_val(dc_pshared[c*LinW +: LinW], NoCells);
     assign dv_phdrm[c*CellW +: CellW]   = lin_val(dc_phdrm[c*LinW +: LinW], NoCells);
   end
-  logic [4*CellW-1:0] ev_priv, ev_shared, ev_hdrm, ev_pshared, ev_phdrm, ev_s;  // without the packet
-  logic [4*CellW-1:0] ea_priv_c, ea_shared_c, ea_hdrm_c, ea_pshared_c, ea_phdrm_c, ea_s_c;  // with it
+  logic [4*CellW-1:0] ev_priv, ev_shared, ev_hdrm, ev_pshared, ev_phdrm, ev_s, ev_free;  // without the packet
+  logic [4*CellW-1:0] ea_priv_c, ea_shared_c, ea_hdrm_c, ea_pshared_c, ea_phdrm_c, ea_s_c, ea_free_c;  // with it
   for (genvar k = 0; k < 4; k++) begin : g_enq_val
     assign ev_priv[k*CellW +: CellW]      = lin_val(ec_priv[k*LinW +: LinW], NoCells);
     assign ev_shared[k*CellW +: CellW]    = lin_val(ec_shared[k*LinW +: LinW], NoCells);
@@ -516,10 +534,12 @@ module dsh_mmu #(
     assign ea_pshared_c[k*CellW +: CellW] = lin_val(ec_pshared[k*LinW +: LinW], x_enq_cells_q);
     assign ea_phdrm_c[k*CellW +: CellW]   = lin_val(ec_phdrm[k*LinW +: LinW], x_enq_cells_q);
     assign ea_s_c[k*CellW +: CellW]       = lin_val(ec_s[k*LinW +: LinW], x_enq_cells_q);
+    assign ev_free[k*CellW +: CellW]      = lin_free(ec_s[k*LinW +: LinW], NoCells);
+    assign ea_free_c[k*CellW +: CellW]    = lin_free(ec_s[k*LinW +: LinW], x_enq_cells_q);
   end
 
   logic [CellW-1:0] dq_priv, dq_shared, dq_hdrm, dp_shared, dp_hdrm;
-  logic [CellW-1:0] ea_priv, ea_shared, ea_hdrm, ea_pshared, ea_phdrm, s_next;
+  logic [CellW-1:0] ea_priv, ea_shared, ea_hdrm, ea_pshared, ea_phdrm, s_next, free_next;
   assign dq_priv    = sel3(dcase, dv_priv);
   assign dq_shared  = sel3(dcase, dv_shared);
   assign dq_hdrm    = sel3(dcase, dv_hdrm);
@@ -531,6 +551,7 @@ module dsh_mmu #(
   assign ea_pshared = in_shared ? sel4(psel, ea_pshared_c) : sel4(psel, ev_pshared);
   assign ea_phdrm   = in_hdrm   ? sel4(psel, ea_phdrm_c)   : sel4(psel, ev_phdrm);
   assign s_next     = in_shared ? sel4(ssel, ea_s_c)       : sel4(ssel, ev_s);
+  assign free_next  = in_shared ? sel4(ssel, ea_free_c)    : sel4(ssel, ev_free);
 
   // ------------------------------------------------------- state machines
   // Slot 0: the dequeue's queue and port, one evaluation per drain case,
@@ -611,9 +632,11 @@ module dsh_mmu #(
   // ------------------------------------------------- stage W: write back
   // The dequeue writes first; an enqueue to the same queue or port overrides
   // with values that include the dequeue (its state machine did not run).
-  // Counters are incremented here, off the loop of stage E.
+  // Counters: stage E registers each count and the count + 1 (computed in
+  // parallel with everything else), stage W selects with the late flag.
   logic              w_deq_qpause_inc_q, w_enq_qpause_inc_q, w_enq_drops_inc_q, w_enq_ppause_inc_q;
   logic [CntW-1:0]   w_deq_qpause_q, w_enq_qpause_q, w_enq_drops_q, w_enq_ppause_q;
+  logic [CntW-1:0]   w_deq_qpause_p1_q, w_enq_qpause_p1_q, w_enq_drops_p1_q, w_enq_ppause_p1_q;
   logic [2:0]        w_region_q;
   logic [ThrW-1:0]   w_t_q;
   logic [1:0]        w_error_q, w_qevt_valid_q, w_qevt_pause_q, w_pevt_valid_q, w_pevt_pause_q;
@@ -703,11 +726,16 @@ module dsh_mmu #(
     w_enq_qpause_q     <= ex_enq_qpause;
     w_enq_drops_q      <= ex_enq_drops;
     w_enq_ppause_q     <= ex_enq_ppause;
+    w_deq_qpause_p1_q  <= inc_fast(ex_deq_qpause);
+    w_enq_qpause_p1_q  <= inc_fast(ex_enq_qpause);
+    w_enq_drops_p1_q   <= inc_fast(ex_enq_drops);
+    w_enq_ppause_p1_q  <= inc_fast(ex_enq_ppause);
     w_deq_qpause_inc_q <= qevt_valid[0] && qevt_pause[0];
     w_enq_qpause_inc_q <= qevt_valid[1] && qevt_pause[1];
     w_enq_drops_inc_q  <= in_drop;
     w_enq_ppause_inc_q <= pevt_valid[1] && pevt_pause[1];
     w_t_q              <= t_cur;
+    free_q             <= free_next;  // no reset: B_s one edge into reset (S = 0)
     w_qevt_pause_q     <= qevt_pause;
     w_pevt_pause_q     <= pevt_pause;
     w_deq_port_q       <= x_deq_port_q;
@@ -716,10 +744,10 @@ module dsh_mmu #(
     w_enq_queue_q      <= x_enq_queue_q;
   end
 
-  assign w_deq_qpause_n = w_deq_qpause_q + CntW'(w_deq_qpause_inc_q);
-  assign w_enq_qpause_n = w_enq_qpause_q + CntW'(w_enq_qpause_inc_q);
-  assign w_enq_drops_n  = w_enq_drops_q + CntW'(w_enq_drops_inc_q);
-  assign w_enq_ppause_n = w_enq_ppause_q + CntW'(w_enq_ppause_inc_q);
+  assign w_deq_qpause_n = w_deq_qpause_inc_q ? w_deq_qpause_p1_q : w_deq_qpause_q;
+  assign w_enq_qpause_n = w_enq_qpause_inc_q ? w_enq_qpause_p1_q : w_enq_qpause_q;
+  assign w_enq_drops_n  = w_enq_drops_inc_q ? w_enq_drops_p1_q : w_enq_drops_q;
+  assign w_enq_ppause_n = w_enq_ppause_inc_q ? w_enq_ppause_p1_q : w_enq_ppause_q;
 
   always_ff @(posedge clk_i) begin
     if (w_deq_we_q) begin
@@ -772,7 +800,8 @@ module dsh_mmu #(
       qoff_q       <= qoff_d;
       poff_q       <= poff_d;
       s_out_q      <= s_q;
-      err_cnt_q    <= err_cnt_q + CntW'(w_error_q[0]) + CntW'(w_error_q[1]);
+      err_cnt_q    <= &w_error_q ? inc_fast(err_cnt_q >> 1) << 1 | CntW'(err_cnt_q[0])  // + 2
+                    : |w_error_q ? inc_fast(err_cnt_q) : err_cnt_q;
       err_sticky_q <= err_sticky_q | (|w_error_q);
     end
   end
@@ -791,32 +820,15 @@ module dsh_mmu #(
   logic [NumQ-1:0]     rq_sel_v;
   logic [NumPorts-1:0] rp_sel_v;
   logic [CntW-1:0]     rd_drops, rd_qpauses, rd_ppauses;
-  logic [CellW-1:0]    rd_pshared, rd_phdrm;
+  logic [PRecW-1:0]    rd_prec;
   assign rq_sel_v = rq_sel_q & qvalid_q;
   assign rp_sel_v = rp_sel_q & pvalid_q;
-  for (genvar b = 0; b < CntW; b++) begin : g_stat_cread
-    logic [NumQ-1:0] qp, dr;
-    logic [NumPorts-1:0] pp;
-    for (genvar i = 0; i < NumQ; i++) begin : g_col
-      assign qp[i] = qpause_q[i][b];
-      assign dr[i] = drops_q[i][b];
-    end
-    for (genvar i = 0; i < NumPorts; i++) begin : g_pcol
-      assign pp[i] = ppause_q[i][b];
-    end
-    assign rd_qpauses[b] = |(qp & rq_sel_v);
-    assign rd_drops[b]   = |(dr & rq_sel_v);
-    assign rd_ppauses[b] = |(pp & rp_sel_v);
-  end
-  for (genvar b = 0; b < CellW; b++) begin : g_stat_pread
-    logic [NumPorts-1:0] ps, ph;
-    for (genvar i = 0; i < NumPorts; i++) begin : g_col
-      assign ps[i] = port_shared_q[i][b];
-      assign ph[i] = port_hdrm_q[i][b];
-    end
-    assign rd_pshared[b] = |(ps & rp_sel_v);
-    assign rd_phdrm[b]   = |(ph & rp_sel_v);
-  end
+  dsh_onehot_read #(.Entries(NumQ), .Width(2*CntW)) u_read_stat_cnt (
+    .data_i(qcnt_all), .sel_i(rq_sel_v), .data_o({rd_qpauses, rd_drops}));
+  dsh_onehot_read #(.Entries(NumPorts), .Width(CntW)) u_read_stat_pcnt (
+    .data_i(pcnt_all), .sel_i(rp_sel_v), .data_o(rd_ppauses));
+  dsh_onehot_read #(.Entries(NumPorts), .Width(PRecW)) u_read_stat_p (
+    .data_i(prec_all), .sel_i(rp_sel_v), .data_o(rd_prec));
 
   logic [CntW-1:0]  rd_drops_q, rd_qpauses_q, rd_ppauses_q;
   logic             rd_qoff_q, rd_poff_q;
@@ -826,9 +838,7 @@ module dsh_mmu #(
     rd_qpauses_q <= rd_qpauses;
     rd_ppauses_q <= rd_ppauses;
     rd_qoff_q    <= |(rq_sel_v & qoff_q);
-    rd_poff_q    <= |(rp_sel_v & poff_q);
-    rd_pshared_q <= rd_pshared;
-    rd_phdrm_q   <= rd_phdrm;
+    {rd_poff_q, rd_phdrm_q, rd_pshared_q} <= rd_prec;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -869,9 +879,9 @@ module dsh_mmu #(
       stat_pevt_port_o       <= {w_enq_port_q, w_deq_port_q};
       stat_rd_drops_o        <= rd_drops_q;
       stat_rd_pauses_o       <= rd_qpauses_q;
-      stat_rd_resumes_o      <= rd_qpauses_q - CntW'(rd_qoff_q);
+      stat_rd_resumes_o      <= rd_qoff_q ? dec_fast(rd_qpauses_q) : rd_qpauses_q;
       stat_rd_port_pauses_o  <= rd_ppauses_q;
-      stat_rd_port_resumes_o <= rd_ppauses_q - CntW'(rd_poff_q);
+      stat_rd_port_resumes_o <= rd_poff_q ? dec_fast(rd_ppauses_q) : rd_ppauses_q;
       stat_rd_port_shared_o  <= rd_pshared_q;
       stat_rd_port_hdrm_o    <= rd_phdrm_q;
     end

@@ -1,13 +1,14 @@
 // Threshold pipeline (contract §3): thresholds in effect during cycle c are
 // derived from S at the end of cycle c-L, for L = ThreshLatency in 1..3.
-//   L = 1: DT calculator and threshold stage are combinational from s_i
-//          (s_i is the S register, i.e. S_{c-1});
+// free_i is B_s - S_{c-1}, registered beside S in dsh_mmu.
+//   L = 1: DT calculator and threshold stage are combinational from free_i;
 //   L = 2: both registered once: the decision logic starts at flops;
 //   L = 3: T registered, then the thresholds registered.
-// The pipeline registers have no reset: they load from s_i every cycle, and
-// s_i is 0 while the MMU is held in reset, so holding rst_ni low for at least
-// two clock edges (with cfg_* stable) fills them with the thresholds of S = 0,
-// as the contract's S_c = 0 for c < 0 requires.
+// The pipeline registers have no reset: they load from free_i every cycle,
+// and free_i is B_s while the MMU is held in reset (one edge after reset
+// asserts), so holding rst_ni low for at least three clock edges (with cfg_*
+// stable) fills them with the thresholds of S = 0, as the contract's S_c = 0
+// for c < 0 requires.
 `default_nettype none
 
 module dsh_thresh_pipe #(
@@ -18,8 +19,7 @@ module dsh_thresh_pipe #(
   localparam int unsigned XpW  = ThrW + 5
 ) (
   input  logic              clk_i,
-  input  logic [CellW-1:0]  s_i,
-  input  logic [CellW-1:0]  cfg_shared_cells_i,
+  input  logic [CellW-1:0]  free_i,
   input  logic signed [4:0] cfg_alpha_log2_i,
   input  logic [CellW-1:0]  cfg_headroom_cells_i,
   input  logic [CellW-1:0]  cfg_delta_q_i,
@@ -31,13 +31,13 @@ module dsh_thresh_pipe #(
   output logic [XpW-1:0]    x_poff_o,
   output logic [XpW-1:0]    x_pon_o
 );
-  logic [ThrW-1:0] t_now;   // T of s_i
+  logic [ThrW-1:0] t_now;   // T of free_i
   logic [ThrW-1:0] t_thr;   // T fed to the threshold stage
   logic [ThrW-1:0] x_qoff, x_qon;
   logic [XpW-1:0]  x_poff, x_pon;
 
   dsh_dt_calc #(.CellW(CellW)) u_dt_calc (
-    .cfg_shared_cells_i, .cfg_alpha_log2_i, .s_i, .t_o(t_now)
+    .cfg_alpha_log2_i, .free_i, .t_o(t_now)
   );
 
   if (ThreshLatency >= 3) begin : g_t_reg

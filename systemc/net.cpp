@@ -206,6 +206,10 @@ Switch::Switch(sc_core::sc_module_name n, Network& net) : sc_module(n), net_(net
   trace.cls.assign(np, -1);
   SC_THREAD(ingress_thread);
   SC_THREAD(mmu_thread);
+  // A Verilated MMU's evaluation keeps wide temporaries (its record arrays
+  // as flat vectors, kilobytes each) on the stack: far more than SystemC's
+  // default thread stack holds.
+  set_stack_size(size_t(64) << 20);
 }
 
 void Switch::ingress_thread() {

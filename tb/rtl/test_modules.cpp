@@ -11,6 +11,7 @@
 #include "Vdeq_drain.h"
 #include "Vegress_pause.h"
 #include "Vlin_cmp.h"
+#include "Vonehot_read.h"
 #include "Venq_decide_dsh.h"
 #include "Venq_decide_sih.h"
 #include "Vport_fsm.h"
@@ -50,9 +51,8 @@ TEST(DtCalc, ExhaustiveOverSAndAlpha) {
   for (int a = dsh::kAlphaLog2Min; a <= dsh::kAlphaLog2Max; ++a) {
     auto g = golden_with_bs(Scheme::DSH, bs, 10, a, 0, 0, 0);
     for (uint32_t s = 0; s <= bs; ++s) {
-      dut.cfg_shared_cells_i = bs;
       dut.cfg_alpha_log2_i = uint8_t(a) & 0x1f;
-      dut.s_i = s;
+      dut.free_i = bs - s;  // dsh_mmu registers B_s - S beside S
       dut.eval();
       ASSERT_EQ(dut.t_o, g.thresholds_for(s).t) << "alpha_log2=" << a << " S=" << s;
     }
@@ -134,6 +134,23 @@ TEST(LinCmp, SumOfTermsAgainstLimit) {
     dut.k_i = k & ((1u << 14) - 1);
     dut.eval();
     ASSERT_EQ(bool(dut.le_o), int64_t(v) + add <= int64_t(k & ((1u << 14) - 1))) << v << '+' << add << " <= " << k;
+  }
+}
+
+// Entries = 5 (padded to 8 leaves), Width = 7.
+TEST(OnehotRead, ReadsTheSelectedEntryOrZero) {
+  VerilatedContext ctx;
+  Vonehot_read dut(&ctx);
+  std::mt19937_64 rng(11);
+  for (int i = 0; i < 2000; ++i) {
+    const uint64_t data = rng() & ((uint64_t(1) << 35) - 1);
+    dut.data_i = data;
+    for (int e = -1; e < 5; ++e) {
+      dut.sel_i = e < 0 ? 0 : 1u << e;
+      dut.eval();
+      const uint64_t want = e < 0 ? 0 : (data >> (7 * e)) & 0x7f;
+      ASSERT_EQ(uint64_t(dut.data_o), want) << "entry " << e << " data 0x" << std::hex << data;
+    }
   }
 }
 
