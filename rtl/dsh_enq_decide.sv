@@ -6,10 +6,11 @@
 //   headroom hdrm+s <= eta                        port_hdrm+s <= eta   (insurance)
 //   drop     otherwise                            otherwise
 // The queue's, the port's and S's values each come as NumCand candidates in
-// linear form (dsh_lin_cmp; candidate k in bits [k*LinW +: LinW]) with a
-// one-hot select: every candidate is compared while the select is still
-// being computed, and the select only picks a result. Combinational. Region
-// codes are those of stat_region_o.
+// linear form (dsh_lin_cmp; candidate k in bits [k*LinW +: LinW]). Each of
+// NumScen scenarios (in dsh_mmu: no dequeue, or the dequeue in drain case
+// 0..2) names its queue, port and S candidate with one-hot selects that are
+// known early; every candidate is compared once, and each scenario's region
+// follows from the compare results in a few gates. Combinational.
 `default_nettype none
 
 module dsh_enq_decide #(
@@ -17,14 +18,16 @@ module dsh_enq_decide #(
   parameter int unsigned SizeW   = 8,
   parameter bit          Dsh     = 1'b1,
   parameter int unsigned NumCand = 4,
+  parameter int unsigned NumScen = 4,
   localparam int unsigned ThrW = CellW + 3,
   localparam int unsigned XpW  = ThrW + 5,
   localparam int unsigned LinW = 4 * CellW
 ) (
   input  logic [SizeW-1:0]         cells_i,
-  input  logic [NumCand-1:0]       qsel_i,   // which queue candidate holds
-  input  logic [NumCand-1:0]       psel_i,   // which port candidate holds
-  input  logic [NumCand-1:0]       ssel_i,   // which S candidate holds
+  // Scenario j's selects in bits [j*NumCand +: NumCand].
+  input  logic [NumScen*NumCand-1:0] qsel_i,   // which queue candidate holds
+  input  logic [NumScen*NumCand-1:0] psel_i,   // which port candidate holds
+  input  logic [NumScen*NumCand-1:0] ssel_i,   // which S candidate holds
   input  logic [NumCand*LinW-1:0]  priv_i,
   input  logic [NumCand*LinW-1:0]  shared_i,
   input  logic [NumCand*LinW-1:0]  hdrm_i,
@@ -38,7 +41,9 @@ module dsh_enq_decide #(
   input  logic [CellW-1:0]         cfg_private_cells_i,
   input  logic [CellW-1:0]         cfg_headroom_cells_i,
   input  logic [CellW-1:0]         cfg_shared_cells_i,
-  output logic [2:0]               region_o   // 1 private, 2 shared, 3 headroom, 4 drop
+  // Scenario j's region, one-hot {drop, headroom, shared, private}, in
+  // bits [j*4 +: 4].
+  output logic [NumScen*4-1:0]     region_o
 );
   logic [NumCand-1:0] priv_ok, pool_ok, shared_ok, hdrm_ok;
 
@@ -70,25 +75,30 @@ module dsh_enq_decide #(
     end
   end
 
-  logic fits_priv, fits_shared, fits_hdrm;
-  assign fits_priv = |(qsel_i & priv_ok);
-  if (Dsh) begin : g_dsh
-    assign fits_shared = !poff_i && |(ssel_i & pool_ok) && |(psel_i & shared_ok);
-    assign fits_hdrm   = |(psel_i & hdrm_ok);
+  for (genvar j = 0; j < NumScen; j++) begin : g_scen
+    logic [NumCand-1:0] qs, ss;
+    logic fits_priv, fits_shared, fits_hdrm;
+    assign qs = qsel_i[j*NumCand +: NumCand];
+    assign ss = ssel_i[j*NumCand +: NumCand];
+    assign fits_priv = |(qs & priv_ok);
+    if (Dsh) begin : g_dsh
+      logic [NumCand-1:0] ps;
+      assign ps = psel_i[j*NumCand +: NumCand];
+      assign fits_shared = !poff_i && |(ss & pool_ok) && |(ps & shared_ok);
+      assign fits_hdrm   = |(ps & hdrm_ok);
+    end else begin : g_sih
+      assign fits_shared = !qoff_i && |(ss & pool_ok) && |(qs & shared_ok);
+      assign fits_hdrm   = |(qs & hdrm_ok);
+    end
+    assign region_o[j*4 +: 4] = {!fits_priv && !fits_shared && !fits_hdrm, !fits_priv && !fits_shared && fits_hdrm,
+                                 !fits_priv && fits_shared, fits_priv};
+  end
+  if (Dsh) begin : g_unused_dsh
     logic unused_sih;
     assign unused_sih = ^{qoff_i, x_qoff_i};
-  end else begin : g_sih
-    assign fits_shared = !qoff_i && |(ssel_i & pool_ok) && |(qsel_i & shared_ok);
-    assign fits_hdrm   = |(qsel_i & hdrm_ok);
+  end else begin : g_unused_sih
     logic unused_dsh;
     assign unused_dsh = ^{poff_i, psel_i, x_poff_i};
-  end
-
-  always_comb begin
-    if (fits_priv)        region_o = 3'd1;
-    else if (fits_shared) region_o = 3'd2;
-    else if (fits_hdrm)   region_o = 3'd3;
-    else                  region_o = 3'd4;
   end
 endmodule
 

@@ -473,19 +473,25 @@ module dsh_mmu #(
   // -------------------------------------------------------------- enqueue
   // The enqueue sees the dequeue's result when both hit one queue or port,
   // and S after the dequeue always. Four candidates each: 0 its own record
-  // (or S), 1..3 the dequeue's outcome in case 0..2; qsel/psel/ssel pick.
-  logic              enq_go, enq_err, fwd_q, fwd_p;
-  logic [3:0]        qsel, psel, ssel;
+  // (or S), 1..3 the dequeue's outcome in case 0..2. Four scenarios j: 0 no
+  // dequeue, 1..3 the dequeue in drain case j-1; each names its candidates
+  // from registered bits alone. Every scenario's outcome (region, records,
+  // state machines, events) is computed in parallel, and the dequeue's
+  // compare results pick one scenario at the very end (scen, one-hot).
+  logic              enq_go, enq_err;
+  logic [3:0]        scen;
+  logic [15:0]       qsel, psel, ssel;  // scenario j's candidates in bits [j*4 +: 4]
   logic [4*LinW-1:0] ec_priv, ec_shared, ec_hdrm, ec_pshared, ec_phdrm, ec_s;
-  logic [2:0]        region;
+  logic [15:0]       region_s;          // scenario j's region, one-hot, bits [j*4 +: 4]
 
   assign enq_go  = x_enq_ok_q;
   assign enq_err = x_enq_v_q && !enq_go;
-  assign fwd_q   = deq_go && x_same_q_q;
-  assign fwd_p   = deq_go && x_same_p_q;
-  assign qsel    = {{3{fwd_q}} & dcase, !fwd_q};
-  assign psel    = {{3{fwd_p}} & dcase, !fwd_p};
-  assign ssel    = {{3{deq_go}} & dcase, !deq_go};
+  assign scen    = {{3{deq_go}} & dcase, !deq_go};
+  for (genvar j = 0; j < 4; j++) begin : g_scen_sel
+    assign qsel[j*4 +: 4] = (j > 0 && x_same_q_q) ? 4'(1 << j) : 4'b0001;
+    assign psel[j*4 +: 4] = (j > 0 && x_same_p_q) ? 4'(1 << j) : 4'b0001;
+    assign ssel[j*4 +: 4] = 4'(1 << j);
+  end
 
   assign ec_priv    = {dc_priv, {Z, Z, Z, er_priv}};
   assign ec_shared  = {dc_shared, {Z, Z, Z, er_shared}};
@@ -494,23 +500,28 @@ module dsh_mmu #(
   assign ec_phdrm   = {dc_phdrm, {Z, Z, Z, er_phdrm}};
   assign ec_s       = {dc_s, {Z, Z, Z, s_q}};
 
-  dsh_enq_decide #(.CellW(CellW), .SizeW(SizeW), .Dsh(Dsh), .NumCand(4)) u_enq_decide (
+  dsh_enq_decide #(.CellW(CellW), .SizeW(SizeW), .Dsh(Dsh), .NumCand(4), .NumScen(4)) u_enq_decide (
     .cells_i(x_enq_cells_q), .qsel_i(qsel), .psel_i(psel), .ssel_i(ssel),
     .priv_i(ec_priv), .shared_i(ec_shared), .hdrm_i(ec_hdrm),
     .port_shared_i(ec_pshared), .port_hdrm_i(ec_phdrm), .s_i(ec_s),
     .qoff_i(er_qoff), .poff_i(er_poff), .x_qoff_i(x_qoff), .x_poff_i(x_poff),
-    .cfg_private_cells_i, .cfg_headroom_cells_i, .cfg_shared_cells_i, .region_o(region)
+    .cfg_private_cells_i, .cfg_headroom_cells_i, .cfg_shared_cells_i, .region_o(region_s)
   );
 
-  // Where the packet went (one-hot; none when the enqueue is not valid).
+  // Where the packet went, per scenario and as picked (none when the enqueue
+  // is not valid).
+  logic [3:0] s_priv, s_shared, s_hdrm, s_drop;
+  for (genvar j = 0; j < 4; j++) begin : g_scen_in
+    assign {s_drop[j], s_hdrm[j], s_shared[j], s_priv[j]} = {4{enq_go}} & region_s[j*4 +: 4];
+  end
   logic in_priv, in_shared, in_hdrm, in_drop;
-  assign in_priv   = enq_go && region == RegPriv;
-  assign in_shared = enq_go && region == RegShared;
-  assign in_hdrm   = enq_go && region == RegHdrm;
-  assign in_drop   = enq_go && region == RegDrop;
+  assign in_priv   = |(scen & s_priv);
+  assign in_shared = |(scen & s_shared);
+  assign in_hdrm   = |(scen & s_hdrm);
+  assign in_drop   = |(scen & s_drop);
 
   // The records after the cycle: every candidate's value, with and without
-  // the packet, then the selects.
+  // the packet; each scenario takes its candidate's, then scen picks.
   logic [3*CellW-1:0] dv_priv, dv_shared, dv_hdrm, dv_pshared, dv_phdrm;
   for (genvar c = 0; c < 3; c++) begin : g_deq_val
     assign dv_priv[c*CellW +: CellW]    = lin_val(dc_priv[c*LinW +: LinW], NoCells);
@@ -521,6 +532,7 @@ module dsh_mmu #(
   end
   logic [4*CellW-1:0] ev_priv, ev_shared, ev_hdrm, ev_pshared, ev_phdrm, ev_s, ev_free;  // without the packet
   logic [4*CellW-1:0] ea_priv_c, ea_shared_c, ea_hdrm_c, ea_pshared_c, ea_phdrm_c, ea_s_c, ea_free_c;  // with it
+  logic [4*CellW-1:0] sv_priv, sv_shared, sv_hdrm, sv_pshared, sv_phdrm, sv_s, sv_free;  // per scenario
   for (genvar k = 0; k < 4; k++) begin : g_enq_val
     assign ev_priv[k*CellW +: CellW]      = lin_val(ec_priv[k*LinW +: LinW], NoCells);
     assign ev_shared[k*CellW +: CellW]    = lin_val(ec_shared[k*LinW +: LinW], NoCells);
@@ -528,14 +540,29 @@ module dsh_mmu #(
     assign ev_pshared[k*CellW +: CellW]   = lin_val(ec_pshared[k*LinW +: LinW], NoCells);
     assign ev_phdrm[k*CellW +: CellW]     = lin_val(ec_phdrm[k*LinW +: LinW], NoCells);
     assign ev_s[k*CellW +: CellW]         = lin_val(ec_s[k*LinW +: LinW], NoCells);
+    assign ev_free[k*CellW +: CellW]      = lin_free(ec_s[k*LinW +: LinW], NoCells);
     assign ea_priv_c[k*CellW +: CellW]    = lin_val(ec_priv[k*LinW +: LinW], x_enq_cells_q);
     assign ea_shared_c[k*CellW +: CellW]  = lin_val(ec_shared[k*LinW +: LinW], x_enq_cells_q);
     assign ea_hdrm_c[k*CellW +: CellW]    = lin_val(ec_hdrm[k*LinW +: LinW], x_enq_cells_q);
     assign ea_pshared_c[k*CellW +: CellW] = lin_val(ec_pshared[k*LinW +: LinW], x_enq_cells_q);
     assign ea_phdrm_c[k*CellW +: CellW]   = lin_val(ec_phdrm[k*LinW +: LinW], x_enq_cells_q);
     assign ea_s_c[k*CellW +: CellW]       = lin_val(ec_s[k*LinW +: LinW], x_enq_cells_q);
-    assign ev_free[k*CellW +: CellW]      = lin_free(ec_s[k*LinW +: LinW], NoCells);
     assign ea_free_c[k*CellW +: CellW]    = lin_free(ec_s[k*LinW +: LinW], x_enq_cells_q);
+  end
+  // The early selects first, the late region last.
+  function automatic [CellW-1:0] scen_val(input logic [3:0] sel, input logic in,
+                                         input logic [4*CellW-1:0] with_pkt, input logic [4*CellW-1:0] without);
+    scen_val = in ? sel4(sel, with_pkt) : sel4(sel, without);
+  endfunction
+  for (genvar j = 0; j < 4; j++) begin : g_scen_val
+    localparam int unsigned L = j * CellW;
+    assign sv_priv[L +: CellW]    = scen_val(qsel[j*4 +: 4], s_priv[j], ea_priv_c, ev_priv);
+    assign sv_shared[L +: CellW]  = scen_val(qsel[j*4 +: 4], s_shared[j], ea_shared_c, ev_shared);
+    assign sv_hdrm[L +: CellW]    = scen_val(qsel[j*4 +: 4], s_hdrm[j], ea_hdrm_c, ev_hdrm);
+    assign sv_pshared[L +: CellW] = scen_val(psel[j*4 +: 4], s_shared[j], ea_pshared_c, ev_pshared);
+    assign sv_phdrm[L +: CellW]   = scen_val(psel[j*4 +: 4], s_hdrm[j], ea_phdrm_c, ev_phdrm);
+    assign sv_s[L +: CellW]       = scen_val(ssel[j*4 +: 4], s_shared[j], ea_s_c, ev_s);
+    assign sv_free[L +: CellW]    = scen_val(ssel[j*4 +: 4], s_shared[j], ea_free_c, ev_free);
   end
 
   logic [CellW-1:0] dq_priv, dq_shared, dq_hdrm, dp_shared, dp_hdrm;
@@ -545,13 +572,13 @@ module dsh_mmu #(
   assign dq_hdrm    = sel3(dcase, dv_hdrm);
   assign dp_shared  = sel3(dcase, dv_pshared);
   assign dp_hdrm    = sel3(dcase, dv_phdrm);
-  assign ea_priv    = in_priv   ? sel4(qsel, ea_priv_c)    : sel4(qsel, ev_priv);
-  assign ea_shared  = in_shared ? sel4(qsel, ea_shared_c)  : sel4(qsel, ev_shared);
-  assign ea_hdrm    = in_hdrm   ? sel4(qsel, ea_hdrm_c)    : sel4(qsel, ev_hdrm);
-  assign ea_pshared = in_shared ? sel4(psel, ea_pshared_c) : sel4(psel, ev_pshared);
-  assign ea_phdrm   = in_hdrm   ? sel4(psel, ea_phdrm_c)   : sel4(psel, ev_phdrm);
-  assign s_next     = in_shared ? sel4(ssel, ea_s_c)       : sel4(ssel, ev_s);
-  assign free_next  = in_shared ? sel4(ssel, ea_free_c)    : sel4(ssel, ev_free);
+  assign ea_priv    = sel4(scen, sv_priv);
+  assign ea_shared  = sel4(scen, sv_shared);
+  assign ea_hdrm    = sel4(scen, sv_hdrm);
+  assign ea_pshared = sel4(scen, sv_pshared);
+  assign ea_phdrm   = sel4(scen, sv_phdrm);
+  assign s_next     = sel4(scen, sv_s);
+  assign free_next  = sel4(scen, sv_free);
 
   // ------------------------------------------------------- state machines
   // Slot 0: the dequeue's queue and port, one evaluation per drain case,
@@ -571,8 +598,8 @@ module dsh_mmu #(
   end
 
   logic dq_eval, dp_eval, dq_qoff, dq_pause, dq_resume, dp_poff, dp_resume;
-  assign dq_eval   = deq_go && !(enq_go && fwd_q);
-  assign dp_eval   = deq_go && !(enq_go && fwd_p) && Dsh;
+  assign dq_eval   = deq_go && !(enq_go && x_same_q_q);
+  assign dp_eval   = deq_go && !(enq_go && x_same_p_q) && Dsh;
   assign dq_qoff   = |(dcase & dq_qoff_c);
   assign dq_pause  = |(dcase & dq_pause_c);
   assign dq_resume = |(dcase & dq_resume_c);
@@ -581,7 +608,8 @@ module dsh_mmu #(
 
   // Slot 1: the enqueue's queue and port after admission, for each of the
   // 4 candidates (k) and 3 outcomes (r: 0 nothing buffered, 1 shared,
-  // 2 headroom), all in parallel; index k*3+r.
+  // 2 headroom), all in parallel; index k*3+r. Each scenario picks its
+  // candidate's and its region's, then scen picks a scenario.
   logic [11:0] eq_qoff_c, eq_pause_c, eq_resume_c, ep_poff_c, ep_resume_c;
   for (genvar k = 0; k < 4; k++) begin : g_enq_cand
     for (genvar r = 0; r < 3; r++) begin : g_enq_fsm
@@ -601,33 +629,48 @@ module dsh_mmu #(
     end
   end
 
-  logic [2:0]  rsel;
-  logic [11:0] eq_pick, ep_pick;
-  assign rsel = {in_hdrm, in_shared, !(in_hdrm || in_shared)};
-  for (genvar k = 0; k < 4; k++) begin : g_pick
-    assign eq_pick[k*3 +: 3] = {3{qsel[k]}} & rsel;
-    assign ep_pick[k*3 +: 3] = {3{psel[k]}} & rsel;
+  // Per scenario: the queue's and port's next state, and the slot-1 events
+  // (valid, pause) with the counter increments they imply.
+  logic [3:0] s_qoff, s_qv, s_qp, s_poff, s_pv, s_pp;
+  for (genvar j = 0; j < 4; j++) begin : g_scen_fsm
+    logic [2:0]  rsel;
+    logic [11:0] qpick, ppick;
+    logic        pause, resume, presume, adm_qpause, adm_ppause;
+    assign rsel = {s_hdrm[j], s_shared[j], !(s_hdrm[j] || s_shared[j])};
+    for (genvar k = 0; k < 4; k++) begin : g_pick
+      assign qpick[k*3 +: 3] = {3{qsel[j*4+k]}} & rsel;
+      assign ppick[k*3 +: 3] = {3{psel[j*4+k]}} & rsel;
+    end
+    assign pause      = |(qpick & eq_pause_c);
+    assign resume     = |(qpick & eq_resume_c);
+    assign presume    = |(ppick & ep_resume_c);
+    assign adm_qpause = !Dsh && s_hdrm[j] && !er_qoff;  // PAUSE from admission to headroom
+    assign adm_ppause = Dsh && s_hdrm[j] && !er_poff;
+    assign s_qoff[j]  = |(qpick & eq_qoff_c);
+    assign s_poff[j]  = Dsh && |(ppick & ep_poff_c);
+    assign s_qv[j]    = enq_go && (adm_qpause || pause || resume);
+    assign s_qp[j]    = adm_qpause || pause;
+    assign s_pv[j]    = enq_go && (adm_ppause || (Dsh && presume));
+    assign s_pp[j]    = adm_ppause;
   end
 
-  logic eq_qoff_n, eq_pause, eq_resume, ep_poff_n, ep_resume, adm_qpause, adm_ppause;
-  assign eq_qoff_n  = |(eq_pick & eq_qoff_c);
-  assign eq_pause   = |(eq_pick & eq_pause_c);
-  assign eq_resume  = |(eq_pick & eq_resume_c);
-  assign ep_poff_n  = |(ep_pick & ep_poff_c);
-  assign ep_resume  = |(ep_pick & ep_resume_c);
-  assign adm_qpause = !Dsh && in_hdrm && !er_qoff;  // PAUSE from admission to headroom
-  assign adm_ppause = Dsh && in_hdrm && !er_poff;
+  logic eq_qoff_n, ep_poff_n;
+  assign eq_qoff_n = |(scen & s_qoff);
+  assign ep_poff_n = |(scen & s_poff);
 
   // Events of the cycle, per slot.
   logic [1:0] qevt_valid, qevt_pause, pevt_valid, pevt_pause;
+  logic       enq_qpause_inc, enq_ppause_inc;
   assign qevt_valid[0] = dq_eval && (dq_pause || dq_resume);
   assign qevt_pause[0] = dq_pause;
-  assign qevt_valid[1] = enq_go && (adm_qpause || eq_pause || eq_resume);
-  assign qevt_pause[1] = adm_qpause || eq_pause;
+  assign qevt_valid[1] = |(scen & s_qv);
+  assign qevt_pause[1] = |(scen & s_qp);
   assign pevt_valid[0] = dp_eval && dp_resume;
   assign pevt_pause[0] = 1'b0;
-  assign pevt_valid[1] = enq_go && (adm_ppause || (Dsh && ep_resume));
-  assign pevt_pause[1] = adm_ppause;
+  assign pevt_valid[1] = |(scen & s_pv);
+  assign pevt_pause[1] = |(scen & s_pp);
+  assign enq_qpause_inc = |(scen & s_qv & s_qp);
+  assign enq_ppause_inc = |(scen & s_pv & s_pp);
 
   // ------------------------------------------------- stage W: write back
   // The dequeue writes first; an enqueue to the same queue or port overrides
@@ -705,7 +748,7 @@ module dsh_mmu #(
     end else begin
       w_deq_we_q     <= deq_go;
       w_enq_we_q     <= enq_go;
-      w_region_q     <= enq_go ? region : RegNone;
+      w_region_q     <= in_priv ? RegPriv : in_shared ? RegShared : in_hdrm ? RegHdrm : in_drop ? RegDrop : RegNone;
       w_error_q      <= {enq_err, deq_err};
       w_qevt_valid_q <= qevt_valid;
       w_pevt_valid_q <= pevt_valid;
@@ -721,7 +764,7 @@ module dsh_mmu #(
     w_deq_q_q          <= {dq_qoff, dq_hdrm, dq_shared, dq_priv};
     w_enq_q_q          <= {eq_qoff_n, ea_hdrm, ea_shared, ea_priv};
     w_deq_p_rec_q      <= {Dsh && dp_poff, dp_hdrm, dp_shared};
-    w_enq_p_rec_q      <= {Dsh && ep_poff_n, ea_phdrm, ea_pshared};
+    w_enq_p_rec_q      <= {ep_poff_n, ea_phdrm, ea_pshared};
     w_deq_qpause_q     <= ex_deq_qpause;
     w_enq_qpause_q     <= ex_enq_qpause;
     w_enq_drops_q      <= ex_enq_drops;
@@ -731,9 +774,9 @@ module dsh_mmu #(
     w_enq_drops_p1_q   <= inc_fast(ex_enq_drops);
     w_enq_ppause_p1_q  <= inc_fast(ex_enq_ppause);
     w_deq_qpause_inc_q <= qevt_valid[0] && qevt_pause[0];
-    w_enq_qpause_inc_q <= qevt_valid[1] && qevt_pause[1];
+    w_enq_qpause_inc_q <= enq_qpause_inc;
     w_enq_drops_inc_q  <= in_drop;
-    w_enq_ppause_inc_q <= pevt_valid[1] && pevt_pause[1];
+    w_enq_ppause_inc_q <= enq_ppause_inc;
     w_t_q              <= t_cur;
     free_q             <= free_next;  // no reset: B_s one edge into reset (S = 0)
     w_qevt_pause_q     <= qevt_pause;

@@ -191,43 +191,43 @@ TEST(DeqDrain, HeadroomThenSharedThenPrivate) {
   for (int k = 0; k < 3; ++k) EXPECT_GT(cases[k], 10000) << "drain case " << k << " rarely exercised";
 }
 
-// Contract §4 table: 1 private, 2 shared, 3 headroom/insurance, 4 drop. The
-// values come as 4 candidates each with one-hot selects; the unselected
-// candidates are random and must not matter.
+// Contract §4 table, for 4 scenarios at once: each names its queue, port
+// and S candidate (of 4) with one-hot selects; the region comes out one-hot
+// {drop, headroom/insurance, shared, private} per scenario. Every candidate
+// holds a plausible state, so a wrong select gives a wrong region.
 template <class V>
 void check_enqueue(bool dsh) {
   VerilatedContext ctx;
   V dut(&ctx);
   std::mt19937 rng(dsh ? 11 : 12);
   auto r = [&](uint32_t hi) { return std::uniform_int_distribution<uint32_t>(0, hi)(rng); };
-  int seen[5] = {};
-  for (int i = 0; i < 300000; ++i) {
+  int seen[4] = {};
+  for (int i = 0; i < 100000; ++i) {
     const uint32_t phi = r(12), eta = r(40), bs = 50 + r(400), cells = 1 + r(kSizeMax - 1);
-    const uint32_t priv = r(phi), shared = r(bs), hdrm = r(eta), pshared = r(bs), phdrm = r(eta), s = r(bs);
     const bool qoff = r(3) == 0, poff = r(3) == 0;
     const uint32_t xq = r(600), xp = r(3000);
-    const unsigned kq = r(3), kp = r(3), ks = r(3);  // selected candidates
-    uint64_t v[6][4];
-    for (auto& x : v)
-      for (auto& y : x) y = random_lin(r(kCellMax - 200), rng);
-    v[0][kq] = random_lin(priv, rng);
-    v[1][kq] = random_lin(shared, rng);
-    v[2][kq] = random_lin(hdrm, rng);
-    v[3][kp] = random_lin(pshared, rng);
-    v[4][kp] = random_lin(phdrm, rng);
-    v[5][ks] = random_lin(s, rng);
+    uint32_t priv[4], shared[4], hdrm[4], pshared[4], phdrm[4], s[4];
     for (unsigned k = 0; k < 4; ++k) {
-      put_lin(dut.priv_i, k, v[0][k]);
-      put_lin(dut.shared_i, k, v[1][k]);
-      put_lin(dut.hdrm_i, k, v[2][k]);
-      put_lin(dut.port_shared_i, k, v[3][k]);
-      put_lin(dut.port_hdrm_i, k, v[4][k]);
-      put_lin(dut.s_i, k, v[5][k]);
+      priv[k] = r(phi), shared[k] = r(bs), hdrm[k] = r(eta), pshared[k] = r(bs), phdrm[k] = r(eta), s[k] = r(bs);
+      put_lin(dut.priv_i, k, random_lin(priv[k], rng));
+      put_lin(dut.shared_i, k, random_lin(shared[k], rng));
+      put_lin(dut.hdrm_i, k, random_lin(hdrm[k], rng));
+      put_lin(dut.port_shared_i, k, random_lin(pshared[k], rng));
+      put_lin(dut.port_hdrm_i, k, random_lin(phdrm[k], rng));
+      put_lin(dut.s_i, k, random_lin(s[k], rng));
+    }
+    unsigned kq[4], kp[4], ks[4];
+    uint32_t qsel = 0, psel = 0, ssel = 0;
+    for (unsigned j = 0; j < 4; ++j) {
+      kq[j] = r(3), kp[j] = r(3), ks[j] = r(3);
+      qsel |= 1u << (4 * j + kq[j]);
+      psel |= 1u << (4 * j + kp[j]);
+      ssel |= 1u << (4 * j + ks[j]);
     }
     dut.cells_i = cells;
-    dut.qsel_i = 1u << kq;
-    dut.psel_i = 1u << kp;
-    dut.ssel_i = 1u << ks;
+    dut.qsel_i = qsel;
+    dut.psel_i = psel;
+    dut.ssel_i = ssel;
     dut.qoff_i = qoff;
     dut.poff_i = poff;
     dut.x_qoff_i = xq;
@@ -236,16 +236,20 @@ void check_enqueue(bool dsh) {
     dut.cfg_headroom_cells_i = eta;
     dut.cfg_shared_cells_i = bs;
     dut.eval();
-    int want;
-    if (priv + cells <= phi) want = 1;
-    else if (dsh ? (!poff && pshared + cells <= xp && s + cells <= bs) : (!qoff && shared + cells <= xq && s + cells <= bs))
-      want = 2;
-    else if ((dsh ? phdrm : hdrm) + cells <= eta) want = 3;
-    else want = 4;
-    ASSERT_EQ(int(dut.region_o), want) << "case " << i;
-    ++seen[want];
+    for (unsigned j = 0; j < 4; ++j) {
+      const unsigned q = kq[j], p = kp[j], t = ks[j];
+      int want;  // bit of the one-hot region
+      if (priv[q] + cells <= phi) want = 0;
+      else if (dsh ? (!poff && pshared[p] + cells <= xp && s[t] + cells <= bs)
+                   : (!qoff && shared[q] + cells <= xq && s[t] + cells <= bs))
+        want = 1;
+      else if ((dsh ? phdrm[p] : hdrm[q]) + cells <= eta) want = 2;
+      else want = 3;
+      ASSERT_EQ((uint32_t(dut.region_o) >> (4 * j)) & 0xf, 1u << want) << "case " << i << " scenario " << j;
+      ++seen[want];
+    }
   }
-  for (int k = 1; k <= 4; ++k) EXPECT_GT(seen[k], 1000) << "region " << k << " rarely exercised";
+  for (int k = 0; k < 4; ++k) EXPECT_GT(seen[k], 4000) << "region bit " << k << " rarely exercised";
 }
 TEST(EnqDecide, DshTable) { check_enqueue<Venq_decide_dsh>(true); }
 TEST(EnqDecide, SihTable) { check_enqueue<Venq_decide_sih>(false); }
