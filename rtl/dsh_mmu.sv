@@ -238,6 +238,7 @@ module dsh_mmu #(
   logic [NumQ*QRecW-1:0]       qrec_all;
   logic [NumPorts*PRecW-1:0]   prec_all;
   logic [NumQ*2*CntW-1:0]      qcnt_all;   // {queue pauses, drops}
+  logic [NumQ*CntW-1:0]        qpause_all; // queue pauses alone (the dequeue's read)
   logic [NumPorts*CntW-1:0]    pcnt_all;   // port pauses
   // (Loops, not generate blocks: Verilator then fills each vector slice by
   // slice, where it would build it as a chain of ever wider concatenations.)
@@ -245,6 +246,7 @@ module dsh_mmu #(
     for (int unsigned i = 0; i < NumQ; i++) begin
       qrec_all[i*QRecW +: QRecW]   = {qoff_q[i], hdrm_q[i], shared_q[i], priv_q[i]};
       qcnt_all[i*2*CntW +: 2*CntW] = {qpause_q[i], drops_q[i]};
+      qpause_all[i*CntW +: CntW]   = qpause_q[i];
     end
   end
   always_comb begin
@@ -290,9 +292,8 @@ module dsh_mmu #(
     .data_i(prec_all), .sel_i(enq_psel_v), .data_o(ar_enq_p));
   // Counters: the dequeue reads queue pauses under DSH only (SIH's dequeue
   // never pauses), and drops and port pauses never.
-  logic [CntW-1:0] ar_deq_cnt_unused;
-  dsh_onehot_read #(.Entries(NumQ), .Width(2*CntW)) u_read_deq_cnt (
-    .data_i(qcnt_all), .sel_i({NumQ{Dsh}} & deq_qsel_v), .data_o({ar_deq_qpause, ar_deq_cnt_unused}));
+  dsh_onehot_read #(.Entries(NumQ), .Width(CntW)) u_read_deq_cnt (
+    .data_i(qpause_all), .sel_i({NumQ{Dsh}} & deq_qsel_v), .data_o(ar_deq_qpause));
   dsh_onehot_read #(.Entries(NumQ), .Width(2*CntW)) u_read_enq_cnt (
     .data_i(qcnt_all), .sel_i(enq_qsel_v), .data_o({ar_enq_qpause, ar_enq_drops}));
   dsh_onehot_read #(.Entries(NumPorts), .Width(CntW)) u_read_enq_pcnt (
