@@ -259,7 +259,7 @@ module dsh_mmu #(
   // Stage W writes at the end of this cycle what stage E computed in the
   // previous one: take its values instead of the array's (the enqueue's
   // first: when both slots hit one record, it holds the final values).
-  // Counters are written as w_*_n (incremented in stage W).
+  // Counters are written as w_*_n (stage W selects count or count + 1).
   logic             w_deq_we_q, w_enq_we_q;   // slot writes its queue and port
   logic [QIdxW-1:0] w_deq_idx_q, w_enq_idx_q;
   logic [PortW-1:0] w_deq_p_q, w_enq_p_q;
@@ -367,8 +367,8 @@ module dsh_mmu #(
   // ------------------------------------------------------ stage E: execute
   // The one loop that closes in a cycle: records -> dequeue -> admission ->
   // state machines -> stage W -> (bypass) records. Every candidate outcome
-  // is computed and compared in parallel; the dequeue's case, the forwarding
-  // from the dequeue to the enqueue and the admission region only select.
+  // is computed and compared in parallel, for each of four scenarios (see
+  // "enqueue"); the dequeue's compare results only pick a scenario.
   logic [ThrW-1:0] t_cur, x_qoff, x_qon;
   logic [XpW-1:0]  x_poff, x_pon;
 
