@@ -237,22 +237,22 @@ module dsh_mmu #(
   // The arrays as flat vectors (entry i in slice i) for dsh_onehot_read.
   logic [NumQ*QRecW-1:0]       qrec_all;
   logic [NumPorts*PRecW-1:0]   prec_all;
-  logic [NumQ*2*CntW-1:0]      qcnt_all;   // {queue pauses, drops}
-  logic [NumQ*CntW-1:0]        qpause_all; // queue pauses alone (the dequeue's read)
-  logic [NumPorts*CntW-1:0]    pcnt_all;   // port pauses
+  logic [NumQ*CntW-1:0]        qpause_all;
+  logic [NumQ*CntW-1:0]        drops_all;
+  logic [NumPorts*CntW-1:0]    ppause_all;
   // (Loops, not generate blocks: Verilator then fills each vector slice by
   // slice, where it would build it as a chain of ever wider concatenations.)
   always_comb begin
     for (int unsigned i = 0; i < NumQ; i++) begin
       qrec_all[i*QRecW +: QRecW]   = {qoff_q[i], hdrm_q[i], shared_q[i], priv_q[i]};
-      qcnt_all[i*2*CntW +: 2*CntW] = {qpause_q[i], drops_q[i]};
       qpause_all[i*CntW +: CntW]   = qpause_q[i];
+      drops_all[i*CntW +: CntW]    = drops_q[i];
     end
   end
   always_comb begin
     for (int unsigned i = 0; i < NumPorts; i++) begin
       prec_all[i*PRecW +: PRecW] = {poff_q[i], port_hdrm_q[i], port_shared_q[i]};
-      pcnt_all[i*CntW +: CntW]   = ppause_q[i];
+      ppause_all[i*CntW +: CntW] = ppause_q[i];
     end
   end
 
@@ -292,12 +292,14 @@ module dsh_mmu #(
     .data_i(prec_all), .sel_i(enq_psel_v), .data_o(ar_enq_p));
   // Counters: the dequeue reads queue pauses under DSH only (SIH's dequeue
   // never pauses), and drops and port pauses never.
-  dsh_onehot_read #(.Entries(NumQ), .Width(CntW)) u_read_deq_cnt (
+  dsh_onehot_read #(.Entries(NumQ), .Width(CntW)) u_read_deq_qpause (
     .data_i(qpause_all), .sel_i({NumQ{Dsh}} & deq_qsel_v), .data_o(ar_deq_qpause));
-  dsh_onehot_read #(.Entries(NumQ), .Width(2*CntW)) u_read_enq_cnt (
-    .data_i(qcnt_all), .sel_i(enq_qsel_v), .data_o({ar_enq_qpause, ar_enq_drops}));
-  dsh_onehot_read #(.Entries(NumPorts), .Width(CntW)) u_read_enq_pcnt (
-    .data_i(pcnt_all), .sel_i(enq_psel_v), .data_o(ar_enq_ppause));
+  dsh_onehot_read #(.Entries(NumQ), .Width(CntW)) u_read_enq_qpause (
+    .data_i(qpause_all), .sel_i(enq_qsel_v), .data_o(ar_enq_qpause));
+  dsh_onehot_read #(.Entries(NumQ), .Width(CntW)) u_read_enq_drops (
+    .data_i(drops_all), .sel_i(enq_qsel_v), .data_o(ar_enq_drops));
+  dsh_onehot_read #(.Entries(NumPorts), .Width(CntW)) u_read_enq_ppause (
+    .data_i(ppause_all), .sel_i(enq_psel_v), .data_o(ar_enq_ppause));
 
   // Which stage-W slot holds a record: bit 1 the enqueue's, bit 0 the dequeue's.
   assign rh_deq_q = {w_enq_we_q && w_enq_idx_q == r_deq_idx_q, w_deq_we_q && w_deq_idx_q == r_deq_idx_q};
@@ -867,10 +869,12 @@ module dsh_mmu #(
   logic [PRecW-1:0]    rd_prec;
   assign rq_sel_v = rq_sel_q & qvalid_q;
   assign rp_sel_v = rp_sel_q & pvalid_q;
-  dsh_onehot_read #(.Entries(NumQ), .Width(2*CntW)) u_read_stat_cnt (
-    .data_i(qcnt_all), .sel_i(rq_sel_v), .data_o({rd_qpauses, rd_drops}));
-  dsh_onehot_read #(.Entries(NumPorts), .Width(CntW)) u_read_stat_pcnt (
-    .data_i(pcnt_all), .sel_i(rp_sel_v), .data_o(rd_ppauses));
+  dsh_onehot_read #(.Entries(NumQ), .Width(CntW)) u_read_stat_qpause (
+    .data_i(qpause_all), .sel_i(rq_sel_v), .data_o(rd_qpauses));
+  dsh_onehot_read #(.Entries(NumQ), .Width(CntW)) u_read_stat_drops (
+    .data_i(drops_all), .sel_i(rq_sel_v), .data_o(rd_drops));
+  dsh_onehot_read #(.Entries(NumPorts), .Width(CntW)) u_read_stat_ppause (
+    .data_i(ppause_all), .sel_i(rp_sel_v), .data_o(rd_ppauses));
   dsh_onehot_read #(.Entries(NumPorts), .Width(PRecW)) u_read_stat_p (
     .data_i(prec_all), .sel_i(rp_sel_v), .data_o(rd_prec));
 
