@@ -31,5 +31,10 @@ build() {
   mkdir -p "$BUILD"
   cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release "$@" >"$BUILD/configure.log" 2>&1 || {
     cat "$BUILD/configure.log"; exit 1; }
-  cmake --build "$BUILD" -j "$JOBS"
+  # Verilator's CMake package learns a model's list of generated files when
+  # Verilator runs, which after an RTL change is during the build: that build
+  # can then fail to link, and the next one configures with the new list.
+  cmake --build "$BUILD" -j "$JOBS" || {
+    echo "== build failed; building once more (Verilator's file lists may have changed)"
+    cmake --build "$BUILD" -j "$JOBS"; }
 }
