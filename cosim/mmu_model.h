@@ -52,7 +52,7 @@ inline constexpr unsigned kRtlReadLatency = 3;
 // dsh_mmu's pipeline depth: the results of the inputs presented before clock
 // edge e are visible after edge e + kRtlLatency (contract §5: after edge e;
 // see docs/contract-decisions.md). The lockstep regression checks it.
-inline constexpr unsigned kRtlLatency = 3;
+inline constexpr unsigned kRtlLatency = 4;
 
 // Bits of the RTL's index of n entries: $clog2(n), at least 1 (dsh_mmu's
 // PortW and QueueW).

@@ -36,6 +36,8 @@ class RtlModel final : public MmuModel, public RtlReadPort {
     cfg_.validate(w);
     port_w_ = rtl_index_bits(cfg_.n_ports);
     cnt_mask_ = w.cnt_w >= 64 ? ~uint64_t(0) : (uint64_t(1) << w.cnt_w) - 1;
+    cnt_group_w_ = w.cnt_w <= 32 ? (w.cnt_w + 1) / 2 : 16;  // as dsh_mmu's CntGroupW
+    cnt_groups_ = (w.cnt_w + cnt_group_w_ - 1) / cnt_group_w_;
     queue_w_ = rtl_index_bits(cfg_.n_queues);
     ctx_->debug(0);
     ctx_->fatalOnError(false);  // an assertion failure is reported, not abort()ed
@@ -97,13 +99,13 @@ class RtlModel final : public MmuModel, public RtlReadPort {
     const unsigned i = p * cfg_.n_queues + q;
     QueueState s;
     s.qoff = rtl_detail::bit_of(r->dsh_mmu__DOT__qoff_q, i);
+    s.drops = cnt_value(r->dsh_mmu__DOT__drops_q[i], r->dsh_mmu__DOT__drops_c_q[i]);
+    s.pauses = cnt_value(r->dsh_mmu__DOT__qpause_q[i], r->dsh_mmu__DOT__qpause_c_q[i]);
+    s.resumes = (s.pauses - s.qoff) & cnt_mask_;  // as the RTL's read port: PAUSE and RESUME alternate
     if (!rtl_detail::bit_of(r->dsh_mmu__DOT__qvalid_q, i)) return s;
     s.priv = r->dsh_mmu__DOT__priv_q[i];
     s.shared = r->dsh_mmu__DOT__shared_q[i];
     s.hdrm = r->dsh_mmu__DOT__hdrm_q[i];
-    s.drops = r->dsh_mmu__DOT__drops_q[i];
-    s.pauses = r->dsh_mmu__DOT__qpause_q[i];
-    s.resumes = (s.pauses - s.qoff) & cnt_mask_;  // as the RTL's read port: PAUSE and RESUME alternate
     return s;
   }
 
@@ -126,11 +128,11 @@ class RtlModel final : public MmuModel, public RtlReadPort {
     const auto* r = top_->rootp;
     PortState s;
     s.poff = rtl_detail::bit_of(r->dsh_mmu__DOT__poff_q, p);
+    s.pauses = cnt_value(r->dsh_mmu__DOT__ppause_q[p], r->dsh_mmu__DOT__ppause_c_q[p]);
+    s.resumes = (s.pauses - s.poff) & cnt_mask_;
     if (!rtl_detail::bit_of(r->dsh_mmu__DOT__pvalid_q, p)) return s;
     s.shared = r->dsh_mmu__DOT__port_shared_q[p];
     s.hdrm = r->dsh_mmu__DOT__port_hdrm_q[p];
-    s.pauses = r->dsh_mmu__DOT__ppause_q[p];
-    s.resumes = (s.pauses - s.poff) & cnt_mask_;
     return s;
   }
 
@@ -144,6 +146,14 @@ class RtlModel final : public MmuModel, public RtlReadPort {
     port = op.port;
     queue = op.queue;
     cells = op.cells;
+  }
+
+  // A dsh_cnt_step counter's value: its bits plus the carries still pending
+  // between its groups.
+  uint64_t cnt_value(uint64_t bits, uint64_t carries) const {
+    for (unsigned g = 0; g + 1 < cnt_groups_; ++g)
+      if ((carries >> g) & 1) bits += uint64_t(1) << ((g + 1) * cnt_group_w_);
+    return bits & cnt_mask_;
   }
 
   bool dumping() const { return tfp_ && cycle_ >= opt_.trace_from && cycle_ <= opt_.trace_to; }
@@ -188,6 +198,7 @@ class RtlModel final : public MmuModel, public RtlReadPort {
   RtlOptions opt_;
   unsigned port_w_ = 1, queue_w_ = 1;
   uint64_t cnt_mask_ = ~uint64_t(0);
+  unsigned cnt_group_w_ = 1, cnt_groups_ = 1;
   std::unique_ptr<VerilatedContext> ctx_;
   std::unique_ptr<V> top_;
   std::unique_ptr<VerilatedFstC> tfp_;

@@ -1,13 +1,13 @@
 // Source manifest of dsh_mmu: read by Verilator, lint and Yosys alike.
 // Paths are relative to this file's directory; leaves first.
 dsh_dt_calc.sv
-dsh_thresholds.sv
+dsh_limits.sv
 dsh_thresh_pipe.sv
-dsh_lin_cmp.sv
 dsh_onehot_read.sv
 dsh_deq_drain.sv
-dsh_enq_decide.sv
+dsh_enq_admit.sv
 dsh_queue_fsm.sv
 dsh_port_fsm.sv
+dsh_cnt_step.sv
 dsh_egress_pause.sv
 dsh_mmu.sv

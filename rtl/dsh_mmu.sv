@@ -1,31 +1,40 @@
 // MMU threshold pipeline of a shared-buffer switch: DSH (Dynamic and Shared
-// Headroom) or SIH (static headroom), as defined by docs/mmu-contract.md.
+// Headroom) or SIH (static headroom), as defined by the MMU contract
+// (../shared/spec/mmu-contract.md; decisions in docs/contract-decisions.md).
 //
 // Each cycle: at most one dequeue and one enqueue (one packet each). The
 // dequeue is applied first, then the enqueue's admission (private, shared,
 // headroom/insurance or drop), then the flow-control state machines of the
-// queues and ports either touched. Thresholds use S from ThreshLatency
-// cycles earlier (dsh_thresh_pipe).
+// queues and ports either touched.
 //
-// Pipeline (Latency = 3 cycles more than contract §5's "the cycle after"):
-//   A  the inputs, with their record index decoded, are registered;
-//   R  the records of the two queues and two ports are read (P*Q:1
-//      multiplexers), with the values the W stage is about to write;
-//   E  dequeue, admission and state machines execute on those records, with
-//      the values E wrote one cycle earlier when it touches the same queue or
-//      port again (the only loop that closes in one cycle);
-//   W  the results are written to the records and the stat_* outputs.
-// So the results of the inputs presented before clock edge e are visible
-// after edge e + 3: the outputs and the records describe the same cycle.
+// Pipeline. The contract's cycle c is split in two: its dequeue drains in
+// stage D, and one cycle later its enqueue, the state machines and the
+// events run in stage E, in the same clock cycle as the dequeue of cycle
+// c+1 in stage D. The contract applies enqueue c before dequeue c+1, and
+// that is the one dependence inside a clock cycle: stage D computes the
+// dequeue for each region the enqueue in E may take and E's region picks one
+// at the end. An enqueue changes one count by its size, so these variants
+// are cheap, and every compare in E is on registered counts.
+//   A  the enqueue's inputs wait one cycle (the dequeue's go straight to R);
+//   R  records are read (P*Q:1 AND-OR reads with one-hot selects decoded a
+//      stage earlier), with what W writes now; at the end of the cycle the
+//      results of D and E are forwarded into the records read;
+//   D  the dequeue drains (dsh_deq_drain);
+//   E  admission, state machines, events; the limits it compares with come
+//      registered from dsh_thresh_pipe;
+//   W  records written, counters counted in place, outputs registered.
+// The results of the inputs presented before clock edge e are visible after
+// edge e + 4 (contract §5: e), outputs and records alike.
 //
 // Reset: rst_ni active low, asynchronous; hold it for at least 3 clock edges
-// with cfg_* stable (fills the threshold pipeline). All occupancies, states
-// and counters reset to 0. cfg_* are static while not in reset.
-// Counters wrap modulo 2^CntW. Protocol errors (cells = 0, index out of
-// range, dequeue of more than the queue holds) change nothing but the error
-// flag and count; the other event of the cycle still applies.
-// Resume counts are not stored: PAUSE and RESUME of a queue (port) alternate,
-// starting from QON, so resumes = pauses - qoff (pauses - poff).
+// with cfg_* stable (fills the threshold pipeline). Occupancies, states and
+// counters reset to 0. cfg_* are static while not in reset.
+// Counters wrap modulo 2^CntW and carry between their two halves one cycle
+// late (dsh_cnt_step). Protocol errors (cells = 0, index out of range,
+// dequeue of more than the queue holds) change nothing but the error flag
+// and count; the other event of the cycle still applies. Resume counts are
+// not stored: PAUSE and RESUME of a queue (port) alternate, starting from
+// QON, so resumes = pauses - qoff (pauses - poff).
 `default_nettype none
 
 module dsh_mmu #(
@@ -39,8 +48,7 @@ module dsh_mmu #(
   localparam int unsigned PortW  = (NumPorts > 1) ? $clog2(NumPorts) : 1,
   localparam int unsigned QueueW = (NumQueues > 1) ? $clog2(NumQueues) : 1,
   localparam int unsigned NumQ   = NumPorts * NumQueues,
-  localparam int unsigned ThrW   = CellW + 3,
-  localparam int unsigned XpW    = ThrW + 5
+  localparam int unsigned ThrW   = CellW + 3
 ) (
   input  logic                  clk_i,
   input  logic                  rst_ni,
@@ -69,7 +77,7 @@ module dsh_mmu #(
   output logic [NumQ-1:0]       qoff_o,
   output logic [NumPorts-1:0]   poff_o,
 
-  // Results of the last cycle.
+  // Results of the cycle.
   output logic [2:0]            stat_region_o,   // 0 none, 1 private, 2 shared, 3 headroom, 4 drop
   output logic [ThrW-1:0]       stat_t_o,        // T in effect during the cycle
   output logic [CellW-1:0]      stat_s_o,        // S at its end
@@ -103,13 +111,17 @@ module dsh_mmu #(
   output logic [CellW-1:0]      stat_rd_port_hdrm_o
 );
   localparam int unsigned QIdxW = (NumQ > 1) ? $clog2(NumQ) : 1;
+  localparam int unsigned LimW  = CellW + 9;
   localparam logic [2:0] RegNone = 3'd0, RegPriv = 3'd1, RegShared = 3'd2,
                          RegHdrm = 3'd3, RegDrop = 3'd4;
   // A queue record {qoff, hdrm, shared, priv} and a port record
-  // {poff, hdrm, shared} travel through the pipeline as one vector each;
-  // counters travel beside them.
+  // {poff, hdrm, shared} travel through the pipeline as one vector each.
   localparam int unsigned QRecW = 3 * CellW + 1;
   localparam int unsigned PRecW = 2 * CellW + 1;
+  // Counters: two halves (groups of 16 above 32 bits), see dsh_cnt_step.
+  localparam int unsigned CntGroupW = (CntW <= 32) ? (CntW + 1) / 2 : 16;
+  localparam int unsigned CntGroups = (CntW + CntGroupW - 1) / CntGroupW;
+  localparam int unsigned CarryW    = (CntGroups > 1) ? CntGroups - 1 : 1;
 
   // Parameter checks stop elaboration (Verilator and Yosys alike).
   if (NumPorts < 1 || NumPorts > 1024) begin : g_bad_num_ports
@@ -131,61 +143,64 @@ module dsh_mmu #(
     $error("dsh_mmu: ThreshLatency must be in 1..3");
   end
 
-  // Counters count by one: x + 1 and x - 1 with a log-depth carry (a prefix
-  // AND, Kogge-Stone). Yosys maps `x + 1` as a ripple carry, which ABC left
-  // as a 5 ns chain of AND3 gates on the 32-bit counters.
+  // x + 1 with a log-depth carry (a prefix AND): the error counter.
   function automatic [CntW-1:0] inc_fast(input logic [CntW-1:0] x);
     logic [CntW-1:0] p;  // p[i] = &x[i:0]: bit i+1 toggles
     p = x;
     for (int s = 1; s < CntW; s = s * 2) p = p & ((p << s) | ~({CntW{1'b1}} << s));
     inc_fast = x ^ ((p << 1) | CntW'(1));
   endfunction
-  function automatic [CntW-1:0] dec_fast(input logic [CntW-1:0] x);
-    dec_fast = ~inc_fast(~x);
+  // A counter's value from its bits and pending carries (dsh_cnt_step).
+  function automatic [CntW-1:0] cnt_value(input logic [CntW-1:0] cnt, input logic [CarryW-1:0] carry);
+    logic [CntW-1:0] c;
+    c = '0;
+    for (int g = 0; g + 1 < CntGroups; g++) c[(g + 1) * CntGroupW] = carry[g];
+    cnt_value = cnt + c;
+  endfunction
+  // One of four records by a one-hot (or zero) select: one AND-OR level.
+  function automatic [QRecW-1:0] pick_q(input logic [3:0] sel, input logic [4*QRecW-1:0] v);
+    pick_q = '0;
+    for (int i = 0; i < 4; i++) pick_q |= v[i*QRecW +: QRecW] & {QRecW{sel[i]}};
+  endfunction
+  function automatic [PRecW-1:0] pick_p(input logic [3:0] sel, input logic [4*PRecW-1:0] v);
+    pick_p = '0;
+    for (int i = 0; i < 4; i++) pick_p |= v[i*PRecW +: PRecW] & {PRecW{sel[i]}};
+  endfunction
+  // The first set bit of a priority list, one-hot.
+  function automatic [3:0] first4(input logic [3:0] hit);
+    first4 = hit & ~{hit[2:0] | {hit[1:0], 1'b0} | {hit[0], 2'b0}, 1'b0};
   endfunction
 
   // ---------------------------------------------------------------- state
   // Per-queue and per-port records are plain arrays without reset (they map
   // to flops or to memories); a valid bit per record, cleared by reset, makes
-  // a record read as all zero until its first write. An enqueue writes the
-  // whole record. A dequeue writes only records already valid (a dequeue
-  // from a queue never written is an error) and not the counters it never
-  // changes (drops, port pauses, and queue pauses under SIH), so it needs no
-  // read of them.
+  // a record read as all zero until its first write (by an enqueue: a
+  // dequeue only writes a record it could drain, which is valid). Counters
+  // count in place and reset to 0.
   logic [NumQ-1:0]     qvalid_q;
   logic [CellW-1:0]    priv_q   [NumQ];
   logic [CellW-1:0]    shared_q [NumQ];
   logic [CellW-1:0]    hdrm_q   [NumQ];
-  logic [CntW-1:0]     drops_q  [NumQ];
-  logic [CntW-1:0]     qpause_q [NumQ];
   logic [NumQ-1:0]     qoff_q;
+  logic [CntW-1:0]     drops_q    [NumQ];
+  logic [CarryW-1:0]   drops_c_q  [NumQ];
+  logic [CntW-1:0]     qpause_q   [NumQ];
+  logic [CarryW-1:0]   qpause_c_q [NumQ];
   logic [NumPorts-1:0] pvalid_q;
   logic [CellW-1:0]    port_shared_q[NumPorts];
   logic [CellW-1:0]    port_hdrm_q  [NumPorts];
-  logic [CntW-1:0]     ppause_q     [NumPorts];
   logic [NumPorts-1:0] poff_q;
-  logic [CellW-1:0]    s_q;     // S after the cycle in stage E
-  logic [CellW-1:0]    free_q;  // B_s - s_q: the threshold pipeline's input
+  logic [CntW-1:0]     ppause_q  [NumPorts];  // DSH only (SIH never pauses a port)
+  logic [CarryW-1:0]   ppause_c_q[NumPorts];
+  logic [CellW-1:0]    s_deq_q;   // S after the dequeue last in stage D
+  logic [CellW-1:0]    free_q;    // B_s - S after the cycle last in stage E
   logic [CntW-1:0]     err_cnt_q;
   logic                err_sticky_q;
 
-  // ------------------------------------------------------ stage A: inputs
-  // Registers feeding stage R (r_*), stage E (x_*) and stage W (w_*).
-  // Slot "deq" is the dequeue, slot "enq" the enqueue. Stage R reads with
-  // one-hot selects decoded here (an AND-OR read: no select fan-out tree in
-  // front of a P*Q:1 multiplexer); the binary indices serve the hazard
-  // compares and the writes.
-  logic              deq_in_range, enq_in_range;
-  logic              r_deq_ok_q, r_enq_ok_q;  // valid, in range, cells != 0
-  logic              r_deq_v_q, r_enq_v_q;
-  logic [QIdxW-1:0]  r_deq_idx_q, r_enq_idx_q;
-  logic [PortW-1:0]  r_deq_p_q, r_enq_p_q;                // 0 when out of range
-  logic [NumQ-1:0]   r_deq_qsel_q, r_enq_qsel_q;          // one-hot, 0 when out of range
-  logic [NumPorts-1:0] r_deq_psel_q, r_enq_psel_q;
-  logic [PortW-1:0]  r_deq_port_q, r_enq_port_q;          // as presented, for the outputs
-  logic [QueueW-1:0] r_deq_queue_q, r_enq_queue_q;
-  logic [SizeW-1:0]  r_deq_cells_q, r_enq_cells_q;
-
+  // ------------------------------------------------- stages A and R: inputs
+  // Stage R reads with one-hot selects decoded one stage earlier (an AND-OR
+  // read: no select fan-out tree in front of a P*Q:1 multiplexer); the
+  // binary indices serve the hazard compares and the writes.
   function automatic [NumPorts-1:0] port_sel(input logic [PortW-1:0] p, input logic q_ok);
     for (int i = 0; i < NumPorts; i++) port_sel[i] = q_ok && 32'(p) == i;
   endfunction
@@ -198,619 +213,419 @@ module dsh_mmu #(
   function automatic [QIdxW-1:0] queue_idx(input logic [PortW-1:0] p, input logic [QueueW-1:0] q);
     queue_idx = QIdxW'(p) * QIdxW'(NumQueues) + QIdxW'(q);
   endfunction
+  function automatic logic in_range(input logic [PortW-1:0] p, input logic [QueueW-1:0] q);
+    in_range = 32'(p) < NumPorts && 32'(q) < NumQueues;
+  endfunction
 
-  assign deq_in_range = 32'(deq_port_i) < NumPorts && 32'(deq_queue_i) < NumQueues;
-  assign enq_in_range = 32'(enq_port_i) < NumPorts && 32'(enq_queue_i) < NumQueues;
+  // The enqueue waits in stage A.
+  logic              a_enq_v_q, a_enq_ok_q;
+  logic [PortW-1:0]  a_enq_port_q;
+  logic [QueueW-1:0] a_enq_queue_q;
+  logic [SizeW-1:0]  a_enq_cells_q;
+  // Stage R: slot "deq" (dequeue of cycle c+1) and slot "enq" (enqueue of
+  // cycle c) while stage D holds the dequeue of cycle c.
+  logic                r_deq_v_q, r_enq_v_q, r_deq_ok_q, r_enq_ok_q;  // ok: valid, in range, cells != 0
+  logic [QIdxW-1:0]    r_deq_idx_q, r_enq_idx_q;  // 0 when out of range
+  logic [PortW-1:0]    r_deq_p_q, r_enq_p_q;
+  logic [NumQ-1:0]     r_deq_qsel_q, r_enq_qsel_q;  // one-hot, 0 when out of range
+  logic [NumPorts-1:0] r_deq_psel_q, r_enq_psel_q;
+  logic [PortW-1:0]    r_deq_port_q, r_enq_port_q;  // as presented, for the outputs
+  logic [QueueW-1:0]   r_deq_queue_q, r_enq_queue_q;
+  logic [SizeW-1:0]    r_deq_cells_q, r_enq_cells_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
+      a_enq_v_q  <= 1'b0;
+      a_enq_ok_q <= 1'b0;
       r_deq_v_q  <= 1'b0;
       r_enq_v_q  <= 1'b0;
       r_deq_ok_q <= 1'b0;
       r_enq_ok_q <= 1'b0;
     end else begin
+      a_enq_v_q  <= enq_valid_i;
+      a_enq_ok_q <= enq_valid_i && in_range(enq_port_i, enq_queue_i) && enq_cells_i != '0;
       r_deq_v_q  <= deq_valid_i;
-      r_enq_v_q  <= enq_valid_i;
-      r_deq_ok_q <= deq_valid_i && deq_in_range && deq_cells_i != '0;
-      r_enq_ok_q <= enq_valid_i && enq_in_range && enq_cells_i != '0;
+      r_deq_ok_q <= deq_valid_i && in_range(deq_port_i, deq_queue_i) && deq_cells_i != '0;
+      r_enq_v_q  <= a_enq_v_q;
+      r_enq_ok_q <= a_enq_ok_q;
     end
   end
 
+  logic deq_in, a_enq_in;
+  assign deq_in   = in_range(deq_port_i, deq_queue_i);
+  assign a_enq_in = in_range(a_enq_port_q, a_enq_queue_q);
   always_ff @(posedge clk_i) begin
-    r_deq_idx_q   <= deq_in_range ? queue_idx(deq_port_i, deq_queue_i) : '0;
-    r_enq_idx_q   <= enq_in_range ? queue_idx(enq_port_i, enq_queue_i) : '0;
-    r_deq_p_q     <= deq_in_range ? deq_port_i : '0;
-    r_enq_p_q     <= enq_in_range ? enq_port_i : '0;
+    a_enq_port_q  <= enq_port_i;
+    a_enq_queue_q <= enq_queue_i;
+    a_enq_cells_q <= enq_cells_i;
+    r_deq_idx_q   <= deq_in ? queue_idx(deq_port_i, deq_queue_i) : '0;
+    r_deq_p_q     <= deq_in ? deq_port_i : '0;
     r_deq_qsel_q  <= queue_sel(deq_port_i, deq_queue_i);
-    r_enq_qsel_q  <= queue_sel(enq_port_i, enq_queue_i);
-    r_deq_psel_q  <= port_sel(deq_port_i, deq_in_range);
-    r_enq_psel_q  <= port_sel(enq_port_i, enq_in_range);
+    r_deq_psel_q  <= port_sel(deq_port_i, deq_in);
     r_deq_port_q  <= deq_port_i;
-    r_enq_port_q  <= enq_port_i;
     r_deq_queue_q <= deq_queue_i;
-    r_enq_queue_q <= enq_queue_i;
     r_deq_cells_q <= deq_cells_i;
-    r_enq_cells_q <= enq_cells_i;
+    r_enq_idx_q   <= a_enq_in ? queue_idx(a_enq_port_q, a_enq_queue_q) : '0;
+    r_enq_p_q     <= a_enq_in ? a_enq_port_q : '0;
+    r_enq_qsel_q  <= queue_sel(a_enq_port_q, a_enq_queue_q);
+    r_enq_psel_q  <= port_sel(a_enq_port_q, a_enq_in);
+    r_enq_port_q  <= a_enq_port_q;
+    r_enq_queue_q <= a_enq_queue_q;
+    r_enq_cells_q <= a_enq_cells_q;
   end
 
   // --------------------------------------------------- stage R: read records
   // The arrays as flat vectors (entry i in slice i) for dsh_onehot_read.
-  logic [NumQ*QRecW-1:0]       qrec_all;
-  logic [NumPorts*PRecW-1:0]   prec_all;
-  logic [NumQ*CntW-1:0]        qpause_all;
-  logic [NumQ*CntW-1:0]        drops_all;
-  logic [NumPorts*CntW-1:0]    ppause_all;
   // (Loops, not generate blocks: Verilator then fills each vector slice by
   // slice, where it would build it as a chain of ever wider concatenations.)
+  logic [NumQ*QRecW-1:0]     qrec_all;
+  logic [NumPorts*PRecW-1:0] prec_all;
   always_comb begin
-    for (int unsigned i = 0; i < NumQ; i++) begin
-      qrec_all[i*QRecW +: QRecW]   = {qoff_q[i], hdrm_q[i], shared_q[i], priv_q[i]};
-      qpause_all[i*CntW +: CntW]   = qpause_q[i];
-      drops_all[i*CntW +: CntW]    = drops_q[i];
-    end
+    for (int unsigned i = 0; i < NumQ; i++)
+      qrec_all[i*QRecW +: QRecW] = {qoff_q[i], hdrm_q[i], shared_q[i], priv_q[i]};
   end
   always_comb begin
-    for (int unsigned i = 0; i < NumPorts; i++) begin
+    for (int unsigned i = 0; i < NumPorts; i++)
       prec_all[i*PRecW +: PRecW] = {poff_q[i], port_hdrm_q[i], port_shared_q[i]};
-      ppause_all[i*CntW +: CntW] = ppause_q[i];
-    end
   end
+
+  logic [QRecW-1:0] ar_deq_q, ar_enq_q;  // from the arrays
+  logic [PRecW-1:0] ar_deq_p, ar_enq_p;
+  dsh_onehot_read #(.Entries(NumQ), .Width(QRecW)) u_read_deq_q (
+    .data_i(qrec_all), .sel_i(r_deq_qsel_q & qvalid_q), .data_o(ar_deq_q));
+  dsh_onehot_read #(.Entries(NumQ), .Width(QRecW)) u_read_enq_q (
+    .data_i(qrec_all), .sel_i(r_enq_qsel_q & qvalid_q), .data_o(ar_enq_q));
+  dsh_onehot_read #(.Entries(NumPorts), .Width(PRecW)) u_read_deq_p (
+    .data_i(prec_all), .sel_i(r_deq_psel_q & pvalid_q), .data_o(ar_deq_p));
+  dsh_onehot_read #(.Entries(NumPorts), .Width(PRecW)) u_read_enq_p (
+    .data_i(prec_all), .sel_i(r_enq_psel_q & pvalid_q), .data_o(ar_enq_p));
 
   // Stage W writes at the end of this cycle what stage E computed in the
-  // previous one: take its values instead of the array's (the enqueue's
-  // first: when both slots hit one record, it holds the final values).
-  // Counters are written as w_*_n (stage W selects count or count + 1).
-  logic             w_deq_we_q, w_enq_we_q;   // slot writes its queue and port
+  // previous one (slot 1, the enqueue's, holds the final values when both
+  // slots hit one record).
+  logic             w_deq_we_q, w_enq_we_q;
   logic [QIdxW-1:0] w_deq_idx_q, w_enq_idx_q;
   logic [PortW-1:0] w_deq_p_q, w_enq_p_q;
-  logic [QRecW-1:0] w_deq_q_q, w_enq_q_q;
-  logic [PRecW-1:0] w_deq_p_rec_q, w_enq_p_rec_q;
-  logic [CntW-1:0]  w_deq_qpause_n, w_enq_qpause_n, w_enq_drops_n, w_enq_ppause_n;
+  logic [QRecW-1:0] w_deq_rec_q, w_enq_rec_q;
+  logic [PRecW-1:0] w_deq_prec_q, w_enq_prec_q;
 
-  logic [1:0]       rh_deq_q, rh_enq_q, rh_deq_p, rh_enq_p;
   logic [QRecW-1:0] rd_deq_q, rd_enq_q;
   logic [PRecW-1:0] rd_deq_p, rd_enq_p;
-  logic [CntW-1:0]  rd_deq_qpause, rd_enq_qpause, rd_enq_drops, rd_enq_ppause;
-  logic [QRecW-1:0] ar_deq_q, ar_enq_q;   // from the arrays
-  logic [PRecW-1:0] ar_deq_p, ar_enq_p;
-  logic [CntW-1:0]  ar_deq_qpause, ar_enq_qpause, ar_enq_drops, ar_enq_ppause;
-  logic [NumQ-1:0]  deq_qsel_v, enq_qsel_v;
-  logic [NumPorts-1:0] deq_psel_v, enq_psel_v;
+  assign rd_deq_q = (w_enq_we_q && w_enq_idx_q == r_deq_idx_q) ? w_enq_rec_q
+                  : (w_deq_we_q && w_deq_idx_q == r_deq_idx_q) ? w_deq_rec_q : ar_deq_q;
+  assign rd_enq_q = (w_enq_we_q && w_enq_idx_q == r_enq_idx_q) ? w_enq_rec_q
+                  : (w_deq_we_q && w_deq_idx_q == r_enq_idx_q) ? w_deq_rec_q : ar_enq_q;
+  assign rd_deq_p = (w_enq_we_q && w_enq_p_q == r_deq_p_q) ? w_enq_prec_q
+                  : (w_deq_we_q && w_deq_p_q == r_deq_p_q) ? w_deq_prec_q : ar_deq_p;
+  assign rd_enq_p = (w_enq_we_q && w_enq_p_q == r_enq_p_q) ? w_enq_prec_q
+                  : (w_deq_we_q && w_deq_p_q == r_enq_p_q) ? w_deq_prec_q : ar_enq_p;
 
-  assign deq_qsel_v = r_deq_qsel_q & qvalid_q;  // unwritten records read as 0
-  assign enq_qsel_v = r_enq_qsel_q & qvalid_q;
-  assign deq_psel_v = r_deq_psel_q & pvalid_q;
-  assign enq_psel_v = r_enq_psel_q & pvalid_q;
+  // ------------------------------------------------------ stage D: dequeue
+  logic              d_v_q, d_ok_q;
+  logic [QIdxW-1:0]  d_idx_q;
+  logic [PortW-1:0]  d_p_q, d_port_q;
+  logic [QueueW-1:0] d_queue_q;
+  logic [SizeW-1:0]  d_cells_q;
+  logic [QRecW-1:0]  d_rec_q;    // the queue and port before stage E's enqueue
+  logic [PRecW-1:0]  d_prec_q;
+  logic              d_enq_q_q, d_enq_p_q;  // stage E's enqueue is to this queue / port
+  logic              d_deq_q_q, d_deq_p_q;  // stage E's dequeue (slot 0) is from this queue / port
 
-  dsh_onehot_read #(.Entries(NumQ), .Width(QRecW)) u_read_deq_q (
-    .data_i(qrec_all), .sel_i(deq_qsel_v), .data_o(ar_deq_q));
-  dsh_onehot_read #(.Entries(NumQ), .Width(QRecW)) u_read_enq_q (
-    .data_i(qrec_all), .sel_i(enq_qsel_v), .data_o(ar_enq_q));
-  dsh_onehot_read #(.Entries(NumPorts), .Width(PRecW)) u_read_deq_p (
-    .data_i(prec_all), .sel_i(deq_psel_v), .data_o(ar_deq_p));
-  dsh_onehot_read #(.Entries(NumPorts), .Width(PRecW)) u_read_enq_p (
-    .data_i(prec_all), .sel_i(enq_psel_v), .data_o(ar_enq_p));
-  // Counters: the dequeue reads queue pauses under DSH only (SIH's dequeue
-  // never pauses), and drops and port pauses never.
-  dsh_onehot_read #(.Entries(NumQ), .Width(CntW)) u_read_deq_qpause (
-    .data_i(qpause_all), .sel_i({NumQ{Dsh}} & deq_qsel_v), .data_o(ar_deq_qpause));
-  dsh_onehot_read #(.Entries(NumQ), .Width(CntW)) u_read_enq_qpause (
-    .data_i(qpause_all), .sel_i(enq_qsel_v), .data_o(ar_enq_qpause));
-  dsh_onehot_read #(.Entries(NumQ), .Width(CntW)) u_read_enq_drops (
-    .data_i(drops_all), .sel_i(enq_qsel_v), .data_o(ar_enq_drops));
-  dsh_onehot_read #(.Entries(NumPorts), .Width(CntW)) u_read_enq_ppause (
-    .data_i(ppause_all), .sel_i(enq_psel_v), .data_o(ar_enq_ppause));
+  // Stage E's results used in this cycle's forwarding (defined below).
+  logic [3:0]       e_region;                 // one-hot {drop, headroom, shared, private}, 0 none
+  logic             e_enq_qoff_n, e_enq_poff_n, e_deq_qoff_n, e_deq_poff_n;
+  logic [QRecW-1:0] e_enq_rec_n, e_deq_rec_n;
+  logic [PRecW-1:0] e_enq_prec_n, e_deq_prec_n;
 
-  // Which stage-W slot holds a record: bit 1 the enqueue's, bit 0 the dequeue's.
-  assign rh_deq_q = {w_enq_we_q && w_enq_idx_q == r_deq_idx_q, w_deq_we_q && w_deq_idx_q == r_deq_idx_q};
-  assign rh_enq_q = {w_enq_we_q && w_enq_idx_q == r_enq_idx_q, w_deq_we_q && w_deq_idx_q == r_enq_idx_q};
-  assign rh_deq_p = {w_enq_we_q && w_enq_p_q == r_deq_p_q, w_deq_we_q && w_deq_p_q == r_deq_p_q};
-  assign rh_enq_p = {w_enq_we_q && w_enq_p_q == r_enq_p_q, w_deq_we_q && w_deq_p_q == r_enq_p_q};
+  logic             dd_go;
+  logic [CellW-1:0] dd_priv, dd_shared, dd_hdrm, dd_pshared, dd_phdrm, dd_s;
+  logic [SizeW-1:0] e_enq_cells_q;
 
-  assign rd_deq_q = rh_deq_q[1] ? w_enq_q_q : rh_deq_q[0] ? w_deq_q_q : ar_deq_q;
-  assign rd_enq_q = rh_enq_q[1] ? w_enq_q_q : rh_enq_q[0] ? w_deq_q_q : ar_enq_q;
-  assign rd_deq_p = rh_deq_p[1] ? w_enq_p_rec_q : rh_deq_p[0] ? w_deq_p_rec_q : ar_deq_p;
-  assign rd_enq_p = rh_enq_p[1] ? w_enq_p_rec_q : rh_enq_p[0] ? w_deq_p_rec_q : ar_enq_p;
-  // Counters: the dequeue slot writes queue pauses under DSH only.
-  assign rd_deq_qpause = rh_deq_q[1] ? w_enq_qpause_n : (Dsh && rh_deq_q[0]) ? w_deq_qpause_n : ar_deq_qpause;
-  assign rd_enq_qpause = rh_enq_q[1] ? w_enq_qpause_n : (Dsh && rh_enq_q[0]) ? w_deq_qpause_n : ar_enq_qpause;
-  assign rd_enq_drops  = rh_enq_q[1] ? w_enq_drops_n : ar_enq_drops;
-  assign rd_enq_ppause = rh_enq_p[1] ? w_enq_ppause_n : ar_enq_ppause;
+  dsh_deq_drain #(.CellW(CellW), .SizeW(SizeW)) u_deq_drain (
+    .ok_i(d_ok_q), .cells_i(d_cells_q),
+    .priv_i(d_rec_q[0 +: CellW]), .shared_i(d_rec_q[CellW +: CellW]), .hdrm_i(d_rec_q[2*CellW +: CellW]),
+    .port_shared_i(d_prec_q[0 +: CellW]), .port_hdrm_i(d_prec_q[CellW +: CellW]), .s_i(s_deq_q),
+    .enq_cells_i(e_enq_cells_q), .enq_queue_i(d_enq_q_q), .enq_port_i(d_enq_p_q), .region_i(e_region[2:0]),
+    .go_o(dd_go), .priv_o(dd_priv), .shared_o(dd_shared), .hdrm_o(dd_hdrm),
+    .port_shared_o(dd_pshared), .port_hdrm_o(dd_phdrm), .s_o(dd_s)
+  );
 
-  // Stage E writes at the end of this cycle what stage R reads now: flag
-  // the hits, stage E then takes its own last results from stage W.
-  logic             x_deq_v_q, x_enq_v_q, x_deq_ok_q, x_enq_ok_q, x_same_q_q, x_same_p_q;
-  logic [QIdxW-1:0] x_deq_idx_q, x_enq_idx_q;
-  logic [PortW-1:0] x_deq_p_q, x_enq_p_q;
-  logic [PortW-1:0] x_deq_port_q, x_enq_port_q;
-  logic [QueueW-1:0] x_deq_queue_q, x_enq_queue_q;
-  logic [SizeW-1:0] x_deq_cells_q, x_enq_cells_q;
-  logic [QRecW-1:0] x_deq_q_q, x_enq_q_q;
-  logic [PRecW-1:0] x_deq_p_rec_q, x_enq_p_rec_q;
-  logic [CntW-1:0]  x_deq_qpause_q, x_enq_qpause_q, x_enq_drops_q, x_enq_ppause_q;
+  // The state bits pass through the dequeue; stage E's state machines of
+  // this cycle may change them.
+  logic [QRecW-1:0] d_rec_n;
+  logic [PRecW-1:0] d_prec_n;
+  assign d_rec_n  = {d_enq_q_q ? e_enq_qoff_n : d_deq_q_q ? e_deq_qoff_n : d_rec_q[QRecW-1],
+                     dd_hdrm, dd_shared, dd_priv};
+  assign d_prec_n = {d_enq_p_q ? e_enq_poff_n : d_deq_p_q ? e_deq_poff_n : d_prec_q[PRecW-1],
+                     dd_phdrm, dd_pshared};
+
+  // -------------------------------------------- forwarding into the records
+  // What stage R read may be stale by what D and E compute now: the
+  // dequeue in D (its queue after the dequeue), the enqueue in E (slot 1,
+  // its queue after the cycle) and the dequeue in E (slot 0, its queue's
+  // state bit); in that order of precedence. The selects come from
+  // registered indices, so the late values pass one AND-OR level.
+  logic e_deq_ok_q, e_enq_ok_q;
+  logic [QIdxW-1:0] e_deq_idx_q, e_enq_idx_q;
+  logic [PortW-1:0] e_deq_p_q, e_enq_p_q;
+  logic [3:0] f_deq_q, f_enq_q, f_deq_p, f_enq_p;  // {R, E slot 0, E slot 1, D} one-hot
+  logic       same_q_n, same_p_n;  // stage R's enqueue and stage D's dequeue: one queue / port
+  assign same_q_n = d_ok_q && d_idx_q == r_enq_idx_q;
+  assign same_p_n = d_ok_q && d_p_q == r_enq_p_q;
+`ifndef DSH_PLANTED_FAULT_BYPASS
+  assign f_deq_q = first4({1'b1, e_deq_ok_q && e_deq_idx_q == r_deq_idx_q,
+                           e_enq_ok_q && e_enq_idx_q == r_deq_idx_q, d_ok_q && d_idx_q == r_deq_idx_q});
+  assign f_enq_q = first4({1'b1, e_deq_ok_q && e_deq_idx_q == r_enq_idx_q,
+                           e_enq_ok_q && e_enq_idx_q == r_enq_idx_q, same_q_n});
+  assign f_deq_p = first4({1'b1, e_deq_ok_q && e_deq_p_q == r_deq_p_q,
+                           e_enq_ok_q && e_enq_p_q == r_deq_p_q, d_ok_q && d_p_q == r_deq_p_q});
+  assign f_enq_p = first4({1'b1, e_deq_ok_q && e_deq_p_q == r_enq_p_q,
+                           e_enq_ok_q && e_enq_p_q == r_enq_p_q, same_p_n});
+`else
+  // Test-only mutation (tb/lockstep): stage E's results are not forwarded,
+  // so back-to-back events on one queue or port see stale records. The
+  // checker must catch it.
+  assign f_deq_q = first4({1'b1, 2'b00, d_ok_q && d_idx_q == r_deq_idx_q});
+  assign f_enq_q = first4({1'b1, 2'b00, same_q_n});
+  assign f_deq_p = first4({1'b1, 2'b00, d_ok_q && d_p_q == r_deq_p_q});
+  assign f_enq_p = first4({1'b1, 2'b00, same_p_n});
+`endif
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      x_deq_v_q  <= 1'b0;
-      x_enq_v_q  <= 1'b0;
-      x_deq_ok_q <= 1'b0;
-      x_enq_ok_q <= 1'b0;
+      d_v_q   <= 1'b0;
+      d_ok_q  <= 1'b0;
+      s_deq_q <= '0;
     end else begin
-      x_deq_v_q  <= r_deq_v_q;
-      x_enq_v_q  <= r_enq_v_q;
-      x_deq_ok_q <= r_deq_ok_q;
-      x_enq_ok_q <= r_enq_ok_q;
+      d_v_q   <= r_deq_v_q;
+      d_ok_q  <= r_deq_ok_q;
+      s_deq_q <= dd_s;
     end
   end
-
   always_ff @(posedge clk_i) begin
-    x_deq_idx_q    <= r_deq_idx_q;
-    x_enq_idx_q    <= r_enq_idx_q;
-    x_deq_p_q      <= r_deq_p_q;
-    x_enq_p_q      <= r_enq_p_q;
-    x_same_q_q     <= r_deq_idx_q == r_enq_idx_q;
-    x_same_p_q     <= r_deq_p_q == r_enq_p_q;
-    x_deq_port_q   <= r_deq_port_q;
-    x_enq_port_q   <= r_enq_port_q;
-    x_deq_queue_q  <= r_deq_queue_q;
-    x_enq_queue_q  <= r_enq_queue_q;
-    x_deq_cells_q  <= r_deq_cells_q;
-    x_enq_cells_q  <= r_enq_cells_q;
-    x_deq_q_q      <= rd_deq_q;
-    x_enq_q_q      <= rd_enq_q;
-    x_deq_p_rec_q  <= rd_deq_p;
-    x_enq_p_rec_q  <= rd_enq_p;
-    x_deq_qpause_q <= rd_deq_qpause;
-    x_enq_qpause_q <= rd_enq_qpause;
-    x_enq_drops_q  <= rd_enq_drops;
-    x_enq_ppause_q <= rd_enq_ppause;
+    d_idx_q   <= r_deq_idx_q;
+    d_p_q     <= r_deq_p_q;
+    d_port_q  <= r_deq_port_q;
+    d_queue_q <= r_deq_queue_q;
+    d_cells_q <= r_deq_cells_q;
+    d_rec_q   <= pick_q(f_deq_q, {rd_deq_q, e_deq_rec_n, e_enq_rec_n, d_rec_n});
+    d_prec_q  <= pick_p(f_deq_p, {rd_deq_p, e_deq_prec_n, e_enq_prec_n, d_prec_n});
+    d_enq_q_q <= r_enq_ok_q && r_enq_idx_q == r_deq_idx_q;
+    d_enq_p_q <= r_enq_ok_q && r_enq_p_q == r_deq_p_q;
+    d_deq_q_q <= d_ok_q && d_idx_q == r_deq_idx_q;
+    d_deq_p_q <= d_ok_q && d_p_q == r_deq_p_q;
   end
 
   // ------------------------------------------------------ stage E: execute
-  // The one loop that closes in a cycle: records -> dequeue -> admission ->
-  // state machines -> stage W -> (bypass) records. Every candidate outcome
-  // is computed and compared in parallel, for each of four scenarios (see
-  // "enqueue"); the dequeue's compare results only pick a scenario.
-  logic [ThrW-1:0] t_cur, x_qoff, x_qon;
-  logic [XpW-1:0]  x_poff, x_pon;
+  // Slot 0: the dequeue that stage D drained (its queue and port after it);
+  // slot 1: the enqueue, with its queue and port after the dequeue.
+  logic              e_deq_v_q, e_deq_go_q, e_enq_v_q, e_same_q_q, e_same_p_q;
+  logic [PortW-1:0]  e_deq_port_q, e_enq_port_q;
+  logic [QueueW-1:0] e_deq_queue_q, e_enq_queue_q;
+  logic [QRecW-1:0]  e_deq_rec_q, e_enq_rec_q;
+  logic [PRecW-1:0]  e_deq_prec_q, e_enq_prec_q;
 
-  dsh_thresh_pipe #(.CellW(CellW), .Dsh(Dsh), .ThreshLatency(ThreshLatency)) u_thresh_pipe (
-    .clk_i, .free_i(free_q), .cfg_alpha_log2_i, .cfg_headroom_cells_i,
-    .cfg_delta_q_i, .cfg_delta_p_i, .cfg_port_mult_log2_i,
-    .t_o(t_cur), .x_qoff_o(x_qoff), .x_qon_o(x_qon), .x_poff_o(x_poff), .x_pon_o(x_pon)
-  );
-
-  // Records as of the previous cycle's results: stage W's registers hold
-  // what stage E computed one cycle ago. The selects are registered (stage
-  // R compares the indices, stage E says whether it wrote) and each is kept
-  // once per field it steers, so that no select drives a buffer tree for a
-  // whole record. Bit 1 of a select: stage W's enqueue slot, bit 0 its
-  // dequeue slot (the enqueue's wins: it holds the final values).
-  // Copies: priv, shared, hdrm + qoff, queue pauses, drops (enqueue only);
-  // port shared, port hdrm + poff, port pauses (enqueue only).
-  localparam int unsigned QSelN = 5, PSelN = 3;
-  logic [2*QSelN-3:0] eh_deq_q_q;
-  logic [2*QSelN-2:0] eh_enq_q_q;  // the last copy: bit 1 only
-  logic [2*PSelN-3:0] eh_deq_p_q;
-  logic [2*PSelN-2:0] eh_enq_p_q;
-  logic [QRecW-1:0]   ex_deq_q, ex_enq_q;
-  logic [PRecW-1:0]   ex_deq_p, ex_enq_p;
-  logic [CntW-1:0]    ex_deq_qpause, ex_enq_qpause, ex_enq_drops, ex_enq_ppause;
-
-  // Queue record {qoff, hdrm, shared, priv}: fields 0..2 with selects 0..2.
-  for (genvar f = 0; f < 3; f++) begin : g_byp_q
-    localparam int unsigned Lo = f * CellW;
-    localparam int unsigned Wd = (f == 2) ? CellW + 1 : CellW;
-    assign ex_deq_q[Lo +: Wd] = eh_deq_q_q[2*f+1] ? w_enq_q_q[Lo +: Wd]
-                              : eh_deq_q_q[2*f]   ? w_deq_q_q[Lo +: Wd] : x_deq_q_q[Lo +: Wd];
-    assign ex_enq_q[Lo +: Wd] = eh_enq_q_q[2*f+1] ? w_enq_q_q[Lo +: Wd]
-                              : eh_enq_q_q[2*f]   ? w_deq_q_q[Lo +: Wd] : x_enq_q_q[Lo +: Wd];
-  end
-  // Port record {poff, hdrm, shared}: fields 0..1 with selects 0..1.
-  for (genvar f = 0; f < 2; f++) begin : g_byp_p
-    localparam int unsigned Lo = f * CellW;
-    localparam int unsigned Wd = (f == 1) ? CellW + 1 : CellW;
-    assign ex_deq_p[Lo +: Wd] = eh_deq_p_q[2*f+1] ? w_enq_p_rec_q[Lo +: Wd]
-                              : eh_deq_p_q[2*f]   ? w_deq_p_rec_q[Lo +: Wd] : x_deq_p_rec_q[Lo +: Wd];
-    assign ex_enq_p[Lo +: Wd] = eh_enq_p_q[2*f+1] ? w_enq_p_rec_q[Lo +: Wd]
-                              : eh_enq_p_q[2*f]   ? w_deq_p_rec_q[Lo +: Wd] : x_enq_p_rec_q[Lo +: Wd];
-  end
-  // Counters: the dequeue slot writes queue pauses under DSH only, and
-  // drops and port pauses never.
-  assign ex_deq_qpause = eh_deq_q_q[7] ? w_enq_qpause_n : (Dsh && eh_deq_q_q[6]) ? w_deq_qpause_n : x_deq_qpause_q;
-  assign ex_enq_qpause = eh_enq_q_q[7] ? w_enq_qpause_n : (Dsh && eh_enq_q_q[6]) ? w_deq_qpause_n : x_enq_qpause_q;
-  assign ex_enq_drops  = eh_enq_q_q[8] ? w_enq_drops_n : x_enq_drops_q;
-  assign ex_enq_ppause = eh_enq_p_q[4] ? w_enq_ppause_n : x_enq_ppause_q;
-
-  logic [CellW-1:0] dr_priv, dr_shared, dr_hdrm, er_priv, er_shared, er_hdrm;
-  logic [CellW-1:0] dr_pshared, dr_phdrm, er_pshared, er_phdrm;
-  logic             dr_qoff, dr_poff, er_qoff, er_poff;
-  assign {dr_qoff, dr_hdrm, dr_shared, dr_priv} = ex_deq_q;
-  assign {er_qoff, er_hdrm, er_shared, er_priv} = ex_enq_q;
-  assign {dr_poff, dr_phdrm, dr_pshared}        = ex_deq_p;
-  assign {er_poff, er_phdrm, er_pshared}        = ex_enq_p;
-
-  // Values in linear form a + b + c - d ({d, c, b, a}, see dsh_lin_cmp).
-  localparam int unsigned LinW = 4 * CellW;
-  localparam logic [CellW-1:0] Z = '0;
-  localparam logic [SizeW-1:0] NoCells = '0;
-  function automatic [CellW-1:0] lin_val(input logic [LinW-1:0] v, input logic [SizeW-1:0] add);
-    lin_val = v[0 +: CellW] + v[CellW +: CellW] + v[2*CellW +: CellW] - v[3*CellW +: CellW] + CellW'(add);
-  endfunction
-  // sat0(B_s - lin_val(v, add)) as one sum, wide enough not to wrap: exact
-  // for every S a cycle can end with (0 <= S <= B_s).
-  localparam int unsigned FreeW = CellW + 3;
-  function automatic [CellW-1:0] lin_free(input logic [LinW-1:0] v, input logic [SizeW-1:0] add);
-    logic signed [FreeW-1:0] f;
-    f = FreeW'(cfg_shared_cells_i) - FreeW'(v[0 +: CellW]) - FreeW'(v[CellW +: CellW])
-      - FreeW'(v[2*CellW +: CellW]) + FreeW'(v[3*CellW +: CellW]) - FreeW'(add);
-    lin_free = f < 0 ? '0 : f[CellW-1:0];
-  endfunction
-
-  // -------------------------------------------------------------- dequeue
-  // Outcome k of the drain's case k in bits [k*LinW +: LinW].
-  logic              deq_fits, deq_go, deq_err;
-  logic [2:0]        dcase;
-  logic [3*LinW-1:0] dc_priv, dc_shared, dc_hdrm, dc_pshared, dc_phdrm, dc_s;
-
-  dsh_deq_drain #(.CellW(CellW), .SizeW(SizeW)) u_deq_drain (
-    .priv_i(dr_priv), .shared_i(dr_shared), .hdrm_i(dr_hdrm),
-    .port_shared_i(dr_pshared), .port_hdrm_i(dr_phdrm), .s_i(s_q),
-    .cells_i(x_deq_cells_q), .ok_o(deq_fits), .case_o(dcase),
-    .priv_o(dc_priv), .shared_o(dc_shared), .hdrm_o(dc_hdrm),
-    .port_shared_o(dc_pshared), .port_hdrm_o(dc_phdrm), .s_o(dc_s)
-  );
-
-  assign deq_go  = x_deq_ok_q && deq_fits;
-  assign deq_err = x_deq_v_q && !deq_go;
-
-  // A one-hot select of 3 or 4 values.
-  function automatic [CellW-1:0] sel3(input logic [2:0] oh, input logic [3*CellW-1:0] v);
-    sel3 = ({CellW{oh[0]}} & v[0 +: CellW]) | ({CellW{oh[1]}} & v[CellW +: CellW])
-         | ({CellW{oh[2]}} & v[2*CellW +: CellW]);
-  endfunction
-  function automatic [CellW-1:0] sel4(input logic [3:0] oh, input logic [4*CellW-1:0] v);
-    sel4 = sel3(oh[2:0], v[0 +: 3*CellW]) | ({CellW{oh[3]}} & v[3*CellW +: CellW]);
-  endfunction
-
-  // -------------------------------------------------------------- enqueue
-  // The enqueue sees the dequeue's result when both hit one queue or port,
-  // and S after the dequeue always. Four candidates each: 0 its own record
-  // (or S), 1..3 the dequeue's outcome in case 0..2. Four scenarios j: 0 no
-  // dequeue, 1..3 the dequeue in drain case j-1; each names its candidates
-  // from registered bits alone. Every scenario's outcome (region, records,
-  // state machines, events) is computed in parallel, and the dequeue's
-  // compare results pick one scenario at the very end (scen, one-hot).
-  logic              enq_go, enq_err;
-  logic [3:0]        scen;
-  logic [15:0]       qsel, psel, ssel;  // scenario j's candidates in bits [j*4 +: 4]
-  logic [4*LinW-1:0] ec_priv, ec_shared, ec_hdrm, ec_pshared, ec_phdrm, ec_s;
-  logic [15:0]       region_s;          // scenario j's region, one-hot, bits [j*4 +: 4]
-
-  assign enq_go  = x_enq_ok_q;
-  assign enq_err = x_enq_v_q && !enq_go;
-  assign scen    = {{3{deq_go}} & dcase, !deq_go};
-  for (genvar j = 0; j < 4; j++) begin : g_scen_sel
-    assign qsel[j*4 +: 4] = (j > 0 && x_same_q_q) ? 4'(1 << j) : 4'b0001;
-    assign psel[j*4 +: 4] = (j > 0 && x_same_p_q) ? 4'(1 << j) : 4'b0001;
-    assign ssel[j*4 +: 4] = 4'(1 << j);
-  end
-
-  assign ec_priv    = {dc_priv, {Z, Z, Z, er_priv}};
-  assign ec_shared  = {dc_shared, {Z, Z, Z, er_shared}};
-  assign ec_hdrm    = {dc_hdrm, {Z, Z, Z, er_hdrm}};
-  assign ec_pshared = {dc_pshared, {Z, Z, Z, er_pshared}};
-  assign ec_phdrm   = {dc_phdrm, {Z, Z, Z, er_phdrm}};
-  assign ec_s       = {dc_s, {Z, Z, Z, s_q}};
-
-  dsh_enq_decide #(.CellW(CellW), .SizeW(SizeW), .Dsh(Dsh), .NumCand(4), .NumScen(4)) u_enq_decide (
-    .cells_i(x_enq_cells_q), .qsel_i(qsel), .psel_i(psel), .ssel_i(ssel),
-    .priv_i(ec_priv), .shared_i(ec_shared), .hdrm_i(ec_hdrm),
-    .port_shared_i(ec_pshared), .port_hdrm_i(ec_phdrm), .s_i(ec_s),
-    .qoff_i(er_qoff), .poff_i(er_poff), .x_qoff_i(x_qoff), .x_poff_i(x_poff),
-    .cfg_private_cells_i, .cfg_headroom_cells_i, .cfg_shared_cells_i, .region_o(region_s)
-  );
-
-  // Where the packet went, per scenario and as picked (none when the enqueue
-  // is not valid).
-  logic [3:0] s_priv, s_shared, s_hdrm, s_drop;
-  for (genvar j = 0; j < 4; j++) begin : g_scen_in
-    assign {s_drop[j], s_hdrm[j], s_shared[j], s_priv[j]} = {4{enq_go}} & region_s[j*4 +: 4];
-  end
-  logic in_priv, in_shared, in_hdrm, in_drop;
-  assign in_priv   = |(scen & s_priv);
-  assign in_shared = |(scen & s_shared);
-  assign in_hdrm   = |(scen & s_hdrm);
-  assign in_drop   = |(scen & s_drop);
-
-  // The records after the cycle: every candidate's value, with and without
-  // the packet; each scenario takes its candidate's, then scen picks.
-  logic [3*CellW-1:0] dv_priv, dv_shared, dv_hdrm, dv_pshared, dv_phdrm;
-  for (genvar c = 0; c < 3; c++) begin : g_deq_val
-    assign dv_priv[c*CellW +: CellW]    = lin_val(dc_priv[c*LinW +: LinW], NoCells);
-    assign dv_shared[c*CellW +: CellW]  = lin_val(dc_shared[c*LinW +: LinW], NoCells);
-    assign dv_hdrm[c*CellW +: CellW]    = lin_val(dc_hdrm[c*LinW +: LinW], NoCells);
-    assign dv_pshared[c*CellW +: CellW] = lin_val(dc_pshared[c*LinW +: LinW], NoCells);
-    assign dv_phdrm[c*CellW +: CellW]   = lin_val(dc_phdrm[c*LinW +: LinW], NoCells);
-  end
-  logic [4*CellW-1:0] ev_priv, ev_shared, ev_hdrm, ev_pshared, ev_phdrm, ev_s, ev_free;  // without the packet
-  logic [4*CellW-1:0] ea_priv_c, ea_shared_c, ea_hdrm_c, ea_pshared_c, ea_phdrm_c, ea_s_c, ea_free_c;  // with it
-  logic [4*CellW-1:0] sv_priv, sv_shared, sv_hdrm, sv_pshared, sv_phdrm, sv_s, sv_free;  // per scenario
-  for (genvar k = 0; k < 4; k++) begin : g_enq_val
-    assign ev_priv[k*CellW +: CellW]      = lin_val(ec_priv[k*LinW +: LinW], NoCells);
-    assign ev_shared[k*CellW +: CellW]    = lin_val(ec_shared[k*LinW +: LinW], NoCells);
-    assign ev_hdrm[k*CellW +: CellW]      = lin_val(ec_hdrm[k*LinW +: LinW], NoCells);
-    assign ev_pshared[k*CellW +: CellW]   = lin_val(ec_pshared[k*LinW +: LinW], NoCells);
-    assign ev_phdrm[k*CellW +: CellW]     = lin_val(ec_phdrm[k*LinW +: LinW], NoCells);
-    assign ev_s[k*CellW +: CellW]         = lin_val(ec_s[k*LinW +: LinW], NoCells);
-    assign ev_free[k*CellW +: CellW]      = lin_free(ec_s[k*LinW +: LinW], NoCells);
-    assign ea_priv_c[k*CellW +: CellW]    = lin_val(ec_priv[k*LinW +: LinW], x_enq_cells_q);
-    assign ea_shared_c[k*CellW +: CellW]  = lin_val(ec_shared[k*LinW +: LinW], x_enq_cells_q);
-    assign ea_hdrm_c[k*CellW +: CellW]    = lin_val(ec_hdrm[k*LinW +: LinW], x_enq_cells_q);
-    assign ea_pshared_c[k*CellW +: CellW] = lin_val(ec_pshared[k*LinW +: LinW], x_enq_cells_q);
-    assign ea_phdrm_c[k*CellW +: CellW]   = lin_val(ec_phdrm[k*LinW +: LinW], x_enq_cells_q);
-    assign ea_s_c[k*CellW +: CellW]       = lin_val(ec_s[k*LinW +: LinW], x_enq_cells_q);
-    assign ea_free_c[k*CellW +: CellW]    = lin_free(ec_s[k*LinW +: LinW], x_enq_cells_q);
-  end
-  // The early selects first, the late region last.
-  function automatic [CellW-1:0] scen_val(input logic [3:0] sel, input logic in,
-                                         input logic [4*CellW-1:0] with_pkt, input logic [4*CellW-1:0] without);
-    scen_val = in ? sel4(sel, with_pkt) : sel4(sel, without);
-  endfunction
-  for (genvar j = 0; j < 4; j++) begin : g_scen_val
-    localparam int unsigned L = j * CellW;
-    assign sv_priv[L +: CellW]    = scen_val(qsel[j*4 +: 4], s_priv[j], ea_priv_c, ev_priv);
-    assign sv_shared[L +: CellW]  = scen_val(qsel[j*4 +: 4], s_shared[j], ea_shared_c, ev_shared);
-    assign sv_hdrm[L +: CellW]    = scen_val(qsel[j*4 +: 4], s_hdrm[j], ea_hdrm_c, ev_hdrm);
-    assign sv_pshared[L +: CellW] = scen_val(psel[j*4 +: 4], s_shared[j], ea_pshared_c, ev_pshared);
-    assign sv_phdrm[L +: CellW]   = scen_val(psel[j*4 +: 4], s_hdrm[j], ea_phdrm_c, ev_phdrm);
-    assign sv_s[L +: CellW]       = scen_val(ssel[j*4 +: 4], s_shared[j], ea_s_c, ev_s);
-    assign sv_free[L +: CellW]    = scen_val(ssel[j*4 +: 4], s_shared[j], ea_free_c, ev_free);
-  end
-
-  logic [CellW-1:0] dq_priv, dq_shared, dq_hdrm, dp_shared, dp_hdrm;
-  logic [CellW-1:0] ea_priv, ea_shared, ea_hdrm, ea_pshared, ea_phdrm, s_next, free_next;
-  assign dq_priv    = sel3(dcase, dv_priv);
-  assign dq_shared  = sel3(dcase, dv_shared);
-  assign dq_hdrm    = sel3(dcase, dv_hdrm);
-  assign dp_shared  = sel3(dcase, dv_pshared);
-  assign dp_hdrm    = sel3(dcase, dv_phdrm);
-  assign ea_priv    = sel4(scen, sv_priv);
-  assign ea_shared  = sel4(scen, sv_shared);
-  assign ea_hdrm    = sel4(scen, sv_hdrm);
-  assign ea_pshared = sel4(scen, sv_pshared);
-  assign ea_phdrm   = sel4(scen, sv_phdrm);
-  assign s_next     = sel4(scen, sv_s);
-  assign free_next  = sel4(scen, sv_free);
-
-  // ------------------------------------------------------- state machines
-  // Slot 0: the dequeue's queue and port, one evaluation per drain case,
-  // unless the enqueue touched them too.
-  logic [2:0] dq_qoff_c, dq_pause_c, dq_resume_c, dp_poff_c, dp_resume_c;
-  for (genvar c = 0; c < 3; c++) begin : g_deq_fsm
-    dsh_queue_fsm #(.CellW(CellW), .SizeW(SizeW), .Dsh(Dsh)) u_queue_fsm (
-      .qoff_i(dr_qoff), .shared_i(dc_shared[c*LinW +: LinW]), .shared_add_i(NoCells),
-      .hdrm_i(dc_hdrm[c*LinW +: LinW]), .hdrm_add_i(NoCells), .x_qoff_i(x_qoff), .x_qon_i(x_qon),
-      .qoff_o(dq_qoff_c[c]), .pause_o(dq_pause_c[c]), .resume_o(dq_resume_c[c])
-    );
-    dsh_port_fsm #(.CellW(CellW), .SizeW(SizeW)) u_port_fsm (
-      .poff_i(dr_poff), .port_shared_i(dc_pshared[c*LinW +: LinW]), .shared_add_i(NoCells),
-      .port_hdrm_i(dc_phdrm[c*LinW +: LinW]), .hdrm_add_i(NoCells),
-      .x_pon_i(x_pon), .poff_o(dp_poff_c[c]), .resume_o(dp_resume_c[c])
-    );
-  end
-
-  logic dq_eval, dp_eval, dq_qoff, dq_pause, dq_resume, dp_poff, dp_resume;
-  assign dq_eval   = deq_go && !(enq_go && x_same_q_q);
-  assign dp_eval   = deq_go && !(enq_go && x_same_p_q) && Dsh;
-  assign dq_qoff   = |(dcase & dq_qoff_c);
-  assign dq_pause  = |(dcase & dq_pause_c);
-  assign dq_resume = |(dcase & dq_resume_c);
-  assign dp_poff   = |(dcase & dp_poff_c);
-  assign dp_resume = |(dcase & dp_resume_c);
-
-  // Slot 1: the enqueue's queue and port after admission, for each of the
-  // 4 candidates (k) and 3 outcomes (r: 0 nothing buffered, 1 shared,
-  // 2 headroom), all in parallel; index k*3+r. Each scenario picks its
-  // candidate's and its region's, then scen picks a scenario.
-  logic [11:0] eq_qoff_c, eq_pause_c, eq_resume_c, ep_poff_c, ep_resume_c;
-  for (genvar k = 0; k < 4; k++) begin : g_enq_cand
-    for (genvar r = 0; r < 3; r++) begin : g_enq_fsm
-      dsh_queue_fsm #(.CellW(CellW), .SizeW(SizeW), .Dsh(Dsh)) u_queue_fsm (
-        .qoff_i(r == 2 && !Dsh ? 1'b1 : er_qoff),  // SIH pauses on entering headroom
-        .shared_i(ec_shared[k*LinW +: LinW]), .shared_add_i(r == 1 ? x_enq_cells_q : NoCells),
-        .hdrm_i(ec_hdrm[k*LinW +: LinW]), .hdrm_add_i(r == 2 ? x_enq_cells_q : NoCells),
-        .x_qoff_i(x_qoff), .x_qon_i(x_qon),
-        .qoff_o(eq_qoff_c[k*3+r]), .pause_o(eq_pause_c[k*3+r]), .resume_o(eq_resume_c[k*3+r])
-      );
-      dsh_port_fsm #(.CellW(CellW), .SizeW(SizeW)) u_port_fsm (
-        .poff_i(r == 2 && Dsh ? 1'b1 : er_poff),   // DSH pauses on entering insurance
-        .port_shared_i(ec_pshared[k*LinW +: LinW]), .shared_add_i(r == 1 ? x_enq_cells_q : NoCells),
-        .port_hdrm_i(ec_phdrm[k*LinW +: LinW]), .hdrm_add_i(r == 2 ? x_enq_cells_q : NoCells),
-        .x_pon_i(x_pon), .poff_o(ep_poff_c[k*3+r]), .resume_o(ep_resume_c[k*3+r])
-      );
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      e_deq_v_q  <= 1'b0;
+      e_deq_ok_q <= 1'b0;
+      e_deq_go_q <= 1'b0;
+      e_enq_v_q  <= 1'b0;
+      e_enq_ok_q <= 1'b0;
+    end else begin
+      e_deq_v_q  <= d_v_q;
+      e_deq_ok_q <= d_ok_q;
+      e_deq_go_q <= dd_go;
+      e_enq_v_q  <= r_enq_v_q;
+      e_enq_ok_q <= r_enq_ok_q;
     end
   end
-
-  // Per scenario: the queue's and port's next state, and the slot-1 events
-  // (valid, pause) with the counter increments they imply.
-  logic [3:0] s_qoff, s_qv, s_qp, s_poff, s_pv, s_pp;
-  for (genvar j = 0; j < 4; j++) begin : g_scen_fsm
-    logic [2:0]  rsel;
-    logic [11:0] qpick, ppick;
-    logic        pause, resume, presume, adm_qpause, adm_ppause;
-    assign rsel = {s_hdrm[j], s_shared[j], !(s_hdrm[j] || s_shared[j])};
-    for (genvar k = 0; k < 4; k++) begin : g_pick
-      assign qpick[k*3 +: 3] = {3{qsel[j*4+k]}} & rsel;
-      assign ppick[k*3 +: 3] = {3{psel[j*4+k]}} & rsel;
-    end
-    assign pause      = |(qpick & eq_pause_c);
-    assign resume     = |(qpick & eq_resume_c);
-    assign presume    = |(ppick & ep_resume_c);
-    assign adm_qpause = !Dsh && s_hdrm[j] && !er_qoff;  // PAUSE from admission to headroom
-    assign adm_ppause = Dsh && s_hdrm[j] && !er_poff;
-    assign s_qoff[j]  = |(qpick & eq_qoff_c);
-    assign s_poff[j]  = Dsh && |(ppick & ep_poff_c);
-    assign s_qv[j]    = enq_go && (adm_qpause || pause || resume);
-    assign s_qp[j]    = adm_qpause || pause;
-    assign s_pv[j]    = enq_go && (adm_ppause || (Dsh && presume));
-    assign s_pp[j]    = adm_ppause;
+  always_ff @(posedge clk_i) begin
+    e_deq_idx_q   <= d_idx_q;
+    e_deq_p_q     <= d_p_q;
+    e_deq_port_q  <= d_port_q;
+    e_deq_queue_q <= d_queue_q;
+    e_deq_rec_q   <= d_rec_n;
+    e_deq_prec_q  <= d_prec_n;
+    e_enq_idx_q   <= r_enq_idx_q;
+    e_enq_p_q     <= r_enq_p_q;
+    e_enq_port_q  <= r_enq_port_q;
+    e_enq_queue_q <= r_enq_queue_q;
+    e_enq_cells_q <= r_enq_cells_q;
+    e_enq_rec_q   <= pick_q(f_enq_q, {rd_enq_q, e_deq_rec_n, e_enq_rec_n, d_rec_n});
+    e_enq_prec_q  <= pick_p(f_enq_p, {rd_enq_p, e_deq_prec_n, e_enq_prec_n, d_prec_n});
+    e_same_q_q    <= same_q_n;
+    e_same_p_q    <= same_p_n;
   end
 
-  logic eq_qoff_n, ep_poff_n;
-  assign eq_qoff_n = |(scen & s_qoff);
-  assign ep_poff_n = |(scen & s_poff);
+  logic [ThrW-1:0]        t_cur;
+  logic signed [LimW-1:0] lim_pool, lim_priv, lim_hdrm, lim_shared, lim_qoff, lim_qoff_s, lim_qon, lim_qon_s, lim_pon;
+  dsh_thresh_pipe #(.CellW(CellW), .SizeW(SizeW), .Dsh(Dsh), .ThreshLatency(ThreshLatency)) u_thresh_pipe (
+    .clk_i, .free_i(free_q), .cells_now_i(e_enq_cells_q), .cells_next_i(r_enq_cells_q),
+    .cfg_alpha_log2_i, .cfg_shared_cells_i, .cfg_private_cells_i, .cfg_headroom_cells_i, .cfg_delta_q_i,
+    .cfg_delta_p_i, .cfg_port_mult_log2_i, .t_o(t_cur), .pool_o(lim_pool),
+    .priv_o(lim_priv), .hdrm_o(lim_hdrm), .shared_o(lim_shared), .qoff_o(lim_qoff), .qoff_s_o(lim_qoff_s),
+    .qon_o(lim_qon), .qon_s_o(lim_qon_s), .pon_o(lim_pon)
+  );
 
-  // Events of the cycle, per slot.
+  logic [CellW-1:0] eq_priv, eq_shared, eq_hdrm, ep_shared, ep_hdrm;
+  logic             eq_qoff, ep_poff;
+  assign {eq_qoff, eq_hdrm, eq_shared, eq_priv} = e_enq_rec_q;
+  assign {ep_poff, ep_hdrm, ep_shared}          = e_enq_prec_q;
+
+  logic [3:0] region;  // one-hot {drop, headroom, shared, private}
+  dsh_enq_admit #(.CellW(CellW), .Dsh(Dsh)) u_enq_admit (
+    .priv_i(eq_priv), .shared_i(eq_shared), .hdrm_i(eq_hdrm), .qoff_i(eq_qoff),
+    .port_shared_i(ep_shared), .port_hdrm_i(ep_hdrm), .poff_i(Dsh && ep_poff), .s_i(s_deq_q),
+    .pool_lim_i(lim_pool), .priv_lim_i(lim_priv), .shared_lim_i(lim_shared), .hdrm_lim_i(lim_hdrm),
+    .region_o(region)
+  );
+  assign e_region = {4{e_enq_ok_q}} & region;
+
+  // The counts after the enqueue: each sum beside the compares, the region
+  // picks. B_s - S for the threshold pipeline likewise (it gets no reset: S
+  // is 0 while in reset, so it holds B_s from the first clock edge).
+  logic [SizeW-1:0] s;
+  logic [CellW-1:0] free_n, free_sh;
+  assign s = e_enq_cells_q;
+  assign e_enq_rec_n[QRecW-2:0] = {e_region[2] ? eq_hdrm + CellW'(s) : eq_hdrm,
+                                   e_region[1] ? eq_shared + CellW'(s) : eq_shared,
+                                   e_region[0] ? eq_priv + CellW'(s) : eq_priv};
+  assign e_enq_prec_n[PRecW-2:0] = {e_region[2] ? ep_hdrm + CellW'(s) : ep_hdrm,
+                                    e_region[1] ? ep_shared + CellW'(s) : ep_shared};
+  assign free_sh = cfg_shared_cells_i - s_deq_q - CellW'(s);
+  assign free_n  = e_region[1] ? free_sh : cfg_shared_cells_i - s_deq_q;
+
+  // State machines: slot 1 after the enqueue, slot 0 (the dequeue's queue
+  // and port) unless the enqueue touched them too; an erroneous dequeue runs
+  // none.
+  logic [CellW-1:0] dq_shared, dq_hdrm, dp_shared, dp_hdrm;
+  logic             dq_qoff, dp_poff;
+  assign {dq_qoff, dq_hdrm, dq_shared} = e_deq_rec_q[QRecW-1:CellW];
+  assign {dp_poff, dp_hdrm, dp_shared} = e_deq_prec_q;
+
+  logic eval_q0, eval_p0;
+  assign eval_q0 = e_deq_go_q && !(e_enq_ok_q && e_same_q_q);
+  assign eval_p0 = e_deq_go_q && !(e_enq_ok_q && e_same_p_q);
+
+  logic q1_qoff, q1_pause, q1_resume, q0_qoff, q0_pause, q0_resume;
+  dsh_queue_fsm #(.CellW(CellW), .Dsh(Dsh)) u_queue_fsm_enq (
+    .qoff_i(eq_qoff), .shared_i(eq_shared), .hdrm_i(eq_hdrm), .region_i(e_region[2:0]),
+    .qoff_lim_i(lim_qoff), .qoff_s_lim_i(lim_qoff_s), .qon_lim_i(lim_qon), .qon_s_lim_i(lim_qon_s),
+    .qoff_o(q1_qoff), .pause_o(q1_pause), .resume_o(q1_resume)
+  );
+  dsh_queue_fsm #(.CellW(CellW), .Dsh(Dsh)) u_queue_fsm_deq (
+    .qoff_i(dq_qoff), .shared_i(dq_shared), .hdrm_i(dq_hdrm), .region_i(3'b000),
+    .qoff_lim_i(lim_qoff), .qoff_s_lim_i(lim_qoff_s), .qon_lim_i(lim_qon), .qon_s_lim_i(lim_qon_s),
+    .qoff_o(q0_qoff), .pause_o(q0_pause), .resume_o(q0_resume)
+  );
+
+  logic p1_poff, p1_pause, p1_resume, p0_poff, p0_resume;
+  if (Dsh) begin : g_port_fsm
+    logic p0_pause;
+    dsh_port_fsm #(.CellW(CellW)) u_port_fsm_enq (
+      .poff_i(ep_poff), .shared_i(ep_shared), .hdrm_i(ep_hdrm), .region_i(e_region[2:0]),
+      .pon_lim_i(lim_pon), .poff_o(p1_poff), .pause_o(p1_pause), .resume_o(p1_resume)
+    );
+    dsh_port_fsm #(.CellW(CellW)) u_port_fsm_deq (
+      .poff_i(dp_poff), .shared_i(dp_shared), .hdrm_i(dp_hdrm), .region_i(3'b000),
+      .pon_lim_i(lim_pon), .poff_o(p0_poff), .pause_o(p0_pause), .resume_o(p0_resume)
+    );
+    logic unused_p0_pause;  // a port pauses only on an admission
+    assign unused_p0_pause = p0_pause;
+  end else begin : g_no_port_fsm
+    assign {p1_poff, p1_pause, p1_resume, p0_poff, p0_resume} = '0;
+    logic unused_port;  // SIH: no port state machine
+    assign unused_port = ^{ep_poff, dp_shared, dp_hdrm, dp_poff, lim_pon};
+  end
+
+  assign e_enq_qoff_n = e_enq_ok_q ? q1_qoff : eq_qoff;
+  assign e_enq_poff_n = e_enq_ok_q ? p1_poff : Dsh && ep_poff;
+  assign e_deq_qoff_n = eval_q0 ? q0_qoff : dq_qoff;
+  assign e_deq_poff_n = eval_p0 ? p0_poff : Dsh && dp_poff;
+  assign e_enq_rec_n[QRecW-1]  = e_enq_qoff_n;
+  assign e_enq_prec_n[PRecW-1] = e_enq_poff_n;
+  assign e_deq_rec_n  = {e_deq_qoff_n, e_deq_rec_q[QRecW-2:0]};
+  assign e_deq_prec_n = {e_deq_poff_n, e_deq_prec_q[PRecW-2:0]};
+
+  // Events, per slot, and the counts they increment.
   logic [1:0] qevt_valid, qevt_pause, pevt_valid, pevt_pause;
-  logic       enq_qpause_inc, enq_ppause_inc;
-  assign qevt_valid[0] = dq_eval && (dq_pause || dq_resume);
-  assign qevt_pause[0] = dq_pause;
-  assign qevt_valid[1] = |(scen & s_qv);
-  assign qevt_pause[1] = |(scen & s_qp);
-  assign pevt_valid[0] = dp_eval && dp_resume;
-  assign pevt_pause[0] = 1'b0;
-  assign pevt_valid[1] = |(scen & s_pv);
-  assign pevt_pause[1] = |(scen & s_pp);
-  assign enq_qpause_inc = |(scen & s_qv & s_qp);
-  assign enq_ppause_inc = |(scen & s_pv & s_pp);
+  assign qevt_valid = {e_enq_ok_q && (q1_pause || q1_resume), eval_q0 && (q0_pause || q0_resume)};
+  assign qevt_pause = {q1_pause, q0_pause};
+  assign pevt_valid = {e_enq_ok_q && (p1_pause || p1_resume), eval_p0 && p0_resume};
+  assign pevt_pause = {p1_pause, 1'b0};
+
+  logic deq_err, enq_err;
+  assign deq_err = e_deq_v_q && !e_deq_go_q;
+  assign enq_err = e_enq_v_q && !e_enq_ok_q;
 
   // ------------------------------------------------- stage W: write back
-  // The dequeue writes first; an enqueue to the same queue or port overrides
-  // with values that include the dequeue (its state machine did not run).
-  // Counters: stage E registers each count and the count + 1 (computed in
-  // parallel with everything else), stage W selects with the late flag.
-  logic              w_deq_qpause_inc_q, w_enq_qpause_inc_q, w_enq_drops_inc_q, w_enq_ppause_inc_q;
-  logic [CntW-1:0]   w_deq_qpause_q, w_enq_qpause_q, w_enq_drops_q, w_enq_ppause_q;
-  logic [CntW-1:0]   w_deq_qpause_p1_q, w_enq_qpause_p1_q, w_enq_drops_p1_q, w_enq_ppause_p1_q;
+  logic              w_qpause0_q, w_qpause1_q, w_drop_q, w_ppause_q;  // counts to increment
   logic [2:0]        w_region_q;
   logic [ThrW-1:0]   w_t_q;
   logic [1:0]        w_error_q, w_qevt_valid_q, w_qevt_pause_q, w_pevt_valid_q, w_pevt_pause_q;
   logic [PortW-1:0]  w_deq_port_q, w_enq_port_q;
   logic [QueueW-1:0] w_deq_queue_q, w_enq_queue_q;
 
-  // Stage R's records that stage E writes now (bit 1 its enqueue slot, bit 0
-  // its dequeue slot): next cycle stage E takes them from stage W.
-  logic [1:0] nh_deq_q, nh_enq_q, nh_deq_p, nh_enq_p;
-`ifndef DSH_PLANTED_FAULT_BYPASS
-  assign nh_deq_q = {enq_go && x_enq_idx_q == r_deq_idx_q, deq_go && x_deq_idx_q == r_deq_idx_q};
-  assign nh_enq_q = {enq_go && x_enq_idx_q == r_enq_idx_q, deq_go && x_deq_idx_q == r_enq_idx_q};
-  assign nh_deq_p = {enq_go && x_enq_p_q == r_deq_p_q, deq_go && x_deq_p_q == r_deq_p_q};
-  assign nh_enq_p = {enq_go && x_enq_p_q == r_enq_p_q, deq_go && x_deq_p_q == r_enq_p_q};
-`else
-  // Test-only mutation (tb/lockstep): stage E misses its own last results
-  // on back-to-back events to one queue or port. The checker must catch it.
-  assign nh_deq_q = '0;
-  assign nh_enq_q = '0;
-  assign nh_deq_p = '0;
-  assign nh_enq_p = '0;
-`endif
-
-  // One register per copy (`keep`: synthesis would merge equal registers).
-  for (genvar g = 0; g < QSelN - 1; g++) begin : g_eh_q
-    (* keep *) always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        eh_enq_q_q[2*g +: 2] <= '0;
-        eh_deq_q_q[2*g +: 2] <= '0;
-      end else begin
-        eh_enq_q_q[2*g +: 2] <= nh_enq_q;
-        eh_deq_q_q[2*g +: 2] <= nh_deq_q;
-      end
-    end
-  end
-  for (genvar g = 0; g < PSelN - 1; g++) begin : g_eh_p
-    (* keep *) always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        eh_enq_p_q[2*g +: 2] <= '0;
-        eh_deq_p_q[2*g +: 2] <= '0;
-      end else begin
-        eh_enq_p_q[2*g +: 2] <= nh_enq_p;
-        eh_deq_p_q[2*g +: 2] <= nh_deq_p;
-      end
-    end
-  end
-  (* keep *) always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      eh_enq_q_q[2*QSelN-2] <= 1'b0;
-      eh_enq_p_q[2*PSelN-2] <= 1'b0;
-    end else begin
-      eh_enq_q_q[2*QSelN-2] <= nh_enq_q[1];
-      eh_enq_p_q[2*PSelN-2] <= nh_enq_p[1];
-    end
-  end
-
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       w_deq_we_q     <= 1'b0;
       w_enq_we_q     <= 1'b0;
+      w_qpause0_q    <= 1'b0;
+      w_qpause1_q    <= 1'b0;
+      w_drop_q       <= 1'b0;
+      w_ppause_q     <= 1'b0;
       w_region_q     <= RegNone;
       w_error_q      <= '0;
       w_qevt_valid_q <= '0;
       w_pevt_valid_q <= '0;
-      s_q            <= '0;
     end else begin
-      w_deq_we_q     <= deq_go;
-      w_enq_we_q     <= enq_go;
-      w_region_q     <= in_priv ? RegPriv : in_shared ? RegShared : in_hdrm ? RegHdrm : in_drop ? RegDrop : RegNone;
+      w_deq_we_q     <= e_deq_go_q;
+      w_enq_we_q     <= e_enq_ok_q;
+      w_qpause0_q    <= qevt_valid[0] && qevt_pause[0];
+      w_qpause1_q    <= qevt_valid[1] && qevt_pause[1];
+      w_drop_q       <= e_region[3];
+      w_ppause_q     <= pevt_valid[1] && pevt_pause[1];
+      w_region_q     <= e_region[0] ? RegPriv : e_region[1] ? RegShared : e_region[2] ? RegHdrm
+                      : e_region[3] ? RegDrop : RegNone;
       w_error_q      <= {enq_err, deq_err};
       w_qevt_valid_q <= qevt_valid;
       w_pevt_valid_q <= pevt_valid;
-      s_q            <= s_next;
     end
   end
 
   always_ff @(posedge clk_i) begin
-    w_deq_idx_q        <= x_deq_idx_q;
-    w_enq_idx_q        <= x_enq_idx_q;
-    w_deq_p_q          <= x_deq_p_q;
-    w_enq_p_q          <= x_enq_p_q;
-    w_deq_q_q          <= {dq_qoff, dq_hdrm, dq_shared, dq_priv};
-    w_enq_q_q          <= {eq_qoff_n, ea_hdrm, ea_shared, ea_priv};
-    w_deq_p_rec_q      <= {Dsh && dp_poff, dp_hdrm, dp_shared};
-    w_enq_p_rec_q      <= {ep_poff_n, ea_phdrm, ea_pshared};
-    w_deq_qpause_q     <= ex_deq_qpause;
-    w_enq_qpause_q     <= ex_enq_qpause;
-    w_enq_drops_q      <= ex_enq_drops;
-    w_enq_ppause_q     <= ex_enq_ppause;
-    w_deq_qpause_p1_q  <= inc_fast(ex_deq_qpause);
-    w_enq_qpause_p1_q  <= inc_fast(ex_enq_qpause);
-    w_enq_drops_p1_q   <= inc_fast(ex_enq_drops);
-    w_enq_ppause_p1_q  <= inc_fast(ex_enq_ppause);
-    w_deq_qpause_inc_q <= qevt_valid[0] && qevt_pause[0];
-    w_enq_qpause_inc_q <= enq_qpause_inc;
-    w_enq_drops_inc_q  <= in_drop;
-    w_enq_ppause_inc_q <= enq_ppause_inc;
-    w_t_q              <= t_cur;
-    free_q             <= free_next;  // no reset: B_s one edge into reset (S = 0)
-    w_qevt_pause_q     <= qevt_pause;
-    w_pevt_pause_q     <= pevt_pause;
-    w_deq_port_q       <= x_deq_port_q;
-    w_enq_port_q       <= x_enq_port_q;
-    w_deq_queue_q      <= x_deq_queue_q;
-    w_enq_queue_q      <= x_enq_queue_q;
+    w_deq_idx_q    <= e_deq_idx_q;
+    w_enq_idx_q    <= e_enq_idx_q;
+    w_deq_p_q      <= e_deq_p_q;
+    w_enq_p_q      <= e_enq_p_q;
+    w_deq_rec_q    <= e_deq_rec_n;
+    w_enq_rec_q    <= e_enq_rec_n;
+    w_deq_prec_q   <= e_deq_prec_n;
+    w_enq_prec_q   <= e_enq_prec_n;
+    w_t_q          <= t_cur;
+    w_qevt_pause_q <= qevt_pause;
+    w_pevt_pause_q <= pevt_pause;
+    w_deq_port_q   <= e_deq_port_q;
+    w_enq_port_q   <= e_enq_port_q;
+    w_deq_queue_q  <= e_deq_queue_q;
+    w_enq_queue_q  <= e_enq_queue_q;
+    free_q         <= free_n;
   end
 
-  assign w_deq_qpause_n = w_deq_qpause_inc_q ? w_deq_qpause_p1_q : w_deq_qpause_q;
-  assign w_enq_qpause_n = w_enq_qpause_inc_q ? w_enq_qpause_p1_q : w_enq_qpause_q;
-  assign w_enq_drops_n  = w_enq_drops_inc_q ? w_enq_drops_p1_q : w_enq_drops_q;
-  assign w_enq_ppause_n = w_enq_ppause_inc_q ? w_enq_ppause_p1_q : w_enq_ppause_q;
-
+  // Records: the dequeue's slot first, the enqueue's overrides.
   always_ff @(posedge clk_i) begin
     if (w_deq_we_q) begin
-      {hdrm_q[w_deq_idx_q], shared_q[w_deq_idx_q], priv_q[w_deq_idx_q]} <= w_deq_q_q[QRecW-2:0];
-      if (Dsh) qpause_q[w_deq_idx_q] <= w_deq_qpause_n;
-      {port_hdrm_q[w_deq_p_q], port_shared_q[w_deq_p_q]} <= w_deq_p_rec_q[PRecW-2:0];
+      {hdrm_q[w_deq_idx_q], shared_q[w_deq_idx_q], priv_q[w_deq_idx_q]} <= w_deq_rec_q[QRecW-2:0];
+      {port_hdrm_q[w_deq_p_q], port_shared_q[w_deq_p_q]} <= w_deq_prec_q[PRecW-2:0];
     end
     if (w_enq_we_q) begin
-      {hdrm_q[w_enq_idx_q], shared_q[w_enq_idx_q], priv_q[w_enq_idx_q]} <= w_enq_q_q[QRecW-2:0];
-      qpause_q[w_enq_idx_q] <= w_enq_qpause_n;
-      drops_q[w_enq_idx_q]  <= w_enq_drops_n;
-      {port_hdrm_q[w_enq_p_q], port_shared_q[w_enq_p_q]} <= w_enq_p_rec_q[PRecW-2:0];
-      ppause_q[w_enq_p_q]   <= w_enq_ppause_n;
+      {hdrm_q[w_enq_idx_q], shared_q[w_enq_idx_q], priv_q[w_enq_idx_q]} <= w_enq_rec_q[QRecW-2:0];
+      {port_hdrm_q[w_enq_p_q], port_shared_q[w_enq_p_q]} <= w_enq_prec_q[PRecW-2:0];
     end
   end
 
-  // Valid bits, flow-control states and globals, with reset.
+  // Valid bits, flow-control states, with reset.
   logic [NumQ-1:0]     qvalid_d, qoff_d;
   logic [NumPorts-1:0] pvalid_d, poff_d;
   always_comb begin
@@ -819,14 +634,60 @@ module dsh_mmu #(
     pvalid_d = pvalid_q;
     poff_d   = poff_q;
     if (w_deq_we_q) begin
-      qoff_d[w_deq_idx_q] = w_deq_q_q[QRecW-1];
-      poff_d[w_deq_p_q]   = w_deq_p_rec_q[PRecW-1];
+      qoff_d[w_deq_idx_q] = w_deq_rec_q[QRecW-1];
+      poff_d[w_deq_p_q]   = w_deq_prec_q[PRecW-1];
     end
     if (w_enq_we_q) begin
       qvalid_d[w_enq_idx_q] = 1'b1;
-      qoff_d[w_enq_idx_q]   = w_enq_q_q[QRecW-1];
+      qoff_d[w_enq_idx_q]   = w_enq_rec_q[QRecW-1];
       pvalid_d[w_enq_p_q]   = 1'b1;
-      poff_d[w_enq_p_q]     = w_enq_p_rec_q[PRecW-1];
+      poff_d[w_enq_p_q]     = w_enq_prec_q[PRecW-1];
+    end
+  end
+
+  // Counters, in place: each entry increments when a slot's event is its.
+  // (Array entries reach the ports through wires: Yosys 0.23 cannot connect
+  // an array entry to a port, YosysHQ/yosys#3981.)
+  for (genvar i = 0; i < NumQ; i++) begin : g_qcnt
+    logic              inc_pause, inc_drop;
+    logic [CntW-1:0]   pause, pause_n, drops, drops_n;
+    logic [CarryW-1:0] pause_c, pause_c_n, drops_c, drops_c_n;
+    assign inc_pause = (w_qpause0_q && w_deq_idx_q == QIdxW'(i)) || (w_qpause1_q && w_enq_idx_q == QIdxW'(i));
+    assign inc_drop  = w_drop_q && w_enq_idx_q == QIdxW'(i);
+    assign {pause_c, pause, drops_c, drops} = {qpause_c_q[i], qpause_q[i], drops_c_q[i], drops_q[i]};
+    dsh_cnt_step #(.CntW(CntW), .GroupW(CntGroupW)) u_pause (
+      .inc_i(inc_pause), .cnt_i(pause), .carry_i(pause_c), .cnt_o(pause_n), .carry_o(pause_c_n));
+    dsh_cnt_step #(.CntW(CntW), .GroupW(CntGroupW)) u_drops (
+      .inc_i(inc_drop), .cnt_i(drops), .carry_i(drops_c), .cnt_o(drops_n), .carry_o(drops_c_n));
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        qpause_q[i]   <= '0;
+        qpause_c_q[i] <= '0;
+        drops_q[i]    <= '0;
+        drops_c_q[i]  <= '0;
+      end else begin
+        qpause_q[i]   <= pause_n;
+        qpause_c_q[i] <= pause_c_n;
+        drops_q[i]    <= drops_n;
+        drops_c_q[i]  <= drops_c_n;
+      end
+    end
+  end
+  for (genvar i = 0; i < NumPorts; i++) begin : g_pcnt
+    logic [CntW-1:0]   pause, pause_n;
+    logic [CarryW-1:0] pause_c, pause_c_n;
+    assign {pause_c, pause} = {ppause_c_q[i], ppause_q[i]};
+    dsh_cnt_step #(.CntW(CntW), .GroupW(CntGroupW)) u_pause (
+      .inc_i(w_ppause_q && w_enq_p_q == PortW'(i)), .cnt_i(pause), .carry_i(pause_c),
+      .cnt_o(pause_n), .carry_o(pause_c_n));
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        ppause_q[i]   <= '0;
+        ppause_c_q[i] <= '0;
+      end else begin
+        ppause_q[i]   <= Dsh ? pause_n : '0;
+        ppause_c_q[i] <= Dsh ? pause_c_n : '0;
+      end
     end
   end
 
@@ -845,7 +706,7 @@ module dsh_mmu #(
       pvalid_q     <= pvalid_d;
       qoff_q       <= qoff_d;
       poff_q       <= poff_d;
-      s_out_q      <= s_q;
+      s_out_q      <= cfg_shared_cells_i - free_q;
       err_cnt_q    <= &w_error_q ? inc_fast(err_cnt_q >> 1) << 1 | CntW'(err_cnt_q[0])  // + 2
                     : |w_error_q ? inc_fast(err_cnt_q) : err_cnt_q;
       err_sticky_q <= err_sticky_q | (|w_error_q);
@@ -854,8 +715,8 @@ module dsh_mmu #(
 
   // ------------------------------------------------------------ outputs
   // Counter read port: the request is registered as one-hot selects, read
-  // (AND-OR) and registered, and the resume counts derived and registered:
-  // three cycles of latency.
+  // (AND-OR) and registered, and the counts resolved (pending carries
+  // added, resumes derived) and registered: three cycles of latency.
   logic [NumQ-1:0]     rq_sel_q;
   logic [NumPorts-1:0] rp_sel_q;
   always_ff @(posedge clk_i) begin
@@ -863,31 +724,44 @@ module dsh_mmu #(
     rp_sel_q <= port_sel(stat_rd_port_i, 1'b1);
   end
 
-  logic [NumQ-1:0]     rq_sel_v;
-  logic [NumPorts-1:0] rp_sel_v;
-  logic [CntW-1:0]     rd_drops, rd_qpauses, rd_ppauses;
-  logic [PRecW-1:0]    rd_prec;
-  assign rq_sel_v = rq_sel_q & qvalid_q;
-  assign rp_sel_v = rp_sel_q & pvalid_q;
-  dsh_onehot_read #(.Entries(NumQ), .Width(CntW)) u_read_stat_qpause (
-    .data_i(qpause_all), .sel_i(rq_sel_v), .data_o(rd_qpauses));
-  dsh_onehot_read #(.Entries(NumQ), .Width(CntW)) u_read_stat_drops (
-    .data_i(drops_all), .sel_i(rq_sel_v), .data_o(rd_drops));
-  dsh_onehot_read #(.Entries(NumPorts), .Width(CntW)) u_read_stat_ppause (
-    .data_i(ppause_all), .sel_i(rp_sel_v), .data_o(rd_ppauses));
-  dsh_onehot_read #(.Entries(NumPorts), .Width(PRecW)) u_read_stat_p (
-    .data_i(prec_all), .sel_i(rp_sel_v), .data_o(rd_prec));
+  localparam int unsigned CntRecW = CntW + CarryW;  // a counter's bits and carries
+  logic [NumQ*CntRecW-1:0]     qpause_all, drops_all;
+  logic [NumPorts*CntRecW-1:0] ppause_all;
+  always_comb begin
+    for (int unsigned i = 0; i < NumQ; i++) begin
+      qpause_all[i*CntRecW +: CntRecW] = {qpause_c_q[i], qpause_q[i]};
+      drops_all[i*CntRecW +: CntRecW]  = {drops_c_q[i], drops_q[i]};
+    end
+  end
+  always_comb begin
+    for (int unsigned i = 0; i < NumPorts; i++) ppause_all[i*CntRecW +: CntRecW] = {ppause_c_q[i], ppause_q[i]};
+  end
 
-  logic [CntW-1:0]  rd_drops_q, rd_qpauses_q, rd_ppauses_q;
-  logic             rd_qoff_q, rd_poff_q;
-  logic [CellW-1:0] rd_pshared_q, rd_phdrm_q;
+  logic [CntRecW-1:0] rd_drops, rd_qpauses, rd_ppauses;
+  logic [PRecW-1:0]   rd_prec;
+  dsh_onehot_read #(.Entries(NumQ), .Width(CntRecW)) u_read_stat_qpause (
+    .data_i(qpause_all), .sel_i(rq_sel_q), .data_o(rd_qpauses));
+  dsh_onehot_read #(.Entries(NumQ), .Width(CntRecW)) u_read_stat_drops (
+    .data_i(drops_all), .sel_i(rq_sel_q), .data_o(rd_drops));
+  dsh_onehot_read #(.Entries(NumPorts), .Width(CntRecW)) u_read_stat_ppause (
+    .data_i(ppause_all), .sel_i(rp_sel_q), .data_o(rd_ppauses));
+  dsh_onehot_read #(.Entries(NumPorts), .Width(PRecW)) u_read_stat_p (
+    .data_i(prec_all), .sel_i(rp_sel_q & pvalid_q), .data_o(rd_prec));
+
+  logic [CntRecW-1:0] rd_drops_q, rd_qpauses_q, rd_ppauses_q;
+  logic               rd_qoff_q, rd_poff_q;
+  logic [CellW-1:0]   rd_pshared_q, rd_phdrm_q;
   always_ff @(posedge clk_i) begin
     rd_drops_q   <= rd_drops;
     rd_qpauses_q <= rd_qpauses;
     rd_ppauses_q <= rd_ppauses;
-    rd_qoff_q    <= |(rq_sel_v & qoff_q);
+    rd_qoff_q    <= |(rq_sel_q & qoff_q);
     {rd_poff_q, rd_phdrm_q, rd_pshared_q} <= rd_prec;
   end
+
+  logic [CntW-1:0] rd_qpause_v, rd_ppause_v;
+  assign rd_qpause_v = cnt_value(rd_qpauses_q[CntW-1:0], rd_qpauses_q[CntW +: CarryW]);
+  assign rd_ppause_v = cnt_value(rd_ppauses_q[CntW-1:0], rd_ppauses_q[CntW +: CarryW]);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -914,7 +788,7 @@ module dsh_mmu #(
     end else begin
       stat_region_o          <= w_region_q;
       stat_t_o               <= w_t_q;
-      stat_drop_o            <= w_region_q == RegDrop;
+      stat_drop_o            <= w_drop_q;
       stat_drop_port_o       <= w_enq_port_q;
       stat_drop_queue_o      <= w_enq_queue_q;
       stat_error_o           <= w_error_q;
@@ -925,11 +799,11 @@ module dsh_mmu #(
       stat_pevt_valid_o      <= w_pevt_valid_q;
       stat_pevt_pause_o      <= w_pevt_pause_q;
       stat_pevt_port_o       <= {w_enq_port_q, w_deq_port_q};
-      stat_rd_drops_o        <= rd_drops_q;
-      stat_rd_pauses_o       <= rd_qpauses_q;
-      stat_rd_resumes_o      <= rd_qoff_q ? dec_fast(rd_qpauses_q) : rd_qpauses_q;
-      stat_rd_port_pauses_o  <= rd_ppauses_q;
-      stat_rd_port_resumes_o <= rd_poff_q ? dec_fast(rd_ppauses_q) : rd_ppauses_q;
+      stat_rd_drops_o        <= cnt_value(rd_drops_q[CntW-1:0], rd_drops_q[CntW +: CarryW]);
+      stat_rd_pauses_o       <= rd_qpause_v;
+      stat_rd_resumes_o      <= rd_qpause_v - CntW'(rd_qoff_q);
+      stat_rd_port_pauses_o  <= rd_ppause_v;
+      stat_rd_port_resumes_o <= rd_ppause_v - CntW'(rd_poff_q);
       stat_rd_port_shared_o  <= rd_pshared_q;
       stat_rd_port_hdrm_o    <= rd_phdrm_q;
     end
@@ -945,7 +819,7 @@ module dsh_mmu #(
   // Contract §8 invariants that hold at the boundary of every cycle.
   always @(posedge clk_i) begin
     if (rst_ni) begin
-      assert (s_q <= cfg_shared_cells_i) else $error("dsh_mmu: S exceeds B_s");
+      assert (free_q <= cfg_shared_cells_i) else $error("dsh_mmu: S below 0 or above B_s");
       if (!Dsh) assert (poff_q == '0) else $error("dsh_mmu: POFF set under SIH");
     end
   end

@@ -1,56 +1,57 @@
 // Queue flow-control state machine, next state (contract §4), evaluated once
-// a cycle for a queue that the cycle's dequeue or enqueue touched.
-//   SIH: qoff & hdrm == 0 & w <= X_on   -> QON,  RESUME   (PAUSE comes from admission)
-//   DSH: !qoff & w > X_qoff             -> QOFF, PAUSE
-//        qoff & w <= X_qon              -> QON,  RESUME
-// w = shared_i + shared_add_i and hdrm = hdrm_i + hdrm_add_i, the values in
-// linear form (dsh_lin_cmp) so that each comparison is one sum.
-// Combinational; the state register lives with the queue's counters.
+// a cycle for a queue that the cycle's dequeue or enqueue touched, after
+// both. region_i says where an enqueue to this queue went this cycle (0 when
+// it had none, or when the packet was dropped): the compares are made on the
+// counts before the enqueue, against limits with and without its cells
+// (dsh_limits), and the region picks, so that they need not wait for it.
+//   SIH: PAUSE on entering the headroom: !qoff & region headroom
+//        RESUME: qoff & hdrm == 0 & w <= X_on         (after the enqueue)
+//   DSH: PAUSE:  !qoff & w > X_qoff                   (after the enqueue)
+//        RESUME: qoff & w <= X_qon
+// Combinational; the state bit lives with the queue's record.
 `default_nettype none
 
 module dsh_queue_fsm #(
   parameter int unsigned CellW = 20,
-  parameter int unsigned SizeW = 8,
   parameter bit          Dsh   = 1'b1,
-  localparam int unsigned ThrW = CellW + 3,
-  localparam int unsigned LinW = 4 * CellW
+  localparam int unsigned LimW = CellW + 9
 ) (
-  input  logic             qoff_i,
-  input  logic [LinW-1:0]  shared_i,
-  input  logic [SizeW-1:0] shared_add_i,
-  input  logic [LinW-1:0]  hdrm_i,
-  input  logic [SizeW-1:0] hdrm_add_i,
-  input  logic [ThrW-1:0]  x_qoff_i,
-  input  logic [ThrW-1:0]  x_qon_i,
-  output logic             qoff_o,
-  output logic             pause_o,
-  output logic             resume_o
+  input  logic                   qoff_i,
+  input  logic [CellW-1:0]       shared_i,
+  input  logic [CellW-1:0]       hdrm_i,
+  input  logic [2:0]             region_i,     // one-hot {headroom, shared, private}, or 0
+  input  logic signed [LimW-1:0] qoff_lim_i,   // DSH: T - eta
+  input  logic signed [LimW-1:0] qoff_s_lim_i, // DSH: T - eta - s
+  input  logic signed [LimW-1:0] qon_lim_i,    // DSH: T - eta - dq; SIH: T - dq
+  input  logic signed [LimW-1:0] qon_s_lim_i,  // DSH: T - eta - dq - s
+  output logic                   qoff_o,
+  output logic                   pause_o,
+  output logic                   resume_o
 );
-  logic le_qon;
-  dsh_lin_cmp #(.CellW(CellW), .SizeW(SizeW), .KW(ThrW)) u_qon (
-    .v_i(shared_i), .add_i(shared_add_i), .k_i(x_qon_i), .le_o(le_qon)
-  );
+  logic w_zero, le_qon;
+  assign w_zero = shared_i == '0;
+  assign le_qon = $signed(LimW'(shared_i)) <= qon_lim_i;
 
   if (Dsh) begin : g_dsh
-    logic le_qoff;
-    dsh_lin_cmp #(.CellW(CellW), .SizeW(SizeW), .KW(ThrW)) u_qoff (
-      .v_i(shared_i), .add_i(shared_add_i), .k_i(x_qoff_i), .le_o(le_qoff)
-    );
-    assign pause_o  = !qoff_i && !le_qoff;
-    assign resume_o = qoff_i && le_qon;
-    logic unused_hdrm;  // a DSH queue resumes on its shared occupancy alone
-    assign unused_hdrm = ^{hdrm_i, hdrm_add_i};
+    logic le_qoff, le_qoff_s, le_qon_s, in_shared;
+    assign le_qoff   = $signed(LimW'(shared_i)) <= qoff_lim_i;
+    assign le_qoff_s = $signed(LimW'(shared_i)) <= qoff_s_lim_i;
+    assign le_qon_s  = $signed(LimW'(shared_i)) <= qon_s_lim_i;
+    assign in_shared = region_i[1];
+    assign pause_o   = !qoff_i && (in_shared ? !le_qoff_s : !le_qoff && !w_zero);
+    assign resume_o  = qoff_i && (in_shared ? le_qon_s : le_qon || w_zero);
+    logic unused_sih;  // a DSH queue decides on its shared count alone
+    assign unused_sih = ^{hdrm_i, region_i[2], region_i[0]};
   end else begin : g_sih
-    logic hdrm_zero;
-    dsh_lin_cmp #(.CellW(CellW), .SizeW(SizeW), .KW(1)) u_hdrm_zero (
-      .v_i(hdrm_i), .add_i(hdrm_add_i), .k_i(1'b0), .le_o(hdrm_zero)
-    );
-    assign pause_o  = 1'b0;
-    assign resume_o = qoff_i && hdrm_zero && le_qon;
-    logic unused_xqoff;
-    assign unused_xqoff = ^x_qoff_i;
+    logic in_hdrm;
+    assign in_hdrm  = region_i[2];
+    assign pause_o  = !qoff_i && in_hdrm;
+    // A shared admission needs QON, so a resume never follows one.
+    assign resume_o = qoff_i && !in_hdrm && hdrm_i == '0 && (le_qon || w_zero);
+    logic unused_dsh;
+    assign unused_dsh = ^{qoff_lim_i, qoff_s_lim_i, qon_s_lim_i, region_i[1:0]};
   end
-  assign qoff_o = (qoff_i | pause_o) & ~resume_o;
+  assign qoff_o = (qoff_i || pause_o) && !resume_o;
 endmodule
 
 `default_nettype wire

@@ -1,82 +1,96 @@
-// Threshold pipeline (contract §3): thresholds in effect during cycle c are
-// derived from S at the end of cycle c-L, for L = ThreshLatency in 1..3.
-// free_i is B_s - S_{c-1}, registered beside S in dsh_mmu.
-//   L = 1: DT calculator and threshold stage are combinational from free_i;
-//   L = 2: both registered once: the decision logic starts at flops;
-//   L = 3: T registered, then the thresholds registered.
-// The pipeline registers have no reset: they load from free_i every cycle,
-// and free_i is B_s while the MMU is held in reset (one edge after reset
-// asserts), so holding rst_ni low for at least three clock edges (with cfg_*
-// stable) fills them with the thresholds of S = 0, as the contract's S_c = 0
-// for c < 0 requires.
+// Threshold pipeline (contract §3): the limits in effect during cycle c (see
+// dsh_limits) derive from S at the end of cycle c-L, L = ThreshLatency in
+// 1..3. free_i is B_s - S after the cycle that stage E finished last
+// (registered in dsh_mmu), so while cycle c is in stage E free_i holds
+// B_s - S_{c-1}.
+//   L = 1: T and the limits are combinational from free_i (in the loop of
+//          stage E, so this latency does not reach the 4 ns clock);
+//   L = 2: T and the limits of the enqueue entering stage E at the next
+//          edge are registered: stage E starts at flops;
+//   L = 3: T registered once more before the limits.
+// The registers have no reset: they load every cycle, and free_i holds B_s
+// from the first clock edge of reset (dsh_mmu), so holding rst_ni low for at
+// least three clock edges fills them with the limits of S = 0, as the
+// contract's S_c = 0 for c < 0 requires.
 `default_nettype none
 
 module dsh_thresh_pipe #(
   parameter int unsigned CellW         = 20,
+  parameter int unsigned SizeW         = 8,
   parameter bit          Dsh           = 1'b1,
   parameter int unsigned ThreshLatency = 2,
   localparam int unsigned ThrW = CellW + 3,
-  localparam int unsigned XpW  = ThrW + 5
+  localparam int unsigned LimW = CellW + 9,
+  localparam int unsigned NumLim = 9
 ) (
-  input  logic              clk_i,
-  input  logic [CellW-1:0]  free_i,
-  input  logic signed [4:0] cfg_alpha_log2_i,
-  input  logic [CellW-1:0]  cfg_headroom_cells_i,
-  input  logic [CellW-1:0]  cfg_delta_q_i,
-  input  logic [CellW-1:0]  cfg_delta_p_i,
-  input  logic [2:0]        cfg_port_mult_log2_i,
-  output logic [ThrW-1:0]   t_o,
-  output logic [ThrW-1:0]   x_qoff_o,
-  output logic [ThrW-1:0]   x_qon_o,
-  output logic [XpW-1:0]    x_poff_o,
-  output logic [XpW-1:0]    x_pon_o
+  input  logic                   clk_i,
+  input  logic [CellW-1:0]       free_i,
+  input  logic [SizeW-1:0]       cells_now_i,   // the enqueue in stage E (L = 1)
+  input  logic [SizeW-1:0]       cells_next_i,  // the enqueue entering stage E at the next edge
+  input  logic signed [4:0]      cfg_alpha_log2_i,
+  input  logic [CellW-1:0]       cfg_shared_cells_i,
+  input  logic [CellW-1:0]       cfg_private_cells_i,
+  input  logic [CellW-1:0]       cfg_headroom_cells_i,
+  input  logic [CellW-1:0]       cfg_delta_q_i,
+  input  logic [CellW-1:0]       cfg_delta_p_i,
+  input  logic [2:0]             cfg_port_mult_log2_i,
+  output logic [ThrW-1:0]        t_o,       // T in effect in stage E
+  output logic signed [LimW-1:0] pool_o,
+  output logic signed [LimW-1:0] priv_o,
+  output logic signed [LimW-1:0] hdrm_o,
+  output logic signed [LimW-1:0] shared_o,
+  output logic signed [LimW-1:0] qoff_o,
+  output logic signed [LimW-1:0] qoff_s_o,
+  output logic signed [LimW-1:0] qon_o,
+  output logic signed [LimW-1:0] qon_s_o,
+  output logic signed [LimW-1:0] pon_o
 );
-  logic [ThrW-1:0] t_now;   // T of free_i
-  logic [ThrW-1:0] t_thr;   // T fed to the threshold stage
-  logic [ThrW-1:0] x_qoff, x_qon;
-  logic [XpW-1:0]  x_poff, x_pon;
+  logic [ThrW-1:0]        t_free;  // T of free_i
+  logic [ThrW-1:0]        t_lim;   // T the limits are computed from
+  logic [SizeW-1:0]       s_lim;
+  logic [NumLim*LimW-1:0] lim;
 
-  dsh_dt_calc #(.CellW(CellW)) u_dt_calc (
-    .cfg_alpha_log2_i, .free_i, .t_o(t_now)
-  );
+  dsh_dt_calc #(.CellW(CellW)) u_dt_calc (.cfg_alpha_log2_i, .free_i, .t_o(t_free));
 
   if (ThreshLatency >= 3) begin : g_t_reg
     logic [ThrW-1:0] t_q;
-    always_ff @(posedge clk_i) t_q <= t_now;
-    assign t_thr = t_q;
+    always_ff @(posedge clk_i) t_q <= t_free;
+    assign t_lim = t_q;
   end else begin : g_t_comb
-    assign t_thr = t_now;
+    assign t_lim = t_free;
   end
+  assign s_lim = (ThreshLatency >= 2) ? cells_next_i : cells_now_i;
 
-  dsh_thresholds #(.CellW(CellW), .Dsh(Dsh)) u_thresholds (
-    .t_i(t_thr), .cfg_headroom_cells_i, .cfg_delta_q_i, .cfg_delta_p_i, .cfg_port_mult_log2_i,
-    .x_qoff_o(x_qoff), .x_qon_o(x_qon), .x_poff_o(x_poff), .x_pon_o(x_pon)
+  dsh_limits #(.CellW(CellW), .SizeW(SizeW), .Dsh(Dsh)) u_limits (
+    .t_i(t_lim), .cells_i(s_lim), .cfg_shared_cells_i, .cfg_private_cells_i, .cfg_headroom_cells_i,
+    .cfg_delta_q_i, .cfg_delta_p_i, .cfg_port_mult_log2_i,
+    .priv_o(lim[0*LimW +: LimW]), .hdrm_o(lim[1*LimW +: LimW]), .shared_o(lim[2*LimW +: LimW]),
+    .qoff_o(lim[3*LimW +: LimW]), .qoff_s_o(lim[4*LimW +: LimW]), .qon_o(lim[5*LimW +: LimW]),
+    .qon_s_o(lim[6*LimW +: LimW]), .pon_o(lim[7*LimW +: LimW]), .pool_o(lim[8*LimW +: LimW])
   );
 
-  if (ThreshLatency >= 2) begin : g_x_reg
-    logic [ThrW-1:0] t_q, x_qoff_q, x_qon_q;
-    logic [XpW-1:0]  x_poff_q, x_pon_q;
+  logic [ThrW-1:0]        t_e;    // as stage E sees them
+  logic [NumLim*LimW-1:0] lim_e;
+  if (ThreshLatency >= 2) begin : g_lim_reg
+    logic [ThrW-1:0]        t_q;
+    logic [NumLim*LimW-1:0] lim_q;
     always_ff @(posedge clk_i) begin
-      t_q      <= t_thr;
-      x_qoff_q <= x_qoff;
-      x_qon_q  <= x_qon;
-      x_poff_q <= x_poff;
-      x_pon_q  <= x_pon;
+      t_q   <= t_lim;
+      lim_q <= lim;
     end
-    assign t_o      = t_q;
-    assign x_qoff_o = x_qoff_q;
-    assign x_qon_o  = x_qon_q;
-    assign x_poff_o = x_poff_q;
-    assign x_pon_o  = x_pon_q;
-  end else begin : g_x_comb
-    logic unused_clk;  // L = 1 has no pipeline register
-    assign unused_clk = clk_i;
-    assign t_o      = t_thr;
-    assign x_qoff_o = x_qoff;
-    assign x_qon_o  = x_qon;
-    assign x_poff_o = x_poff;
-    assign x_pon_o  = x_pon;
+    assign t_e   = t_q;
+    assign lim_e = lim_q;
+    logic unused_now;
+    assign unused_now = ^cells_now_i;
+  end else begin : g_lim_comb
+    assign t_e   = t_lim;
+    assign lim_e = lim;
+    logic unused_next;
+    assign unused_next = ^{clk_i, cells_next_i};
   end
+
+  assign t_o = t_e;
+  assign {pool_o, pon_o, qon_s_o, qon_o, qoff_s_o, qoff_o, shared_o, hdrm_o, priv_o} = lim_e;
 endmodule
 
 `default_nettype wire

@@ -1,24 +1,25 @@
 // RTL tests per module: each combinational stage of dsh_mmu against the
-// golden model (thresholds) or the contract's rule written out here (drain
-// order, enqueue table, state machines), on exhaustive or random inputs;
-// the egress OR gate on an event sequence. CellW = 12, SizeW = 6.
+// golden model (T, thresholds) or the contract's rule written out here
+// (drain order, enqueue table, state machines), on exhaustive or random
+// inputs; the counter over long increment sequences; the egress OR gate on
+// an event sequence. CellW = 12, SizeW = 6.
 #include <gtest/gtest.h>
 #include <verilated.h>
 
 #include <random>
 
-#include "Vdt_calc.h"
+#include "Vcnt_step.h"
 #include "Vdeq_drain.h"
+#include "Vdt_calc.h"
 #include "Vegress_pause.h"
-#include "Vlin_cmp.h"
+#include "Venq_admit_dsh.h"
+#include "Venq_admit_sih.h"
+#include "Vlimits_dsh.h"
+#include "Vlimits_sih.h"
 #include "Vonehot_read.h"
-#include "Venq_decide_dsh.h"
-#include "Venq_decide_sih.h"
 #include "Vport_fsm.h"
 #include "Vqueue_fsm_dsh.h"
 #include "Vqueue_fsm_sih.h"
-#include "Vthresholds_dsh.h"
-#include "Vthresholds_sih.h"
 #include "mmu.h"
 
 namespace {
@@ -27,6 +28,12 @@ using dsh::Config;
 using dsh::Scheme;
 constexpr uint32_t kCellMax = (1u << 12) - 1;
 constexpr uint32_t kSizeMax = (1u << 6) - 1;
+constexpr unsigned kLimW = 12 + 9;  // dsh_limits' signed limits
+
+uint32_t lim_bits(int64_t v) { return uint32_t(v) & ((1u << kLimW) - 1); }
+int64_t lim_value(uint32_t bits) {
+  return (bits >> (kLimW - 1)) & 1 ? int64_t(bits) - (int64_t(1) << kLimW) : int64_t(bits);
+}
 
 // A golden model whose B_s is `bs`: one port, one queue, no private buffer.
 dsh::Mmu golden_with_bs(Scheme s, uint32_t bs, uint32_t eta, int alpha, unsigned pm, uint32_t dq, uint32_t dp) {
@@ -52,90 +59,65 @@ TEST(DtCalc, ExhaustiveOverSAndAlpha) {
     auto g = golden_with_bs(Scheme::DSH, bs, 10, a, 0, 0, 0);
     for (uint32_t s = 0; s <= bs; ++s) {
       dut.cfg_alpha_log2_i = uint8_t(a) & 0x1f;
-      dut.free_i = bs - s;  // dsh_mmu registers B_s - S beside S
+      dut.free_i = bs - s;  // dsh_mmu registers B_s - S
       dut.eval();
       ASSERT_EQ(dut.t_o, g.thresholds_for(s).t) << "alpha_log2=" << a << " S=" << s;
     }
   }
 }
 
+// Each limit decides its contract condition as the golden thresholds do, for
+// values around the threshold and anywhere.
 template <class V>
-void check_thresholds(Scheme scheme) {
+void check_limits(Scheme scheme) {
   VerilatedContext ctx;
   V dut(&ctx);
-  std::mt19937 rng(7);
+  const bool dsh = scheme == Scheme::DSH;
+  std::mt19937 rng(dsh ? 7 : 8);
   auto r = [&](uint32_t hi) { return std::uniform_int_distribution<uint32_t>(0, hi)(rng); };
-  for (int i = 0; i < 200000; ++i) {
+  for (int i = 0; i < 100000; ++i) {
     const uint32_t eta = r(300), dq = r(i % 3 ? 50 : kCellMax), dp = r(i % 3 ? 200 : kCellMax), pm = r(5);
-    const uint32_t bs = 1 + r(kCellMax - eta - 1), s = r(bs);
+    const uint32_t bs = 1 + r(kCellMax - eta - 1), S = r(bs), phi = r(20), s = 1 + r(kSizeMax - 1);
     const int a = int(r(13)) - 10;
     auto g = golden_with_bs(scheme, bs, eta, a, pm, dq, dp);
-    const dsh::Thresholds want = g.thresholds_for(s);
-    dut.t_i = uint32_t(want.t);
+    const dsh::Thresholds x = g.thresholds_for(S);
+    dut.t_i = uint32_t(x.t);
+    dut.cells_i = s;
+    dut.cfg_shared_cells_i = bs;
+    dut.cfg_private_cells_i = phi;
     dut.cfg_headroom_cells_i = eta;
     dut.cfg_delta_q_i = dq;
     dut.cfg_delta_p_i = dp;
     dut.cfg_port_mult_log2_i = pm;
     dut.eval();
-    ASSERT_EQ(dut.x_qoff_o, want.x_qoff) << "T=" << want.t << " eta=" << eta;
-    ASSERT_EQ(dut.x_qon_o, want.x_qon) << "T=" << want.t << " eta=" << eta << " delta_q=" << dq;
-    ASSERT_EQ(dut.x_poff_o, want.x_poff) << "T=" << want.t << " port_mult_log2=" << pm;
-    ASSERT_EQ(dut.x_pon_o, want.x_pon) << "T=" << want.t << " delta_p=" << dp;
+    const int64_t pool = lim_value(dut.pool_o), priv = lim_value(dut.priv_o), hdrm = lim_value(dut.hdrm_o),
+                  shared = lim_value(dut.shared_o), qoff = lim_value(dut.qoff_o), qoff_s = lim_value(dut.qoff_s_o),
+                  qon = lim_value(dut.qon_o), qon_s = lim_value(dut.qon_s_o), pon = lim_value(dut.pon_o);
+    // v: near each threshold, or anywhere in the counter's range.
+    const uint64_t near[] = {x.x_qoff, x.x_qon, x.x_poff, x.x_pon, bs, phi, eta};
+    for (int k = 0; k < 8; ++k) {
+      const int64_t v0 = k < 7 ? int64_t(near[k]) - s + int64_t(r(4)) - 2 : int64_t(r(kCellMax));
+      const uint64_t v = uint64_t(std::clamp<int64_t>(v0, 0, kCellMax));
+      const std::string at = "T=" + std::to_string(x.t) + " s=" + std::to_string(s) + " v=" + std::to_string(v);
+      ASSERT_EQ(int64_t(v) <= pool, v + s <= bs) << "pool " << at;
+      ASSERT_EQ(int64_t(v) <= priv, v + s <= phi) << "priv " << at;
+      ASSERT_EQ(int64_t(v) <= hdrm, v + s <= eta) << "hdrm " << at;
+      if (dsh) {
+        ASSERT_EQ(int64_t(v) <= shared, v + s <= x.x_poff) << "X_poff " << at;
+        ASSERT_EQ(!(int64_t(v) <= qoff) && v != 0, v > x.x_qoff) << "X_qoff " << at;
+        ASSERT_EQ(!(int64_t(v) <= qoff_s), v + s > x.x_qoff) << "X_qoff with s " << at;
+        ASSERT_EQ(int64_t(v) <= qon || v == 0, v <= x.x_qon) << "X_qon " << at;
+        ASSERT_EQ(int64_t(v) <= qon_s, v + s <= x.x_qon) << "X_qon with s " << at;
+        ASSERT_EQ(int64_t(v) <= pon || v == 0, v <= x.x_pon) << "X_pon " << at;
+      } else {
+        ASSERT_EQ(int64_t(v) <= shared, v + s <= x.x_qoff) << "X_off " << at;
+        ASSERT_EQ(int64_t(v) <= qon || v == 0, v <= x.x_qon) << "X_on " << at;
+      }
+    }
   }
 }
-TEST(Thresholds, DshMatchesGolden) { check_thresholds<Vthresholds_dsh>(Scheme::DSH); }
-TEST(Thresholds, SihMatchesGolden) { check_thresholds<Vthresholds_sih>(Scheme::SIH); }
-
-// A value in the RTL's linear form a + b + c - d: four 12-bit fields
-// {d, c, b, a} (dsh_lin_cmp).
-uint64_t lin(uint32_t a, uint32_t b = 0, uint32_t c = 0, uint32_t d = 0) {
-  return uint64_t(a) | uint64_t(b) << 12 | uint64_t(c) << 24 | uint64_t(d) << 36;
-}
-uint32_t lin_value(uint64_t v) {
-  auto f = [&](int k) { return uint32_t(v >> (12 * k)) & kCellMax; };
-  return (f(0) + f(1) + f(2) - f(3)) & kCellMax;
-}
-// v (<= kCellMax - 200) split at random into a + b + c - d.
-template <class R>
-uint64_t random_lin(uint32_t v, R& rng) {
-  auto r = [&](uint32_t hi) { return std::uniform_int_distribution<uint32_t>(0, hi)(rng); };
-  const uint32_t d = r(100), b = r(std::min(v, 50u)), c = r(std::min(v - b, 50u));
-  return lin(v - b - c + d, b, c, d);
-}
-// Packed vectors of 48-bit linear forms (Verilator words).
-template <class W>
-void put_lin(W& w, unsigned k, uint64_t v) {
-  for (unsigned i = 0; i < 48; ++i) {
-    const unsigned bit = 48 * k + i;
-    if ((v >> i) & 1) w[bit / 32] |= 1u << (bit % 32);
-    else w[bit / 32] &= ~(1u << (bit % 32));
-  }
-}
-template <class W>
-uint64_t get_lin(const W& w, unsigned k) {
-  uint64_t v = 0;
-  for (unsigned i = 0; i < 48; ++i) {
-    const unsigned bit = 48 * k + i;
-    v |= uint64_t((w[bit / 32] >> (bit % 32)) & 1) << i;
-  }
-  return v;
-}
-
-TEST(LinCmp, SumOfTermsAgainstLimit) {
-  VerilatedContext ctx;
-  Vlin_cmp dut(&ctx);
-  std::mt19937 rng(5);
-  auto r = [&](uint32_t hi) { return std::uniform_int_distribution<uint32_t>(0, hi)(rng); };
-  for (int i = 0; i < 300000; ++i) {
-    const uint32_t v = r(i % 2 ? 60 : kCellMax - 200), add = r(kSizeMax);
-    const uint32_t k = i % 3 ? v + add + r(4) - 2 : r((1u << 14) - 1);  // near the boundary, or anywhere
-    dut.v_i = random_lin(v, rng);
-    dut.add_i = add;
-    dut.k_i = k & ((1u << 14) - 1);
-    dut.eval();
-    ASSERT_EQ(bool(dut.le_o), int64_t(v) + add <= int64_t(k & ((1u << 14) - 1))) << v << '+' << add << " <= " << k;
-  }
-}
+TEST(Limits, DshDecidesAsGoldenThresholds) { check_limits<Vlimits_dsh>(Scheme::DSH); }
+TEST(Limits, SihDecidesAsGoldenThresholds) { check_limits<Vlimits_sih>(Scheme::SIH); }
 
 // Entries = 5 (padded to 8 leaves), Width = 7.
 TEST(OnehotRead, ReadsTheSelectedEntryOrZero) {
@@ -154,139 +136,165 @@ TEST(OnehotRead, ReadsTheSelectedEntryOrZero) {
   }
 }
 
-TEST(DeqDrain, HeadroomThenSharedThenPrivate) {
+// The previous cycle's enqueue (region r, to this queue and/or port or not),
+// then the dequeue: headroom first, then shared, then private (contract §4).
+TEST(DeqDrain, EnqueueThenHeadroomSharedPrivate) {
   VerilatedContext ctx;
   Vdeq_drain dut(&ctx);
   std::mt19937 rng(3);
   auto r = [&](uint32_t hi) { return std::uniform_int_distribution<uint32_t>(0, hi)(rng); };
-  int cases[3] = {};
-  for (int i = 0; i < 300000; ++i) {
+  int cases[4] = {}, regions[4] = {};
+  for (int i = 0; i < 400000; ++i) {
     const uint32_t lim = i % 2 ? 20 : kCellMax / 4;
-    const uint32_t p = r(lim), s = r(lim), h = r(lim);
+    uint32_t p = r(lim), w = r(lim), h = r(lim);
     // Port sums and S hold at least the queue's own parts (contract §2).
-    const uint32_t ps = s + r(lim), ph = h + r(lim), S = ps + r(lim);
-    const uint32_t cells = r(kSizeMax);
+    uint32_t ps = w + r(lim), ph = h + r(lim), S = ps + r(lim);
+    const uint32_t cells = r(kSizeMax), s = 1 + r(kSizeMax - 1);
+    const bool ok = r(9) != 0, to_port = r(2), to_queue = to_port && r(2);
+    const unsigned region = r(3);  // 0 none or drop, 1 private, 2 shared, 3 headroom
+    dut.ok_i = ok;
+    dut.cells_i = cells;
     dut.priv_i = p;
-    dut.shared_i = s;
+    dut.shared_i = w;
     dut.hdrm_i = h;
     dut.port_shared_i = ps;
     dut.port_hdrm_i = ph;
     dut.s_i = S;
-    dut.cells_i = cells;
+    dut.enq_cells_i = s;
+    dut.enq_queue_i = to_queue;
+    dut.enq_port_i = to_port;
+    dut.region_i = region ? 1u << (region - 1) : 0;
     dut.eval();
-    const bool ok = uint64_t(p) + s + h >= cells;
-    ASSERT_EQ(bool(dut.ok_o), ok);
-    if (!ok) continue;
-    const uint32_t fh = std::min(cells, h), fs = std::min(cells - fh, s), fp = cells - fh - fs;
-    const unsigned k = fh == cells ? 0 : fs == cells - fh ? 1 : 2;  // the contract's case
-    ASSERT_EQ(uint32_t(dut.case_o), 1u << k) << p << ' ' << s << ' ' << h << ' ' << cells;
-    ++cases[k];
-    ASSERT_EQ(lin_value(get_lin(dut.hdrm_o, k)), h - fh);
-    ASSERT_EQ(lin_value(get_lin(dut.shared_o, k)), s - fs);
-    ASSERT_EQ(lin_value(get_lin(dut.priv_o, k)), p - fp);
-    ASSERT_EQ(lin_value(get_lin(dut.port_shared_o, k)), ps - fs);
-    ASSERT_EQ(lin_value(get_lin(dut.port_hdrm_o, k)), ph - fh);
-    ASSERT_EQ(lin_value(get_lin(dut.s_o, k)), S - fs);
+    // The enqueue first.
+    if (region == 1 && to_queue) p += s;
+    if (region == 2) {
+      w += to_queue ? s : 0;
+      ps += to_port ? s : 0;
+      S += s;
+    }
+    if (region == 3) {
+      h += to_queue ? s : 0;
+      ph += to_port ? s : 0;
+    }
+    ++regions[region];
+    const bool go = ok && uint64_t(p) + w + h >= cells;
+    ASSERT_EQ(bool(dut.go_o), go) << "case " << i;
+    uint32_t fh = 0, fs = 0, fp = 0;
+    if (go) {
+      fh = std::min(cells, h), fs = std::min(cells - fh, w), fp = cells - fh - fs;
+      ++cases[fh == cells ? 0 : fs == cells - fh ? 1 : 2];
+    } else {
+      ++cases[3];
+    }
+    const std::string at = "case " + std::to_string(i) + " region " + std::to_string(region);
+    ASSERT_EQ(uint32_t(dut.hdrm_o), h - fh) << at;
+    ASSERT_EQ(uint32_t(dut.shared_o), w - fs) << at;
+    ASSERT_EQ(uint32_t(dut.priv_o), p - fp) << at;
+    ASSERT_EQ(uint32_t(dut.port_shared_o), ps - fs) << at;
+    ASSERT_EQ(uint32_t(dut.port_hdrm_o), ph - fh) << at;
+    ASSERT_EQ(uint32_t(dut.s_o), S - fs) << at;
   }
-  for (int k = 0; k < 3; ++k) EXPECT_GT(cases[k], 10000) << "drain case " << k << " rarely exercised";
+  for (int k = 0; k < 4; ++k) EXPECT_GT(cases[k], 10000) << "drain case " << k << " (3: no drain) rarely exercised";
+  for (int k = 0; k < 4; ++k) EXPECT_GT(regions[k], 50000) << "region " << k;
 }
 
-// Contract §4 table, for 4 scenarios at once: each names its queue, port
-// and S candidate (of 4) with one-hot selects; the region comes out one-hot
-// {drop, headroom/insurance, shared, private} per scenario. Every candidate
-// holds a plausible state, so a wrong select gives a wrong region.
+// The limits dsh_limits gives for thresholds x and cells s (unsaturated, as
+// in the RTL; the expected results below use the contract's sat0 values).
+struct Lims {
+  int64_t pool, priv, hdrm, shared, qoff, qoff_s, qon, qon_s, pon;
+};
+
+// Contract §4 table: the region comes out one-hot {drop, headroom/insurance,
+// shared, private}.
 template <class V>
-void check_enqueue(bool dsh) {
+void check_admit(bool dsh) {
   VerilatedContext ctx;
   V dut(&ctx);
   std::mt19937 rng(dsh ? 11 : 12);
   auto r = [&](uint32_t hi) { return std::uniform_int_distribution<uint32_t>(0, hi)(rng); };
   int seen[4] = {};
-  for (int i = 0; i < 100000; ++i) {
-    const uint32_t phi = r(12), eta = r(40), bs = 50 + r(400), cells = 1 + r(kSizeMax - 1);
+  for (int i = 0; i < 200000; ++i) {
+    const uint32_t phi = r(12), eta = r(40), bs = 50 + r(400), s = 1 + r(kSizeMax - 1);
     const bool qoff = r(3) == 0, poff = r(3) == 0;
-    const uint32_t xq = r(600), xp = r(3000);
-    uint32_t priv[4], shared[4], hdrm[4], pshared[4], phdrm[4], s[4];
-    for (unsigned k = 0; k < 4; ++k) {
-      priv[k] = r(phi), shared[k] = r(bs), hdrm[k] = r(eta), pshared[k] = r(bs), phdrm[k] = r(eta), s[k] = r(bs);
-      put_lin(dut.priv_i, k, random_lin(priv[k], rng));
-      put_lin(dut.shared_i, k, random_lin(shared[k], rng));
-      put_lin(dut.hdrm_i, k, random_lin(hdrm[k], rng));
-      put_lin(dut.port_shared_i, k, random_lin(pshared[k], rng));
-      put_lin(dut.port_hdrm_i, k, random_lin(phdrm[k], rng));
-      put_lin(dut.s_i, k, random_lin(s[k], rng));
-    }
-    unsigned kq[4], kp[4], ks[4];
-    uint32_t qsel = 0, psel = 0, ssel = 0;
-    for (unsigned j = 0; j < 4; ++j) {
-      kq[j] = r(3), kp[j] = r(3), ks[j] = r(3);
-      qsel |= 1u << (4 * j + kq[j]);
-      psel |= 1u << (4 * j + kp[j]);
-      ssel |= 1u << (4 * j + ks[j]);
-    }
-    dut.cells_i = cells;
-    dut.qsel_i = qsel;
-    dut.psel_i = psel;
-    dut.ssel_i = ssel;
+    const uint32_t xoff = r(600);  // SIH X_off = T; DSH X_poff
+    const uint32_t p = r(phi), w = r(bs), h = r(eta), ps = r(bs), ph = r(eta), S = r(bs);
+    dut.priv_i = p;
+    dut.shared_i = w;
+    dut.hdrm_i = h;
     dut.qoff_i = qoff;
+    dut.port_shared_i = ps;
+    dut.port_hdrm_i = ph;
     dut.poff_i = poff;
-    dut.x_qoff_i = xq;
-    dut.x_poff_i = xp;
-    dut.cfg_private_cells_i = phi;
-    dut.cfg_headroom_cells_i = eta;
-    dut.cfg_shared_cells_i = bs;
+    dut.s_i = S;
+    dut.pool_lim_i = lim_bits(int64_t(bs) - s);
+    dut.priv_lim_i = lim_bits(int64_t(phi) - s);
+    dut.shared_lim_i = lim_bits(int64_t(xoff) - s);
+    dut.hdrm_lim_i = lim_bits(int64_t(eta) - s);
     dut.eval();
-    for (unsigned j = 0; j < 4; ++j) {
-      const unsigned q = kq[j], p = kp[j], t = ks[j];
-      int want;  // bit of the one-hot region
-      if (priv[q] + cells <= phi) want = 0;
-      else if (dsh ? (!poff && pshared[p] + cells <= xp && s[t] + cells <= bs)
-                   : (!qoff && shared[q] + cells <= xq && s[t] + cells <= bs))
-        want = 1;
-      else if ((dsh ? phdrm[p] : hdrm[q]) + cells <= eta) want = 2;
-      else want = 3;
-      ASSERT_EQ((uint32_t(dut.region_o) >> (4 * j)) & 0xf, 1u << want) << "case " << i << " scenario " << j;
-      ++seen[want];
-    }
+    int want;  // bit of the one-hot region
+    if (p + s <= phi) want = 0;
+    else if (dsh ? (!poff && ps + s <= xoff && S + s <= bs) : (!qoff && w + s <= xoff && S + s <= bs))
+      want = 1;
+    else if ((dsh ? ph : h) + s <= eta) want = 2;
+    else want = 3;
+    ASSERT_EQ(uint32_t(dut.region_o), 1u << want) << "case " << i;
+    ++seen[want];
   }
-  for (int k = 0; k < 4; ++k) EXPECT_GT(seen[k], 4000) << "region bit " << k << " rarely exercised";
+  for (int k = 0; k < 4; ++k) EXPECT_GT(seen[k], 5000) << "region bit " << k << " rarely exercised";
 }
-TEST(EnqDecide, DshTable) { check_enqueue<Venq_decide_dsh>(true); }
-TEST(EnqDecide, SihTable) { check_enqueue<Venq_decide_sih>(false); }
+TEST(EnqAdmit, DshTable) { check_admit<Venq_admit_dsh>(true); }
+TEST(EnqAdmit, SihTable) { check_admit<Venq_admit_sih>(false); }
 
-// The occupancies come as a random linear form plus a random part of them
-// as the added packet.
+// The queue's state after an enqueue into `region` (0 none or drop, 1
+// private, 2 shared, 3 headroom) of s cells, as the golden model's
+// admission and run_queue_fsm do; T from 0 to 60 so that T - eta and
+// T - eta - dq cross zero.
 template <class V>
 void check_queue_fsm(bool dsh) {
   VerilatedContext ctx;
   V dut(&ctx);
   std::mt19937 rng(dsh ? 21 : 22);
   auto r = [&](uint32_t hi) { return std::uniform_int_distribution<uint32_t>(0, hi)(rng); };
+  const uint32_t eta = dsh ? 8 : 0;
   for (int qoff = 0; qoff < 2; ++qoff)
     for (uint32_t w = 0; w < 40; ++w)
       for (uint32_t h = 0; h < 3; ++h)
-        for (uint32_t xoff = 0; xoff < 40; xoff += 3)
-          for (uint32_t xon = 0; xon <= xoff; xon += 2) {
-            const uint32_t wa = r(w), ha = r(h);
+        for (uint32_t t = 0; t < 60; t += 3)
+          for (unsigned region = 0; region < 4; ++region) {
+            if (!dsh && region == 2 && qoff) continue;  // SIH admits to shared only in QON
+            const uint32_t dq = r(6), s = 1 + r(10);
+            const int64_t x_off = dsh ? std::max<int64_t>(int64_t(t) - eta, 0) : t;
+            const int64_t x_on = std::max<int64_t>(x_off - dq, 0);
             dut.qoff_i = qoff;
-            dut.shared_i = random_lin(w - wa, rng);
-            dut.shared_add_i = wa;
-            dut.hdrm_i = random_lin(h - ha, rng);
-            dut.hdrm_add_i = ha;
-            dut.x_qoff_i = xoff;
-            dut.x_qon_i = xon;
+            dut.shared_i = w;
+            dut.hdrm_i = h;
+            dut.region_i = region ? 1u << (region - 1) : 0;
+            dut.qoff_lim_i = lim_bits(int64_t(t) - eta);
+            dut.qoff_s_lim_i = lim_bits(int64_t(t) - eta - s);
+            dut.qon_lim_i = lim_bits(int64_t(t) - eta - dq);
+            dut.qon_s_lim_i = lim_bits(int64_t(t) - eta - dq - s);
             dut.eval();
-            const bool pause = dsh && !qoff && w > xoff;
-            const bool resume = qoff && w <= xon && (dsh || h == 0);
-            ASSERT_EQ(bool(dut.pause_o), pause) << qoff << ' ' << w << ' ' << h << ' ' << xoff << ' ' << xon;
-            ASSERT_EQ(bool(dut.resume_o), resume) << qoff << ' ' << w << ' ' << h << ' ' << xoff << ' ' << xon;
-            ASSERT_EQ(bool(dut.qoff_o), pause || (qoff && !resume));
+            const uint32_t w2 = w + (region == 2 ? s : 0), h2 = h + (region == 3 ? s : 0);
+            bool pause, resume;
+            if (dsh) {
+              pause = !qoff && w2 > x_off;
+              resume = qoff && !pause && w2 <= x_on;
+            } else {
+              pause = !qoff && region == 3;  // on entering the headroom
+              resume = qoff && h2 == 0 && w2 <= x_on;
+            }
+            const std::string at = "qoff " + std::to_string(qoff) + " w " + std::to_string(w) + " h " +
+                                   std::to_string(h) + " T " + std::to_string(t) + " region " +
+                                   std::to_string(region) + " s " + std::to_string(s) + " dq " + std::to_string(dq);
+            ASSERT_EQ(bool(dut.pause_o), pause) << at;
+            ASSERT_EQ(bool(dut.resume_o), resume) << at;
+            ASSERT_EQ(bool(dut.qoff_o), pause || (qoff && !resume)) << at;
           }
 }
 TEST(QueueFsm, Dsh) { check_queue_fsm<Vqueue_fsm_dsh>(true); }
 TEST(QueueFsm, Sih) { check_queue_fsm<Vqueue_fsm_sih>(false); }
 
-TEST(PortFsm, ResumeNeedsEmptyInsuranceAndSharedAtXpon) {
+TEST(PortFsm, PauseOnInsuranceResumeOnEmptyInsuranceAndXpon) {
   VerilatedContext ctx;
   Vport_fsm dut(&ctx);
   std::mt19937 rng(23);
@@ -294,19 +302,46 @@ TEST(PortFsm, ResumeNeedsEmptyInsuranceAndSharedAtXpon) {
   for (int poff = 0; poff < 2; ++poff)
     for (uint32_t ps = 0; ps < 60; ++ps)
       for (uint32_t ph = 0; ph < 3; ++ph)
-        for (uint32_t xpon = 0; xpon < 60; ++xpon) {
-          const uint32_t sa = r(ps), ha = r(ph);
-          dut.poff_i = poff;
-          dut.port_shared_i = random_lin(ps - sa, rng);
-          dut.shared_add_i = sa;
-          dut.port_hdrm_i = random_lin(ph - ha, rng);
-          dut.hdrm_add_i = ha;
-          dut.x_pon_i = xpon;
-          dut.eval();
-          const bool resume = poff && ph == 0 && ps <= xpon;
-          ASSERT_EQ(bool(dut.resume_o), resume);
-          ASSERT_EQ(bool(dut.poff_o), poff && !resume);
-        }
+        for (uint32_t xpoff = 0; xpoff < 60; xpoff += 2)
+          for (unsigned region = 0; region < 4; ++region) {
+            if (region == 2 && poff) continue;  // a shared admission needs PON
+            const uint32_t dp = r(8), s = 1 + r(10);
+            dut.poff_i = poff;
+            dut.shared_i = ps;
+            dut.hdrm_i = ph;
+            dut.region_i = region ? 1u << (region - 1) : 0;
+            dut.pon_lim_i = lim_bits(int64_t(xpoff) - dp);
+            dut.eval();
+            const uint32_t ph2 = ph + (region == 3 ? s : 0);
+            const bool pause = !poff && region == 3;
+            const bool resume = poff && ph2 == 0 && ps <= std::max<int64_t>(int64_t(xpoff) - dp, 0);
+            ASSERT_EQ(bool(dut.pause_o), pause);
+            ASSERT_EQ(bool(dut.resume_o), resume) << poff << ' ' << ps << ' ' << ph << ' ' << xpoff << ' ' << region;
+            ASSERT_EQ(bool(dut.poff_o), pause || (poff && !resume));
+          }
+}
+
+// CntW = 12 in groups of 4: after every step the value (bits plus pending
+// carries) is the number of increments modulo 2^12, through many wraps.
+TEST(CntStep, CountsEveryIncrementThroughCarriesAndWraps) {
+  VerilatedContext ctx;
+  Vcnt_step dut(&ctx);
+  std::mt19937 rng(31);
+  uint32_t cnt = 0, carry = 0, n = 0, carries_seen = 0;
+  auto value = [&] { return (cnt + ((carry & 1) << 4) + ((carry >> 1 & 1) << 8)) & 0xfff; };
+  for (int i = 0; i < 40000; ++i) {
+    const bool inc = i < 20000 ? rng() % 8 != 0 : rng() % 2;  // bursts of increments, then sparse ones
+    dut.inc_i = inc;
+    dut.cnt_i = cnt;
+    dut.carry_i = carry;
+    dut.eval();
+    cnt = dut.cnt_o;
+    carry = dut.carry_o;
+    carries_seen += carry != 0;
+    n = (n + inc) & 0xfff;
+    ASSERT_EQ(value(), n) << "step " << i;
+  }
+  EXPECT_GT(carries_seen, 1000u);
 }
 
 TEST(EgressPause, OrGateOfQueueAndPortState) {
