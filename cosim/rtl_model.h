@@ -103,9 +103,10 @@ class RtlModel final : public MmuModel, public RtlReadPort {
     s.pauses = cnt_value(r->dsh_mmu__DOT__qpause_q[i], r->dsh_mmu__DOT__qpause_c_q[i]);
     s.resumes = (s.pauses - s.qoff) & cnt_mask_;  // as the RTL's read port: PAUSE and RESUME alternate
     if (!rtl_detail::bit_of(r->dsh_mmu__DOT__qvalid_q, i)) return s;
-    s.priv = r->dsh_mmu__DOT__priv_q[i];
-    s.shared = r->dsh_mmu__DOT__shared_q[i];
-    s.hdrm = r->dsh_mmu__DOT__hdrm_q[i];
+    // The RTL keeps prefix sums in drain order: headroom, + shared, + private.
+    s.hdrm = r->dsh_mmu__DOT__occ_h_q[i];
+    s.shared = r->dsh_mmu__DOT__occ_hs_q[i] - s.hdrm;
+    s.priv = r->dsh_mmu__DOT__occ_hsp_q[i] - r->dsh_mmu__DOT__occ_hs_q[i];
     return s;
   }
 

@@ -1,118 +1,116 @@
 // Dequeue of one packet from one queue (contract §4): cells leave the
-// headroom first, then the shared part, then the private part; the port's
-// sums lose what the queue's headroom and shared parts lose, and S what the
-// shared part loses.
-//   case 0  hdrm >= cells            only headroom drains
-//   case 1  hdrm + shared >= cells   headroom empties, shared drains
-//   case 2  otherwise                both empty, private drains
-//   go_o = 0 (nothing changes) when !ok_i or the queue holds fewer cells.
+// headroom first, then the shared part, then the private part.
+// The queue's occupancy comes as prefix sums in that drain order: h (the
+// headroom part), hs (headroom + shared), hsp (the total). A dequeue of c
+// cells subtracts c from each and saturates at 0, so each new value is one
+// subtraction whose sign is also the drain case:
+//   case 0  h >= c              only headroom drains
+//   case 1  h < c <= hs         headroom empties, shared drains
+//   case 2  hs < c (<= hsp)     both empty, private drains
+//   go_o = 0 when !ok_i or hsp < c: the dequeue is an error and changes
+//   nothing; the other outputs are then meaningless (the user keeps the
+//   record it had).
+// dh_o and dw_o are the cells drained from the headroom and the shared part
+// (at most c), for the port's sums and S (dsh_mmu applies them in stage E).
 // dsh_mmu runs this in stage D, in the same cycle as stage E's enqueue of
 // the previous cycle, which the contract applies first. The inputs are the
 // counts before that enqueue; where it went (region_i) is known only late
-// in the cycle. So the dequeue is computed for every region it may take,
-// each adding its cells to the counts it fills (the queue's when
-// enq_queue_i, the port's when enq_port_i, and S always), and region_i
-// picks one outcome at the very end. Each value is one multi-operand sum.
+// in the cycle. So the dequeue is computed for every region the enqueue may
+// take, each adding its cells (add_i: the enqueue's cells when it is to this
+// queue, else 0) to the counts it fills, and region_i picks one outcome at
+// the very end. The caller registers k = a + 2^SizeW - c beside c: a
+// prefix sum plus a less c is then p + k - 2^SizeW, two operands and a
+// constant (k is never negative, so no sign bit fans out to a whole sum).
 `default_nettype none
 
 module dsh_deq_drain #(
   parameter int unsigned CellW = 20,
   parameter int unsigned SizeW = 8
 ) (
-  input  logic              ok_i,           // valid, in range, cells != 0
-  input  logic [SizeW-1:0]  cells_i,
-  input  logic [CellW-1:0]  priv_i,
-  input  logic [CellW-1:0]  shared_i,
-  input  logic [CellW-1:0]  hdrm_i,
-  input  logic [CellW-1:0]  port_shared_i,
-  input  logic [CellW-1:0]  port_hdrm_i,
-  input  logic [CellW-1:0]  s_i,            // S
-  input  logic [SizeW-1:0]  enq_cells_i,    // the enqueue applied first
-  input  logic              enq_queue_i,    // ... is to this queue
-  input  logic              enq_port_i,     // ... is to this port
-  input  logic [2:0]        region_i,       // ... went to {headroom, shared, private}; 0 none or drop (late)
-  output logic              go_o,
-  output logic [CellW-1:0]  priv_o,
-  output logic [CellW-1:0]  shared_o,
-  output logic [CellW-1:0]  hdrm_o,
-  output logic [CellW-1:0]  port_shared_o,
-  output logic [CellW-1:0]  port_hdrm_o,
-  output logic [CellW-1:0]  s_o
+  input  logic                    ok_i,            // valid, in range, cells != 0
+  input  logic [SizeW-1:0]        cells_i,         // c
+  input  logic [SizeW-1:0]        add_i,           // a: what the enqueue adds to this queue
+  input  logic [SizeW:0]          add_less_cells_i,  // k = a + 2^SizeW - c
+  input  logic [CellW-1:0]        h_i,             // headroom part
+  input  logic [CellW-1:0]        hs_i,            // headroom + shared
+  input  logic [CellW-1:0]        hsp_i,           // headroom + shared + private
+  input  logic [2:0]              region_i,        // the enqueue went to {headroom, shared, private}; 0 none or drop (late)
+  output logic                    go_o,
+  output logic [CellW-1:0]        h_o,
+  output logic [CellW-1:0]        hs_o,
+  output logic [CellW-1:0]        hsp_o,
+  output logic [SizeW-1:0]        dh_o,            // drained from the headroom part
+  output logic [SizeW-1:0]        dw_o             // drained from the shared part
 );
-  localparam int unsigned W = CellW + 3;  // signed: sums of three counts and two sizes
-  logic [W-1:0] p, h, w, ps, ph, sum, c, s, sq, sp;
-  assign p  = W'(priv_i);
-  assign ps = W'(port_shared_i);
-  assign ph = W'(port_hdrm_i);
-  assign sum = W'(s_i);
-  assign c  = W'(cells_i);
-  assign s  = W'(enq_cells_i);
-  assign sq = enq_queue_i ? s : '0;
-  assign sp = enq_port_i ? s : '0;
+  localparam int unsigned W = CellW + 2;  // signed: a count minus a size
+  localparam int unsigned OutW = 1 + 3 * CellW + 2 * SizeW;
+  logic [W-1:0]     h, hs, hsp, c, k;
+  logic [SizeW-1:0] h8, w8;  // headroom and shared parts, modulo 2^SizeW
+  logic [CellW-1:0] h_in;
 `ifndef DSH_PLANTED_FAULT
-  assign h  = W'(hdrm_i);
-  assign w  = W'(shared_i);
+  assign h_in = h_i;
 `else
-  // Test-only mutation (tb/lockstep): the headroom and shared counts swapped
-  // at the drain's input. The lockstep checker must catch it.
-  assign h  = W'(shared_i);
-  assign w  = W'(hdrm_i);
+  // Test-only mutation (tb/lockstep): the headroom part is taken as empty, so
+  // shared drains before headroom. The lockstep checker must catch it.
+  assign h_in = '0;
+  logic unused_fault;
+  assign unused_fault = ^h_i;
 `endif
+  assign h   = W'(h_in);
+  assign hs  = W'(hs_i);
+  assign hsp = W'(hsp_i);
+  assign c   = W'(cells_i);
+  assign k   = W'(add_less_cells_i);
+  assign h8  = h[SizeW-1:0];
+  // p + k - 2^SizeW >= 0 for the low SizeW bits p of a prefix sum.
+  function automatic logic low_k(input logic [SizeW-1:0] p);
+    low_k = (SizeW+2)'(p) + (SizeW+2)'(add_less_cells_i) >= (SizeW+2)'(1) << SizeW;
+  endfunction
+  assign w8  = hs_i[SizeW-1:0] - h8;
 
-  // Outcome r of the enqueue: 0 none or drop, 1 private, 2 shared, 3 headroom.
-  logic [4*(1+6*CellW)-1:0] outcome;
+  // Outcome r of the enqueue: 0 none or drop, 1 private, 2 shared, 3
+  // headroom. A headroom admission adds to h, hs and hsp; shared to hs and
+  // hsp; private to hsp.
+  logic [4*OutW-1:0] outcome;
   for (genvar r = 0; r < 4; r++) begin : g_r
-    // What the enqueue added: to the queue's private/shared/headroom count,
-    // to the port's shared/headroom count, and to S.
-    logic [W-1:0] ap, as, ah, bs, bh, gs;
-    assign ap = r == 1 ? sq : '0;
-    assign as = r == 2 ? sq : '0;
-    assign ah = r == 3 ? sq : '0;
-    assign bs = r == 2 ? sp : '0;
-    assign bh = r == 3 ? sp : '0;
-    assign gs = r == 2 ? s : '0;
+    localparam logic [W-1:0] Off = W'(1) << SizeW;
+    logic [W-1:0] x0, x1, x2;  // each prefix sum (with the enqueue's cells) less c
+    assign x0 = r == 3 ? h + k - Off : h - c;
+    assign x1 = r >= 2 ? hs + k - Off : hs - c;
+    assign x2 = r >= 1 ? hsp + k - Off : hsp - c;
 
-    logic [W-1:0] x0, x1, x2;  // cells left after draining hdrm, then shared, then priv
-    logic         go, c0, c1;
-    assign x0 = h + ah - c;
-    assign x1 = h + ah + w + as - c;
-    assign x2 = h + ah + w + as + p + ap - c;
-    assign go = ok_i && !x2[W-1];
-    assign c0 = !x0[W-1];
-    assign c1 = !c0 && !x1[W-1];
+    // Their signs, fast: c and k are SizeW bits wide, so a prefix sum with
+    // any bit set above them covers c; else its low bits decide.
+    logic go, c0, c01;
+    assign c0  = (h_in >> SizeW) != '0 || (r == 3 ? low_k(h_in[SizeW-1:0]) : h_in[SizeW-1:0] >= cells_i);
+    assign c01 = (hs_i >> SizeW) != '0 || (r >= 2 ? low_k(hs_i[SizeW-1:0]) : hs_i[SizeW-1:0] >= cells_i);
+    assign go  = ok_i && ((hsp_i >> SizeW) != '0
+                          || (r >= 1 ? low_k(hsp_i[SizeW-1:0]) : hsp_i[SizeW-1:0] >= cells_i));
 
-    logic [W-1:0] vp, vw, vh, vps, vph, vs;
-    always_comb begin
-      if (!go) begin                // nothing drains
-        {vh, vw, vp} = {h + ah, w + as, p + ap};
-        {vps, vph, vs} = {ps + bs, ph + bh, sum + gs};
-      end else if (c0) begin
-        {vh, vw, vp} = {x0, w + as, p + ap};
-        {vps, vph, vs} = {ps + bs, ph + bh - c, sum + gs};
-      end else if (c1) begin
-        {vh, vw, vp} = {W'(0), x1, p + ap};
-        {vps, vph, vs} = {ps + bs + h + ah - c, ph + bh - h - ah, sum + gs + h + ah - c};
-      end else begin
-        {vh, vw, vp} = {W'(0), W'(0), x2};
-        {vps, vph, vs} = {ps + bs - w - as, ph + bh - h - ah, sum + gs - w - as};
-      end
-    end
-    assign outcome[r*(1+6*CellW) +: 1+6*CellW] =
-        {go, vp[CellW-1:0], vw[CellW-1:0], vh[CellW-1:0], vps[CellW-1:0], vph[CellW-1:0], vs[CellW-1:0]};
-    logic unused_top;  // the outcome that holds is never negative nor above CellW bits
-    assign unused_top = ^{vp[W-1:CellW], vw[W-1:CellW], vh[W-1:CellW], vps[W-1:CellW], vph[W-1:CellW],
-                          vs[W-1:CellW], x2[W-2:0]};
+    // Drained amounts: c from the headroom (case 0); else the headroom
+    // h + a_h, and the rest from shared: c - h - a_h (case 1) or all of
+    // the shared part w + a_w (case 2). Each is at most c: SizeW bits.
+    logic [SizeW-1:0] hr, wr, dh, dw;
+    assign hr = h8 + (r == 3 ? add_i : '0);
+    assign wr = w8 + (r == 2 ? add_i : '0);
+    assign dh = c0 ? cells_i : hr;
+    assign dw = c0 ? '0 : c01 ? -x0[SizeW-1:0] : wr;
+
+    assign outcome[r*OutW +: OutW] = {go, c0 ? x0[CellW-1:0] : '0, c01 ? x1[CellW-1:0] : '0, x2[CellW-1:0],
+                                      dh, dw};
+    logic unused_top;  // the outcome that holds fits in CellW bits
+    assign unused_top = ^{x0[W-1:CellW], x1[W-1:CellW], x2[W-1:CellW]};
   end
 
   // The late select: one AND-OR level.
-  logic [3:0]          pick;
-  logic [1+6*CellW-1:0] picked;
+  logic [3:0]      pick;
+  logic [OutW-1:0] picked;
   assign pick = {region_i, region_i == '0};
   always_comb begin
     picked = '0;
-    for (int r = 0; r < 4; r++) picked |= outcome[r*(1+6*CellW) +: 1+6*CellW] & {(1+6*CellW){pick[r]}};
+    for (int r = 0; r < 4; r++) picked |= outcome[r*OutW +: OutW] & {OutW{pick[r]}};
   end
-  assign {go_o, priv_o, shared_o, hdrm_o, port_shared_o, port_hdrm_o, s_o} = picked;
+  assign {go_o, h_o, hs_o, hsp_o, dh_o, dw_o} = picked;
 endmodule
 
 `default_nettype wire

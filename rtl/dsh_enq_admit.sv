@@ -4,41 +4,54 @@
 //   shared   !qoff & w+s <= X_off & S+s <= B_s   !poff & port_shared+s <= X_poff & S+s <= B_s
 //   headroom hdrm+s <= eta                       port_hdrm+s <= eta   (insurance)
 //   drop     otherwise                           otherwise
-// Each row is one two-operand compare against a limit from dsh_limits
-// (value <= X - s). Combinational.
+// Each row is one compare against a limit from dsh_limits (value <= X - s).
+// The queue comes after the cycle's dequeue, as prefix sums (dsh_deq_drain):
+// priv = hsp - hs and w = hs - h. The port and S come as they were before
+// the cycle, with what the dequeue drained from them. Combinational.
 `default_nettype none
 
 module dsh_enq_admit #(
   parameter int unsigned CellW = 20,
+  parameter int unsigned SizeW = 8,
   parameter bit          Dsh   = 1'b1,
   localparam int unsigned LimW = CellW + 9
 ) (
-  input  logic [CellW-1:0]       priv_i,         // the queue
-  input  logic [CellW-1:0]       shared_i,
-  input  logic [CellW-1:0]       hdrm_i,
+  input  logic [CellW-1:0]       h_i,            // the queue: headroom part
+  input  logic [CellW-1:0]       hs_i,           // headroom + shared
+  input  logic [CellW-1:0]       hsp_i,          // headroom + shared + private
   input  logic                   qoff_i,
   input  logic [CellW-1:0]       port_shared_i,  // its port
   input  logic [CellW-1:0]       port_hdrm_i,
+  input  logic [SizeW-1:0]       port_deq_shared_i,  // drained from them by the dequeue
+  input  logic [SizeW-1:0]       port_deq_hdrm_i,
   input  logic                   poff_i,
   input  logic [CellW-1:0]       s_i,            // S
+  input  logic [SizeW-1:0]       deq_shared_i,   // drained from S by the dequeue
   input  logic signed [LimW-1:0] pool_lim_i,
   input  logic signed [LimW-1:0] priv_lim_i,
   input  logic signed [LimW-1:0] shared_lim_i,
   input  logic signed [LimW-1:0] hdrm_lim_i,
   output logic [3:0]             region_o        // one-hot {drop, headroom, shared, private}
 );
-  logic fits_priv, fits_shared, fits_hdrm, fits_pool;
-  logic [CellW-1:0] shared_v, hdrm_v;  // the shared and headroom counts that decide
-  logic             off;
+  logic fits_priv, fits_shared, fits_hdrm, fits_pool, fits_xoff;
 
-  assign shared_v = Dsh ? port_shared_i : shared_i;
-  assign hdrm_v   = Dsh ? port_hdrm_i : hdrm_i;
-  assign off      = Dsh ? poff_i : qoff_i;
-
-  assign fits_priv   = $signed(LimW'(priv_i)) <= priv_lim_i;
-  assign fits_pool   = $signed(LimW'(s_i)) <= pool_lim_i;
-  assign fits_shared = !off && fits_pool && $signed(LimW'(shared_v)) <= shared_lim_i;
-  assign fits_hdrm   = $signed(LimW'(hdrm_v)) <= hdrm_lim_i;
+  dsh_le_diff #(.CellW(CellW)) u_priv (.a_i(hsp_i), .b_i(hs_i), .lim_i(priv_lim_i), .le_o(fits_priv));
+  dsh_le_diff #(.CellW(CellW)) u_pool (.a_i(s_i), .b_i(CellW'(deq_shared_i)), .lim_i(pool_lim_i), .le_o(fits_pool));
+  if (Dsh) begin : g_dsh
+    dsh_le_diff #(.CellW(CellW)) u_xoff (
+      .a_i(port_shared_i), .b_i(CellW'(port_deq_shared_i)), .lim_i(shared_lim_i), .le_o(fits_xoff));
+    dsh_le_diff #(.CellW(CellW)) u_hdrm (
+      .a_i(port_hdrm_i), .b_i(CellW'(port_deq_hdrm_i)), .lim_i(hdrm_lim_i), .le_o(fits_hdrm));
+    assign fits_shared = !poff_i && fits_pool && fits_xoff;
+    logic unused_sih;  // the queue's own shared and headroom parts do not decide
+    assign unused_sih = ^{h_i, qoff_i};
+  end else begin : g_sih
+    dsh_le_diff #(.CellW(CellW)) u_xoff (.a_i(hs_i), .b_i(h_i), .lim_i(shared_lim_i), .le_o(fits_xoff));
+    assign fits_shared = !qoff_i && fits_pool && fits_xoff;
+    assign fits_hdrm   = $signed(LimW'(h_i)) <= hdrm_lim_i;
+    logic unused_dsh;
+    assign unused_dsh = ^{port_shared_i, port_hdrm_i, port_deq_shared_i, port_deq_hdrm_i, poff_i};
+  end
 
   assign region_o = {!fits_priv && !fits_shared && !fits_hdrm, !fits_priv && !fits_shared && fits_hdrm,
                      !fits_priv && fits_shared, fits_priv};

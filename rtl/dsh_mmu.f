@@ -1,9 +1,11 @@
 // Source manifest of dsh_mmu: read by Verilator, lint and Yosys alike.
 // Paths are relative to this file's directory; leaves first.
 dsh_dt_calc.sv
+dsh_size_terms.sv
 dsh_limits.sv
 dsh_thresh_pipe.sv
 dsh_onehot_read.sv
+dsh_le_diff.sv
 dsh_deq_drain.sv
 dsh_enq_admit.sv
 dsh_queue_fsm.sv

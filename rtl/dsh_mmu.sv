@@ -114,8 +114,11 @@ module dsh_mmu #(
   localparam int unsigned LimW  = CellW + 9;
   localparam logic [2:0] RegNone = 3'd0, RegPriv = 3'd1, RegShared = 3'd2,
                          RegHdrm = 3'd3, RegDrop = 3'd4;
-  // A queue record {qoff, hdrm, shared, priv} and a port record
-  // {poff, hdrm, shared} travel through the pipeline as one vector each.
+  // A queue's occupancy is kept as prefix sums in the order a dequeue drains
+  // it (see dsh_deq_drain): h the headroom part, hs headroom + shared, hsp
+  // headroom + shared + private. A queue record {qoff, hsp, hs, h} and a
+  // port record {poff, hdrm, shared} travel through the pipeline as one
+  // vector each.
   localparam int unsigned QRecW = 3 * CellW + 1;
   localparam int unsigned PRecW = 2 * CellW + 1;
   // Counters: two halves (groups of 16 above 32 bits), see dsh_cnt_step.
@@ -150,13 +153,6 @@ module dsh_mmu #(
     for (int s = 1; s < CntW; s = s * 2) p = p & ((p << s) | ~({CntW{1'b1}} << s));
     inc_fast = x ^ ((p << 1) | CntW'(1));
   endfunction
-  // A counter's value from its bits and pending carries (dsh_cnt_step).
-  function automatic [CntW-1:0] cnt_value(input logic [CntW-1:0] cnt, input logic [CarryW-1:0] carry);
-    logic [CntW-1:0] c;
-    c = '0;
-    for (int g = 0; g + 1 < CntGroups; g++) c[(g + 1) * CntGroupW] = carry[g];
-    cnt_value = cnt + c;
-  endfunction
   // One of four records by a one-hot (or zero) select: one AND-OR level.
   function automatic [QRecW-1:0] pick_q(input logic [3:0] sel, input logic [4*QRecW-1:0] v);
     pick_q = '0;
@@ -178,9 +174,9 @@ module dsh_mmu #(
   // dequeue only writes a record it could drain, which is valid). Counters
   // count in place and reset to 0.
   logic [NumQ-1:0]     qvalid_q;
-  logic [CellW-1:0]    priv_q   [NumQ];
-  logic [CellW-1:0]    shared_q [NumQ];
-  logic [CellW-1:0]    hdrm_q   [NumQ];
+  logic [CellW-1:0]    occ_h_q   [NumQ];  // headroom part
+  logic [CellW-1:0]    occ_hs_q  [NumQ];  // headroom + shared
+  logic [CellW-1:0]    occ_hsp_q [NumQ];  // headroom + shared + private
   logic [NumQ-1:0]     qoff_q;
   logic [CntW-1:0]     drops_q    [NumQ];
   logic [CarryW-1:0]   drops_c_q  [NumQ];
@@ -192,8 +188,7 @@ module dsh_mmu #(
   logic [NumPorts-1:0] poff_q;
   logic [CntW-1:0]     ppause_q  [NumPorts];  // DSH only (SIH never pauses a port)
   logic [CarryW-1:0]   ppause_c_q[NumPorts];
-  logic [CellW-1:0]    s_deq_q;   // S after the dequeue last in stage D
-  logic [CellW-1:0]    free_q;    // B_s - S after the cycle last in stage E
+  logic [CellW-1:0]    free_q;    // B_s - S after the cycle last in stage E (thresholds)
   logic [CntW-1:0]     err_cnt_q;
   logic                err_sticky_q;
 
@@ -232,6 +227,14 @@ module dsh_mmu #(
   logic [PortW-1:0]    r_deq_port_q, r_enq_port_q;  // as presented, for the outputs
   logic [QueueW-1:0]   r_deq_queue_q, r_enq_queue_q;
   logic [SizeW-1:0]    r_deq_cells_q, r_enq_cells_q;
+  // The enqueue's terms of its cells alone for the limits (dsh_size_terms),
+  // formed in stage A; again in stage E for ThreshLatency 1.
+  localparam int unsigned NumTerms = 5;
+  logic [NumTerms*LimW-1:0] a_enq_terms, r_enq_terms_q, e_enq_terms_q;
+  dsh_size_terms #(.CellW(CellW), .SizeW(SizeW)) u_size_terms (
+    .cells_i(a_enq_cells_q), .cfg_shared_cells_i, .cfg_private_cells_i, .cfg_headroom_cells_i, .cfg_delta_q_i,
+    .terms_o(a_enq_terms)
+  );
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -272,6 +275,7 @@ module dsh_mmu #(
     r_enq_port_q  <= a_enq_port_q;
     r_enq_queue_q <= a_enq_queue_q;
     r_enq_cells_q <= a_enq_cells_q;
+    r_enq_terms_q <= a_enq_terms;
   end
 
   // --------------------------------------------------- stage R: read records
@@ -282,7 +286,7 @@ module dsh_mmu #(
   logic [NumPorts*PRecW-1:0] prec_all;
   always_comb begin
     for (int unsigned i = 0; i < NumQ; i++)
-      qrec_all[i*QRecW +: QRecW] = {qoff_q[i], hdrm_q[i], shared_q[i], priv_q[i]};
+      qrec_all[i*QRecW +: QRecW] = {qoff_q[i], occ_hsp_q[i], occ_hs_q[i], occ_h_q[i]};
   end
   always_comb begin
     for (int unsigned i = 0; i < NumPorts; i++)
@@ -326,80 +330,88 @@ module dsh_mmu #(
   logic [PortW-1:0]  d_p_q, d_port_q;
   logic [QueueW-1:0] d_queue_q;
   logic [SizeW-1:0]  d_cells_q;
-  logic [QRecW-1:0]  d_rec_q;    // the queue and port before stage E's enqueue
-  logic [PRecW-1:0]  d_prec_q;
-  logic              d_enq_q_q, d_enq_p_q;  // stage E's enqueue is to this queue / port
-  logic              d_deq_q_q, d_deq_p_q;  // stage E's dequeue (slot 0) is from this queue / port
+  logic [SizeW-1:0]  d_add_q;    // what stage E's enqueue adds to this queue: its cells or 0
+  logic [SizeW:0]    d_alc_q;    // d_add_q + 2^SizeW - d_cells_q (see dsh_deq_drain)
+  logic [QRecW-1:0]  d_rec_q;    // the queue before stage E's enqueue
+  logic [PRecW-1:0]  d_prec_q;   // the port before stage E's cycle
+  logic              d_enq_q_q;  // stage E's enqueue is to this queue
+  logic              d_enq_q_n;
+  logic [SizeW-1:0]  d_add_n;
+  logic              d_deq_q_q;  // stage E's dequeue (slot 0) is from this queue
 
   // Stage E's results used in this cycle's forwarding (defined below).
-  logic [3:0]       e_region;                 // one-hot {drop, headroom, shared, private}, 0 none
-  logic             e_enq_qoff_n, e_enq_poff_n, e_deq_qoff_n, e_deq_poff_n;
+  logic [3:0]       e_region;  // one-hot {drop, headroom, shared, private}, 0 none
+  logic             e_enq_qoff_n, e_deq_qoff_n;
   logic [QRecW-1:0] e_enq_rec_n, e_deq_rec_n;
   logic [PRecW-1:0] e_enq_prec_n, e_deq_prec_n;
-
-  logic             dd_go;
-  logic [CellW-1:0] dd_priv, dd_shared, dd_hdrm, dd_pshared, dd_phdrm, dd_s;
   logic [SizeW-1:0] e_enq_cells_q;
 
+  logic             dd_go;
+  logic [CellW-1:0] dd_h, dd_hs, dd_hsp;
+  logic [SizeW-1:0] dd_dh, dd_dw;
   dsh_deq_drain #(.CellW(CellW), .SizeW(SizeW)) u_deq_drain (
-    .ok_i(d_ok_q), .cells_i(d_cells_q),
-    .priv_i(d_rec_q[0 +: CellW]), .shared_i(d_rec_q[CellW +: CellW]), .hdrm_i(d_rec_q[2*CellW +: CellW]),
-    .port_shared_i(d_prec_q[0 +: CellW]), .port_hdrm_i(d_prec_q[CellW +: CellW]), .s_i(s_deq_q),
-    .enq_cells_i(e_enq_cells_q), .enq_queue_i(d_enq_q_q), .enq_port_i(d_enq_p_q), .region_i(e_region[2:0]),
-    .go_o(dd_go), .priv_o(dd_priv), .shared_o(dd_shared), .hdrm_o(dd_hdrm),
-    .port_shared_o(dd_pshared), .port_hdrm_o(dd_phdrm), .s_o(dd_s)
+    .ok_i(d_ok_q), .cells_i(d_cells_q), .add_i(d_add_q), .add_less_cells_i(d_alc_q),
+    .h_i(d_rec_q[0 +: CellW]), .hs_i(d_rec_q[CellW +: CellW]), .hsp_i(d_rec_q[2*CellW +: CellW]),
+    .region_i(e_region[2:0]),
+    .go_o(dd_go), .h_o(dd_h), .hs_o(dd_hs), .hsp_o(dd_hsp), .dh_o(dd_dh), .dw_o(dd_dw)
   );
 
-  // The state bits pass through the dequeue; stage E's state machines of
-  // this cycle may change them.
+  // The record after the dequeue, used only when it goes (an erroneous
+  // dequeue leaves the record as D got it, which forwarding then takes from
+  // where D got it). The state bit passes through the dequeue; stage E's
+  // state machines of this cycle may change it.
   logic [QRecW-1:0] d_rec_n;
-  logic [PRecW-1:0] d_prec_n;
-  assign d_rec_n  = {d_enq_q_q ? e_enq_qoff_n : d_deq_q_q ? e_deq_qoff_n : d_rec_q[QRecW-1],
-                     dd_hdrm, dd_shared, dd_priv};
-  assign d_prec_n = {d_enq_p_q ? e_enq_poff_n : d_deq_p_q ? e_deq_poff_n : d_prec_q[PRecW-1],
-                     dd_phdrm, dd_pshared};
+  assign d_rec_n = {d_enq_q_q ? e_enq_qoff_n : d_deq_q_q ? e_deq_qoff_n : d_rec_q[QRecW-1], dd_hsp, dd_hs, dd_h};
 
   // -------------------------------------------- forwarding into the records
-  // What stage R read may be stale by what D and E compute now: the
-  // dequeue in D (its queue after the dequeue), the enqueue in E (slot 1,
-  // its queue after the cycle) and the dequeue in E (slot 0, its queue's
-  // state bit); in that order of precedence. The selects come from
-  // registered indices, so the late values pass one AND-OR level.
+  // What stage R read may be stale by what D and E compute now. A queue:
+  // the dequeue in D (its queue after the dequeue, when it goes), the
+  // enqueue in E (slot 1, its queue after the cycle) and the dequeue in E
+  // (slot 0, its queue's state bit, when it went); in that order of
+  // precedence. A port: E's slots (a dequeue changes its port in stage E).
+  // The selects come from registered indices (and D's go), so the late
+  // values pass one AND-OR level.
   logic e_deq_ok_q, e_enq_ok_q;
   logic [QIdxW-1:0] e_deq_idx_q, e_enq_idx_q;
   logic [PortW-1:0] e_deq_p_q, e_enq_p_q;
-  logic [3:0] f_deq_q, f_enq_q, f_deq_p, f_enq_p;  // {R, E slot 0, E slot 1, D} one-hot
+  logic [3:0] f_deq_q, f_enq_q, f_deq_p, f_enq_p, f_d_p;  // {R, E slot 0, E slot 1, D} one-hot
   logic       same_q_n, same_p_n;  // stage R's enqueue and stage D's dequeue: one queue / port
-  assign same_q_n = d_ok_q && d_idx_q == r_enq_idx_q;
+  assign same_q_n = dd_go && d_idx_q == r_enq_idx_q;
   assign same_p_n = d_ok_q && d_p_q == r_enq_p_q;
 `ifndef DSH_PLANTED_FAULT_BYPASS
-  assign f_deq_q = first4({1'b1, e_deq_ok_q && e_deq_idx_q == r_deq_idx_q,
-                           e_enq_ok_q && e_enq_idx_q == r_deq_idx_q, d_ok_q && d_idx_q == r_deq_idx_q});
-  assign f_enq_q = first4({1'b1, e_deq_ok_q && e_deq_idx_q == r_enq_idx_q,
-                           e_enq_ok_q && e_enq_idx_q == r_enq_idx_q, same_q_n});
-  assign f_deq_p = first4({1'b1, e_deq_ok_q && e_deq_p_q == r_deq_p_q,
-                           e_enq_ok_q && e_enq_p_q == r_deq_p_q, d_ok_q && d_p_q == r_deq_p_q});
-  assign f_enq_p = first4({1'b1, e_deq_ok_q && e_deq_p_q == r_enq_p_q,
-                           e_enq_ok_q && e_enq_p_q == r_enq_p_q, same_p_n});
+  logic e1_deq_q, e0_deq_q, e1_enq_q, e0_enq_q, e1_deq_p, e0_deq_p, e1_enq_p, e0_enq_p, e1_d_p, e0_d_p;
+  assign e1_deq_q = e_enq_ok_q && e_enq_idx_q == r_deq_idx_q;
+  assign e0_deq_q = e_deq_go_q && e_deq_idx_q == r_deq_idx_q;
+  assign e1_enq_q = e_enq_ok_q && e_enq_idx_q == r_enq_idx_q;
+  assign e0_enq_q = e_deq_go_q && e_deq_idx_q == r_enq_idx_q;
+  assign e1_deq_p = e_enq_ok_q && e_enq_p_q == r_deq_p_q;
+  assign e0_deq_p = e_deq_ok_q && e_deq_p_q == r_deq_p_q;
+  assign e1_enq_p = e_enq_ok_q && e_enq_p_q == r_enq_p_q;
+  assign e0_enq_p = e_deq_ok_q && e_deq_p_q == r_enq_p_q;
+  assign e1_d_p   = e_enq_ok_q && e_enq_p_q == d_p_q;
+  assign e0_d_p   = e_deq_ok_q && e_deq_p_q == d_p_q;
 `else
   // Test-only mutation (tb/lockstep): stage E's results are not forwarded,
   // so back-to-back events on one queue or port see stale records. The
   // checker must catch it.
-  assign f_deq_q = first4({1'b1, 2'b00, d_ok_q && d_idx_q == r_deq_idx_q});
-  assign f_enq_q = first4({1'b1, 2'b00, same_q_n});
-  assign f_deq_p = first4({1'b1, 2'b00, d_ok_q && d_p_q == r_deq_p_q});
-  assign f_enq_p = first4({1'b1, 2'b00, same_p_n});
+  logic e1_deq_q, e0_deq_q, e1_enq_q, e0_enq_q, e1_deq_p, e0_deq_p, e1_enq_p, e0_enq_p, e1_d_p, e0_d_p;
+  assign {e1_deq_q, e0_deq_q, e1_enq_q, e0_enq_q, e1_deq_p, e0_deq_p, e1_enq_p, e0_enq_p, e1_d_p, e0_d_p} = '0;
 `endif
+  assign f_deq_q = first4({1'b1, e0_deq_q, e1_deq_q, dd_go && d_idx_q == r_deq_idx_q});
+  assign f_enq_q = first4({1'b1, e0_enq_q, e1_enq_q, same_q_n});
+  assign f_deq_p = first4({1'b1, e0_deq_p, e1_deq_p, 1'b0});
+  assign f_enq_p = first4({1'b1, e0_enq_p, e1_enq_p, 1'b0});
+  assign f_d_p   = first4({1'b1, e0_d_p, e1_d_p, 1'b0});
 
+  assign d_enq_q_n = r_enq_ok_q && r_enq_idx_q == r_deq_idx_q;
+  assign d_add_n   = d_enq_q_n ? r_enq_cells_q : '0;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      d_v_q   <= 1'b0;
-      d_ok_q  <= 1'b0;
-      s_deq_q <= '0;
+      d_v_q  <= 1'b0;
+      d_ok_q <= 1'b0;
     end else begin
-      d_v_q   <= r_deq_v_q;
-      d_ok_q  <= r_deq_ok_q;
-      s_deq_q <= dd_s;
+      d_v_q  <= r_deq_v_q;
+      d_ok_q <= r_deq_ok_q;
     end
   end
   always_ff @(posedge clk_i) begin
@@ -408,22 +420,26 @@ module dsh_mmu #(
     d_port_q  <= r_deq_port_q;
     d_queue_q <= r_deq_queue_q;
     d_cells_q <= r_deq_cells_q;
+    d_add_q   <= d_add_n;
+    d_alc_q   <= {1'b0, d_add_n} + {1'b1, {SizeW{1'b0}}} - {1'b0, r_deq_cells_q};
     d_rec_q   <= pick_q(f_deq_q, {rd_deq_q, e_deq_rec_n, e_enq_rec_n, d_rec_n});
-    d_prec_q  <= pick_p(f_deq_p, {rd_deq_p, e_deq_prec_n, e_enq_prec_n, d_prec_n});
-    d_enq_q_q <= r_enq_ok_q && r_enq_idx_q == r_deq_idx_q;
-    d_enq_p_q <= r_enq_ok_q && r_enq_p_q == r_deq_p_q;
+    d_prec_q  <= pick_p(f_deq_p, {rd_deq_p, e_deq_prec_n, e_enq_prec_n, {PRecW{1'b0}}});
+    d_enq_q_q <= d_enq_q_n;
     d_deq_q_q <= d_ok_q && d_idx_q == r_deq_idx_q;
-    d_deq_p_q <= d_ok_q && d_p_q == r_deq_p_q;
   end
 
   // ------------------------------------------------------ stage E: execute
-  // Slot 0: the dequeue that stage D drained (its queue and port after it);
-  // slot 1: the enqueue, with its queue and port after the dequeue.
+  // Slot 0: the dequeue that stage D drained: its queue after it, its port
+  // before it and what it drained. Slot 1: the enqueue, its queue after the
+  // dequeue, its port before it. S before the cycle.
   logic              e_deq_v_q, e_deq_go_q, e_enq_v_q, e_same_q_q, e_same_p_q;
   logic [PortW-1:0]  e_deq_port_q, e_enq_port_q;
   logic [QueueW-1:0] e_deq_queue_q, e_enq_queue_q;
   logic [QRecW-1:0]  e_deq_rec_q, e_enq_rec_q;
   logic [PRecW-1:0]  e_deq_prec_q, e_enq_prec_q;
+  logic [SizeW-1:0]  e_dh_q, e_dw_q;  // the dequeue drained from headroom / shared
+  logic [SizeW-1:0]  e_dh1_q, e_dw1_q;  // the same if from the enqueue's port, else 0
+  logic [CellW-1:0]  s_q;             // S after the cycle last in stage E
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -432,12 +448,20 @@ module dsh_mmu #(
       e_deq_go_q <= 1'b0;
       e_enq_v_q  <= 1'b0;
       e_enq_ok_q <= 1'b0;
+      e_dh_q     <= '0;
+      e_dw_q     <= '0;
+      e_dh1_q    <= '0;
+      e_dw1_q    <= '0;
     end else begin
       e_deq_v_q  <= d_v_q;
       e_deq_ok_q <= d_ok_q;
       e_deq_go_q <= dd_go;
       e_enq_v_q  <= r_enq_v_q;
       e_enq_ok_q <= r_enq_ok_q;
+      e_dh_q     <= dd_go ? dd_dh : '0;
+      e_dw_q     <= dd_go ? dd_dw : '0;
+      e_dh1_q    <= dd_go && same_p_n ? dd_dh : '0;
+      e_dw1_q    <= dd_go && same_p_n ? dd_dw : '0;
     end
   end
   always_ff @(posedge clk_i) begin
@@ -446,14 +470,15 @@ module dsh_mmu #(
     e_deq_port_q  <= d_port_q;
     e_deq_queue_q <= d_queue_q;
     e_deq_rec_q   <= d_rec_n;
-    e_deq_prec_q  <= d_prec_n;
+    e_deq_prec_q  <= pick_p(f_d_p, {d_prec_q, e_deq_prec_n, e_enq_prec_n, {PRecW{1'b0}}});
     e_enq_idx_q   <= r_enq_idx_q;
     e_enq_p_q     <= r_enq_p_q;
     e_enq_port_q  <= r_enq_port_q;
     e_enq_queue_q <= r_enq_queue_q;
     e_enq_cells_q <= r_enq_cells_q;
+    e_enq_terms_q <= r_enq_terms_q;
     e_enq_rec_q   <= pick_q(f_enq_q, {rd_enq_q, e_deq_rec_n, e_enq_rec_n, d_rec_n});
-    e_enq_prec_q  <= pick_p(f_enq_p, {rd_enq_p, e_deq_prec_n, e_enq_prec_n, d_prec_n});
+    e_enq_prec_q  <= pick_p(f_enq_p, {rd_enq_p, e_deq_prec_n, e_enq_prec_n, {PRecW{1'b0}}});
     e_same_q_q    <= same_q_n;
     e_same_p_q    <= same_p_n;
   end
@@ -461,61 +486,69 @@ module dsh_mmu #(
   logic [ThrW-1:0]        t_cur;
   logic signed [LimW-1:0] lim_pool, lim_priv, lim_hdrm, lim_shared, lim_qoff, lim_qoff_s, lim_qon, lim_qon_s, lim_pon;
   dsh_thresh_pipe #(.CellW(CellW), .SizeW(SizeW), .Dsh(Dsh), .ThreshLatency(ThreshLatency)) u_thresh_pipe (
-    .clk_i, .free_i(free_q), .cells_now_i(e_enq_cells_q), .cells_next_i(r_enq_cells_q),
-    .cfg_alpha_log2_i, .cfg_shared_cells_i, .cfg_private_cells_i, .cfg_headroom_cells_i, .cfg_delta_q_i,
+    .clk_i, .free_i(free_q), .cells_now_i(e_enq_cells_q), .terms_now_i(e_enq_terms_q),
+    .cells_next_i(r_enq_cells_q), .terms_next_i(r_enq_terms_q),
+    .cfg_alpha_log2_i, .cfg_headroom_cells_i, .cfg_delta_q_i,
     .cfg_delta_p_i, .cfg_port_mult_log2_i, .t_o(t_cur), .pool_o(lim_pool),
     .priv_o(lim_priv), .hdrm_o(lim_hdrm), .shared_o(lim_shared), .qoff_o(lim_qoff), .qoff_s_o(lim_qoff_s),
     .qon_o(lim_qon), .qon_s_o(lim_qon_s), .pon_o(lim_pon)
   );
 
-  logic [CellW-1:0] eq_priv, eq_shared, eq_hdrm, ep_shared, ep_hdrm;
-  logic             eq_qoff, ep_poff;
-  assign {eq_qoff, eq_hdrm, eq_shared, eq_priv} = e_enq_rec_q;
-  assign {ep_poff, ep_hdrm, ep_shared}          = e_enq_prec_q;
+  logic [CellW-1:0] eq_h, eq_hs, eq_hsp, ep_shared, ep_hdrm, dq_h, dq_hs, dp_shared, dp_hdrm;
+  logic             eq_qoff, ep_poff, dq_qoff, dp_poff;
+  assign {eq_qoff, eq_hsp, eq_hs, eq_h}  = e_enq_rec_q;
+  assign {ep_poff, ep_hdrm, ep_shared}   = e_enq_prec_q;
+  assign {dq_qoff, dq_hs, dq_h}          = {e_deq_rec_q[QRecW-1], e_deq_rec_q[2*CellW-1:0]};
+  assign {dp_poff, dp_hdrm, dp_shared}   = e_deq_prec_q;
 
   logic [3:0] region;  // one-hot {drop, headroom, shared, private}
-  dsh_enq_admit #(.CellW(CellW), .Dsh(Dsh)) u_enq_admit (
-    .priv_i(eq_priv), .shared_i(eq_shared), .hdrm_i(eq_hdrm), .qoff_i(eq_qoff),
-    .port_shared_i(ep_shared), .port_hdrm_i(ep_hdrm), .poff_i(Dsh && ep_poff), .s_i(s_deq_q),
+  dsh_enq_admit #(.CellW(CellW), .SizeW(SizeW), .Dsh(Dsh)) u_enq_admit (
+    .h_i(eq_h), .hs_i(eq_hs), .hsp_i(eq_hsp), .qoff_i(eq_qoff),
+    .port_shared_i(ep_shared), .port_hdrm_i(ep_hdrm), .port_deq_shared_i(e_dw1_q), .port_deq_hdrm_i(e_dh1_q),
+    .poff_i(Dsh && ep_poff), .s_i(s_q), .deq_shared_i(e_dw_q),
     .pool_lim_i(lim_pool), .priv_lim_i(lim_priv), .shared_lim_i(lim_shared), .hdrm_lim_i(lim_hdrm),
     .region_o(region)
   );
   assign e_region = {4{e_enq_ok_q}} & region;
 
-  // The counts after the enqueue: each sum beside the compares, the region
-  // picks. B_s - S for the threshold pipeline likewise (it gets no reset: S
-  // is 0 while in reset, so it holds B_s from the first clock edge).
+  // The counts after the cycle: each sum beside the compares, the region
+  // picks. (Headroom adds to all three prefix sums, shared to two, private
+  // to one.) B_s - S for the threshold pipeline likewise (it has no reset:
+  // S and the drained amounts are 0 while in reset, so it holds B_s from
+  // the first clock edge).
   logic [SizeW-1:0] s;
-  logic [CellW-1:0] free_n, free_sh;
+  logic [CellW-1:0] s_n, free_n;
   assign s = e_enq_cells_q;
-  assign e_enq_rec_n[QRecW-2:0] = {e_region[2] ? eq_hdrm + CellW'(s) : eq_hdrm,
-                                   e_region[1] ? eq_shared + CellW'(s) : eq_shared,
-                                   e_region[0] ? eq_priv + CellW'(s) : eq_priv};
-  assign e_enq_prec_n[PRecW-2:0] = {e_region[2] ? ep_hdrm + CellW'(s) : ep_hdrm,
-                                    e_region[1] ? ep_shared + CellW'(s) : ep_shared};
-  assign free_sh = cfg_shared_cells_i - s_deq_q - CellW'(s);
-  assign free_n  = e_region[1] ? free_sh : cfg_shared_cells_i - s_deq_q;
+  assign e_enq_rec_n[QRecW-2:0] = {|e_region[2:0] ? eq_hsp + CellW'(s) : eq_hsp,
+                                   |e_region[2:1] ? eq_hs + CellW'(s) : eq_hs,
+                                   e_region[2] ? eq_h + CellW'(s) : eq_h};
+  assign e_enq_prec_n[PRecW-2:0] = {e_region[2] ? ep_hdrm - CellW'(e_dh1_q) + CellW'(s) : ep_hdrm - CellW'(e_dh1_q),
+                                    e_region[1] ? ep_shared - CellW'(e_dw1_q) + CellW'(s) : ep_shared - CellW'(e_dw1_q)};
+  assign e_deq_prec_n[PRecW-2:0] = {dp_hdrm - CellW'(e_dh_q), dp_shared - CellW'(e_dw_q)};
+  assign s_n    = e_region[1] ? s_q - CellW'(e_dw_q) + CellW'(s) : s_q - CellW'(e_dw_q);
+  assign free_n = e_region[1] ? cfg_shared_cells_i - s_q + CellW'(e_dw_q) - CellW'(s)
+                              : cfg_shared_cells_i - s_q + CellW'(e_dw_q);
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) s_q <= '0;
+    else         s_q <= s_n;
+  end
 
   // State machines: slot 1 after the enqueue, slot 0 (the dequeue's queue
   // and port) unless the enqueue touched them too; an erroneous dequeue runs
   // none.
-  logic [CellW-1:0] dq_shared, dq_hdrm, dp_shared, dp_hdrm;
-  logic             dq_qoff, dp_poff;
-  assign {dq_qoff, dq_hdrm, dq_shared} = e_deq_rec_q[QRecW-1:CellW];
-  assign {dp_poff, dp_hdrm, dp_shared} = e_deq_prec_q;
-
   logic eval_q0, eval_p0;
   assign eval_q0 = e_deq_go_q && !(e_enq_ok_q && e_same_q_q);
   assign eval_p0 = e_deq_go_q && !(e_enq_ok_q && e_same_p_q);
 
   logic q1_qoff, q1_pause, q1_resume, q0_qoff, q0_pause, q0_resume;
   dsh_queue_fsm #(.CellW(CellW), .Dsh(Dsh)) u_queue_fsm_enq (
-    .qoff_i(eq_qoff), .shared_i(eq_shared), .hdrm_i(eq_hdrm), .region_i(e_region[2:0]),
+    .qoff_i(eq_qoff), .h_i(eq_h), .hs_i(eq_hs), .region_i(e_region[2:0]),
     .qoff_lim_i(lim_qoff), .qoff_s_lim_i(lim_qoff_s), .qon_lim_i(lim_qon), .qon_s_lim_i(lim_qon_s),
     .qoff_o(q1_qoff), .pause_o(q1_pause), .resume_o(q1_resume)
   );
   dsh_queue_fsm #(.CellW(CellW), .Dsh(Dsh)) u_queue_fsm_deq (
-    .qoff_i(dq_qoff), .shared_i(dq_shared), .hdrm_i(dq_hdrm), .region_i(3'b000),
+    .qoff_i(dq_qoff), .h_i(dq_h), .hs_i(dq_hs), .region_i(3'b000),
     .qoff_lim_i(lim_qoff), .qoff_s_lim_i(lim_qoff_s), .qon_lim_i(lim_qon), .qon_s_lim_i(lim_qon_s),
     .qoff_o(q0_qoff), .pause_o(q0_pause), .resume_o(q0_resume)
   );
@@ -523,30 +556,28 @@ module dsh_mmu #(
   logic p1_poff, p1_pause, p1_resume, p0_poff, p0_resume;
   if (Dsh) begin : g_port_fsm
     logic p0_pause;
-    dsh_port_fsm #(.CellW(CellW)) u_port_fsm_enq (
-      .poff_i(ep_poff), .shared_i(ep_shared), .hdrm_i(ep_hdrm), .region_i(e_region[2:0]),
-      .pon_lim_i(lim_pon), .poff_o(p1_poff), .pause_o(p1_pause), .resume_o(p1_resume)
+    dsh_port_fsm #(.CellW(CellW), .SizeW(SizeW)) u_port_fsm_enq (
+      .poff_i(ep_poff), .shared_i(ep_shared), .hdrm_i(ep_hdrm), .deq_shared_i(e_dw1_q), .deq_hdrm_i(e_dh1_q),
+      .region_i(e_region[2:0]), .pon_lim_i(lim_pon), .poff_o(p1_poff), .pause_o(p1_pause), .resume_o(p1_resume)
     );
-    dsh_port_fsm #(.CellW(CellW)) u_port_fsm_deq (
-      .poff_i(dp_poff), .shared_i(dp_shared), .hdrm_i(dp_hdrm), .region_i(3'b000),
-      .pon_lim_i(lim_pon), .poff_o(p0_poff), .pause_o(p0_pause), .resume_o(p0_resume)
+    dsh_port_fsm #(.CellW(CellW), .SizeW(SizeW)) u_port_fsm_deq (
+      .poff_i(dp_poff), .shared_i(dp_shared), .hdrm_i(dp_hdrm), .deq_shared_i(e_dw_q), .deq_hdrm_i(e_dh_q),
+      .region_i(3'b000), .pon_lim_i(lim_pon), .poff_o(p0_poff), .pause_o(p0_pause), .resume_o(p0_resume)
     );
     logic unused_p0_pause;  // a port pauses only on an admission
     assign unused_p0_pause = p0_pause;
   end else begin : g_no_port_fsm
     assign {p1_poff, p1_pause, p1_resume, p0_poff, p0_resume} = '0;
     logic unused_port;  // SIH: no port state machine
-    assign unused_port = ^{ep_poff, dp_shared, dp_hdrm, dp_poff, lim_pon};
+    assign unused_port = ^{ep_poff, dp_poff, lim_pon};
   end
 
   assign e_enq_qoff_n = e_enq_ok_q ? q1_qoff : eq_qoff;
-  assign e_enq_poff_n = e_enq_ok_q ? p1_poff : Dsh && ep_poff;
   assign e_deq_qoff_n = eval_q0 ? q0_qoff : dq_qoff;
-  assign e_deq_poff_n = eval_p0 ? p0_poff : Dsh && dp_poff;
   assign e_enq_rec_n[QRecW-1]  = e_enq_qoff_n;
-  assign e_enq_prec_n[PRecW-1] = e_enq_poff_n;
-  assign e_deq_rec_n  = {e_deq_qoff_n, e_deq_rec_q[QRecW-2:0]};
-  assign e_deq_prec_n = {e_deq_poff_n, e_deq_prec_q[PRecW-2:0]};
+  assign e_deq_rec_n           = {e_deq_qoff_n, e_deq_rec_q[QRecW-2:0]};
+  assign e_enq_prec_n[PRecW-1] = e_enq_ok_q ? p1_poff : Dsh && ep_poff;
+  assign e_deq_prec_n[PRecW-1] = eval_p0 ? p0_poff : Dsh && dp_poff;
 
   // Events, per slot, and the counts they increment.
   logic [1:0] qevt_valid, qevt_pause, pevt_valid, pevt_pause;
@@ -616,11 +647,11 @@ module dsh_mmu #(
   // Records: the dequeue's slot first, the enqueue's overrides.
   always_ff @(posedge clk_i) begin
     if (w_deq_we_q) begin
-      {hdrm_q[w_deq_idx_q], shared_q[w_deq_idx_q], priv_q[w_deq_idx_q]} <= w_deq_rec_q[QRecW-2:0];
+      {occ_hsp_q[w_deq_idx_q], occ_hs_q[w_deq_idx_q], occ_h_q[w_deq_idx_q]} <= w_deq_rec_q[QRecW-2:0];
       {port_hdrm_q[w_deq_p_q], port_shared_q[w_deq_p_q]} <= w_deq_prec_q[PRecW-2:0];
     end
     if (w_enq_we_q) begin
-      {hdrm_q[w_enq_idx_q], shared_q[w_enq_idx_q], priv_q[w_enq_idx_q]} <= w_enq_rec_q[QRecW-2:0];
+      {occ_hsp_q[w_enq_idx_q], occ_hs_q[w_enq_idx_q], occ_h_q[w_enq_idx_q]} <= w_enq_rec_q[QRecW-2:0];
       {port_hdrm_q[w_enq_p_q], port_shared_q[w_enq_p_q]} <= w_enq_prec_q[PRecW-2:0];
     end
   end
@@ -706,7 +737,7 @@ module dsh_mmu #(
       pvalid_q     <= pvalid_d;
       qoff_q       <= qoff_d;
       poff_q       <= poff_d;
-      s_out_q      <= cfg_shared_cells_i - free_q;
+      s_out_q      <= s_q;
       err_cnt_q    <= &w_error_q ? inc_fast(err_cnt_q >> 1) << 1 | CntW'(err_cnt_q[0])  // + 2
                     : |w_error_q ? inc_fast(err_cnt_q) : err_cnt_q;
       err_sticky_q <= err_sticky_q | (|w_error_q);
@@ -759,9 +790,15 @@ module dsh_mmu #(
     {rd_poff_q, rd_phdrm_q, rd_pshared_q} <= rd_prec;
   end
 
-  logic [CntW-1:0] rd_qpause_v, rd_ppause_v;
-  assign rd_qpause_v = cnt_value(rd_qpauses_q[CntW-1:0], rd_qpauses_q[CntW +: CarryW]);
-  assign rd_ppause_v = cnt_value(rd_ppauses_q[CntW-1:0], rd_ppauses_q[CntW +: CarryW]);
+  // A count is its bits plus its pending carries (dsh_cnt_step); resumes
+  // are that less the state bit (both sums formed, the bit picks).
+  function automatic [CntW-1:0] carries(input logic [CarryW-1:0] c);
+    carries = '0;
+    for (int g = 0; g + 1 < CntGroups; g++) carries[(g + 1) * CntGroupW] = c[g];
+  endfunction
+  logic [CntW-1:0] rd_qpause_c, rd_ppause_c;
+  assign rd_qpause_c = carries(rd_qpauses_q[CntW +: CarryW]);
+  assign rd_ppause_c = carries(rd_ppauses_q[CntW +: CarryW]);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -799,11 +836,13 @@ module dsh_mmu #(
       stat_pevt_valid_o      <= w_pevt_valid_q;
       stat_pevt_pause_o      <= w_pevt_pause_q;
       stat_pevt_port_o       <= {w_enq_port_q, w_deq_port_q};
-      stat_rd_drops_o        <= cnt_value(rd_drops_q[CntW-1:0], rd_drops_q[CntW +: CarryW]);
-      stat_rd_pauses_o       <= rd_qpause_v;
-      stat_rd_resumes_o      <= rd_qpause_v - CntW'(rd_qoff_q);
-      stat_rd_port_pauses_o  <= rd_ppause_v;
-      stat_rd_port_resumes_o <= rd_ppause_v - CntW'(rd_poff_q);
+      stat_rd_drops_o        <= rd_drops_q[CntW-1:0] + carries(rd_drops_q[CntW +: CarryW]);
+      stat_rd_pauses_o       <= rd_qpauses_q[CntW-1:0] + rd_qpause_c;
+      stat_rd_resumes_o      <= rd_qoff_q ? rd_qpauses_q[CntW-1:0] + rd_qpause_c - 1'b1
+                                          : rd_qpauses_q[CntW-1:0] + rd_qpause_c;
+      stat_rd_port_pauses_o  <= rd_ppauses_q[CntW-1:0] + rd_ppause_c;
+      stat_rd_port_resumes_o <= rd_poff_q ? rd_ppauses_q[CntW-1:0] + rd_ppause_c - 1'b1
+                                          : rd_ppauses_q[CntW-1:0] + rd_ppause_c;
       stat_rd_port_shared_o  <= rd_pshared_q;
       stat_rd_port_hdrm_o    <= rd_phdrm_q;
     end
@@ -819,7 +858,7 @@ module dsh_mmu #(
   // Contract §8 invariants that hold at the boundary of every cycle.
   always @(posedge clk_i) begin
     if (rst_ni) begin
-      assert (free_q <= cfg_shared_cells_i) else $error("dsh_mmu: S below 0 or above B_s");
+      assert (s_q <= cfg_shared_cells_i) else $error("dsh_mmu: S exceeds B_s");
       if (!Dsh) assert (poff_q == '0) else $error("dsh_mmu: POFF set under SIH");
     end
   end

@@ -4,6 +4,7 @@
 // it had none, or when the packet was dropped): the compares are made on the
 // counts before the enqueue, against limits with and without its cells
 // (dsh_limits), and the region picks, so that they need not wait for it.
+// The queue comes as prefix sums (dsh_deq_drain): w = hs - h.
 //   SIH: PAUSE on entering the headroom: !qoff & region headroom
 //        RESUME: qoff & hdrm == 0 & w <= X_on         (after the enqueue)
 //   DSH: PAUSE:  !qoff & w > X_qoff                   (after the enqueue)
@@ -17,8 +18,8 @@ module dsh_queue_fsm #(
   localparam int unsigned LimW = CellW + 9
 ) (
   input  logic                   qoff_i,
-  input  logic [CellW-1:0]       shared_i,
-  input  logic [CellW-1:0]       hdrm_i,
+  input  logic [CellW-1:0]       h_i,          // headroom part
+  input  logic [CellW-1:0]       hs_i,         // headroom + shared
   input  logic [2:0]             region_i,     // one-hot {headroom, shared, private}, or 0
   input  logic signed [LimW-1:0] qoff_lim_i,   // DSH: T - eta
   input  logic signed [LimW-1:0] qoff_s_lim_i, // DSH: T - eta - s
@@ -29,25 +30,25 @@ module dsh_queue_fsm #(
   output logic                   resume_o
 );
   logic w_zero, le_qon;
-  assign w_zero = shared_i == '0;
-  assign le_qon = $signed(LimW'(shared_i)) <= qon_lim_i;
+  assign w_zero = hs_i == h_i;
+  dsh_le_diff #(.CellW(CellW)) u_qon (.a_i(hs_i), .b_i(h_i), .lim_i(qon_lim_i), .le_o(le_qon));
 
   if (Dsh) begin : g_dsh
     logic le_qoff, le_qoff_s, le_qon_s, in_shared;
-    assign le_qoff   = $signed(LimW'(shared_i)) <= qoff_lim_i;
-    assign le_qoff_s = $signed(LimW'(shared_i)) <= qoff_s_lim_i;
-    assign le_qon_s  = $signed(LimW'(shared_i)) <= qon_s_lim_i;
+    dsh_le_diff #(.CellW(CellW)) u_qoff (.a_i(hs_i), .b_i(h_i), .lim_i(qoff_lim_i), .le_o(le_qoff));
+    dsh_le_diff #(.CellW(CellW)) u_qoff_s (.a_i(hs_i), .b_i(h_i), .lim_i(qoff_s_lim_i), .le_o(le_qoff_s));
+    dsh_le_diff #(.CellW(CellW)) u_qon_s (.a_i(hs_i), .b_i(h_i), .lim_i(qon_s_lim_i), .le_o(le_qon_s));
     assign in_shared = region_i[1];
     assign pause_o   = !qoff_i && (in_shared ? !le_qoff_s : !le_qoff && !w_zero);
     assign resume_o  = qoff_i && (in_shared ? le_qon_s : le_qon || w_zero);
     logic unused_sih;  // a DSH queue decides on its shared count alone
-    assign unused_sih = ^{hdrm_i, region_i[2], region_i[0]};
+    assign unused_sih = ^{region_i[2], region_i[0]};
   end else begin : g_sih
     logic in_hdrm;
     assign in_hdrm  = region_i[2];
     assign pause_o  = !qoff_i && in_hdrm;
     // A shared admission needs QON, so a resume never follows one.
-    assign resume_o = qoff_i && !in_hdrm && hdrm_i == '0 && (le_qon || w_zero);
+    assign resume_o = qoff_i && !in_hdrm && h_i == '0 && (le_qon || w_zero);
     logic unused_dsh;
     assign unused_dsh = ^{qoff_lim_i, qoff_s_lim_i, qon_s_lim_i, region_i[1:0]};
   end

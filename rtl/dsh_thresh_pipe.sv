@@ -21,15 +21,18 @@ module dsh_thresh_pipe #(
   parameter int unsigned ThreshLatency = 2,
   localparam int unsigned ThrW = CellW + 3,
   localparam int unsigned LimW = CellW + 9,
-  localparam int unsigned NumLim = 9
+  localparam int unsigned NumLim = 9,
+  localparam int unsigned NumTerms = 5
 ) (
   input  logic                   clk_i,
   input  logic [CellW-1:0]       free_i,
-  input  logic [SizeW-1:0]       cells_now_i,   // the enqueue in stage E (L = 1)
-  input  logic [SizeW-1:0]       cells_next_i,  // the enqueue entering stage E at the next edge
+  // The enqueue in stage E (L = 1) and the one entering it at the next
+  // edge: cells and their dsh_size_terms.
+  input  logic [SizeW-1:0]          cells_now_i,
+  input  logic [NumTerms*LimW-1:0]  terms_now_i,
+  input  logic [SizeW-1:0]          cells_next_i,
+  input  logic [NumTerms*LimW-1:0]  terms_next_i,
   input  logic signed [4:0]      cfg_alpha_log2_i,
-  input  logic [CellW-1:0]       cfg_shared_cells_i,
-  input  logic [CellW-1:0]       cfg_private_cells_i,
   input  logic [CellW-1:0]       cfg_headroom_cells_i,
   input  logic [CellW-1:0]       cfg_delta_q_i,
   input  logic [CellW-1:0]       cfg_delta_p_i,
@@ -46,24 +49,35 @@ module dsh_thresh_pipe #(
   output logic signed [LimW-1:0] pon_o
 );
   logic [ThrW-1:0]        t_free;  // T of free_i
+  logic [ThrW+4:0]        tm_free; // T << port_mult_log2
   logic [ThrW-1:0]        t_lim;   // T the limits are computed from
+  logic [ThrW+4:0]        tm_lim;
   logic [SizeW-1:0]       s_lim;
+  logic [NumTerms*LimW-1:0] terms_lim;
   logic [NumLim*LimW-1:0] lim;
 
-  dsh_dt_calc #(.CellW(CellW)) u_dt_calc (.cfg_alpha_log2_i, .free_i, .t_o(t_free));
+  dsh_dt_calc #(.CellW(CellW)) u_dt_calc (
+    .cfg_alpha_log2_i, .cfg_port_mult_log2_i, .free_i, .t_o(t_free), .t_m_o(tm_free));
 
   if (ThreshLatency >= 3) begin : g_t_reg
     logic [ThrW-1:0] t_q;
-    always_ff @(posedge clk_i) t_q <= t_free;
-    assign t_lim = t_q;
+    logic [ThrW+4:0] tm_q;
+    always_ff @(posedge clk_i) begin
+      t_q  <= t_free;
+      tm_q <= tm_free;
+    end
+    assign t_lim  = t_q;
+    assign tm_lim = tm_q;
   end else begin : g_t_comb
-    assign t_lim = t_free;
+    assign t_lim  = t_free;
+    assign tm_lim = tm_free;
   end
-  assign s_lim = (ThreshLatency >= 2) ? cells_next_i : cells_now_i;
+  assign s_lim     = (ThreshLatency >= 2) ? cells_next_i : cells_now_i;
+  assign terms_lim = (ThreshLatency >= 2) ? terms_next_i : terms_now_i;
 
   dsh_limits #(.CellW(CellW), .SizeW(SizeW), .Dsh(Dsh)) u_limits (
-    .t_i(t_lim), .cells_i(s_lim), .cfg_shared_cells_i, .cfg_private_cells_i, .cfg_headroom_cells_i,
-    .cfg_delta_q_i, .cfg_delta_p_i, .cfg_port_mult_log2_i,
+    .t_i(t_lim), .t_m_i(tm_lim), .cells_i(s_lim), .terms_i(terms_lim),
+    .cfg_headroom_cells_i, .cfg_delta_q_i, .cfg_delta_p_i,
     .priv_o(lim[0*LimW +: LimW]), .hdrm_o(lim[1*LimW +: LimW]), .shared_o(lim[2*LimW +: LimW]),
     .qoff_o(lim[3*LimW +: LimW]), .qoff_s_o(lim[4*LimW +: LimW]), .qon_o(lim[5*LimW +: LimW]),
     .qon_s_o(lim[6*LimW +: LimW]), .pon_o(lim[7*LimW +: LimW]), .pool_o(lim[8*LimW +: LimW])
@@ -81,12 +95,12 @@ module dsh_thresh_pipe #(
     assign t_e   = t_q;
     assign lim_e = lim_q;
     logic unused_now;
-    assign unused_now = ^cells_now_i;
+    assign unused_now = ^{cells_now_i, terms_now_i};
   end else begin : g_lim_comb
     assign t_e   = t_lim;
     assign lim_e = lim;
     logic unused_next;
-    assign unused_next = ^{clk_i, cells_next_i};
+    assign unused_next = ^{clk_i, cells_next_i, terms_next_i};
   end
 
   assign t_o = t_e;

@@ -18,6 +18,7 @@
 #include "Vlimits_sih.h"
 #include "Vonehot_read.h"
 #include "Vport_fsm.h"
+#include "Vsize_terms.h"
 #include "Vqueue_fsm_dsh.h"
 #include "Vqueue_fsm_sih.h"
 #include "mmu.h"
@@ -51,27 +52,33 @@ dsh::Mmu golden_with_bs(Scheme s, uint32_t bs, uint32_t eta, int alpha, unsigned
   return dsh::Mmu(c, dsh::RtlWidths{12, 6, 8});
 }
 
-TEST(DtCalc, ExhaustiveOverSAndAlpha) {
+// T and X_poff = T << port_mult_log2 for every S, alpha and multiplier.
+TEST(DtCalc, ExhaustiveOverSAlphaAndPortMult) {
   VerilatedContext ctx;
   Vdt_calc dut(&ctx);
   const uint32_t bs = 3001;
-  for (int a = dsh::kAlphaLog2Min; a <= dsh::kAlphaLog2Max; ++a) {
-    auto g = golden_with_bs(Scheme::DSH, bs, 10, a, 0, 0, 0);
-    for (uint32_t s = 0; s <= bs; ++s) {
-      dut.cfg_alpha_log2_i = uint8_t(a) & 0x1f;
-      dut.free_i = bs - s;  // dsh_mmu registers B_s - S
-      dut.eval();
-      ASSERT_EQ(dut.t_o, g.thresholds_for(s).t) << "alpha_log2=" << a << " S=" << s;
+  for (int a = dsh::kAlphaLog2Min; a <= dsh::kAlphaLog2Max; ++a)
+    for (unsigned m = 0; m <= dsh::kPortMultLog2Max; ++m) {
+      auto g = golden_with_bs(Scheme::DSH, bs, 10, a, m, 0, 0);
+      for (uint32_t s = 0; s <= bs; ++s) {
+        dut.cfg_alpha_log2_i = uint8_t(a) & 0x1f;
+        dut.cfg_port_mult_log2_i = m;
+        dut.free_i = bs - s;  // dsh_mmu registers B_s - S
+        dut.eval();
+        const dsh::Thresholds x = g.thresholds_for(s);
+        ASSERT_EQ(dut.t_o, x.t) << "alpha_log2=" << a << " S=" << s;
+        ASSERT_EQ(dut.t_m_o, x.x_poff) << "alpha_log2=" << a << " port_mult_log2=" << m << " S=" << s;
+      }
     }
-  }
 }
 
 // Each limit decides its contract condition as the golden thresholds do, for
-// values around the threshold and anywhere.
+// values around the threshold and anywhere: dsh_size_terms, then dsh_limits.
 template <class V>
 void check_limits(Scheme scheme) {
   VerilatedContext ctx;
   V dut(&ctx);
+  Vsize_terms terms(&ctx);
   const bool dsh = scheme == Scheme::DSH;
   std::mt19937 rng(dsh ? 7 : 8);
   auto r = [&](uint32_t hi) { return std::uniform_int_distribution<uint32_t>(0, hi)(rng); };
@@ -81,14 +88,19 @@ void check_limits(Scheme scheme) {
     const int a = int(r(13)) - 10;
     auto g = golden_with_bs(scheme, bs, eta, a, pm, dq, dp);
     const dsh::Thresholds x = g.thresholds_for(S);
+    terms.cells_i = s;
+    terms.cfg_shared_cells_i = bs;
+    terms.cfg_private_cells_i = phi;
+    terms.cfg_headroom_cells_i = eta;
+    terms.cfg_delta_q_i = dq;
+    terms.eval();
     dut.t_i = uint32_t(x.t);
+    dut.t_m_i = uint32_t(x.t << pm);
     dut.cells_i = s;
-    dut.cfg_shared_cells_i = bs;
-    dut.cfg_private_cells_i = phi;
+    dut.terms_i = terms.terms_o;  // 5 terms of 21 bits
     dut.cfg_headroom_cells_i = eta;
     dut.cfg_delta_q_i = dq;
     dut.cfg_delta_p_i = dp;
-    dut.cfg_port_mult_log2_i = pm;
     dut.eval();
     const int64_t pool = lim_value(dut.pool_o), priv = lim_value(dut.priv_o), hdrm = lim_value(dut.hdrm_o),
                   shared = lim_value(dut.shared_o), qoff = lim_value(dut.qoff_o), qoff_s = lim_value(dut.qoff_s_o),
@@ -136,8 +148,9 @@ TEST(OnehotRead, ReadsTheSelectedEntryOrZero) {
   }
 }
 
-// The previous cycle's enqueue (region r, to this queue and/or port or not),
-// then the dequeue: headroom first, then shared, then private (contract §4).
+// The previous cycle's enqueue (region r, to this queue or not), then the
+// dequeue: headroom first, then shared, then private (contract §4). The
+// outputs other than go_o only matter when the dequeue goes.
 TEST(DeqDrain, EnqueueThenHeadroomSharedPrivate) {
   VerilatedContext ctx;
   Vdeq_drain dut(&ctx);
@@ -147,52 +160,35 @@ TEST(DeqDrain, EnqueueThenHeadroomSharedPrivate) {
   for (int i = 0; i < 400000; ++i) {
     const uint32_t lim = i % 2 ? 20 : kCellMax / 4;
     uint32_t p = r(lim), w = r(lim), h = r(lim);
-    // Port sums and S hold at least the queue's own parts (contract §2).
-    uint32_t ps = w + r(lim), ph = h + r(lim), S = ps + r(lim);
     const uint32_t cells = r(kSizeMax), s = 1 + r(kSizeMax - 1);
-    const bool ok = r(9) != 0, to_port = r(2), to_queue = to_port && r(2);
+    const bool ok = r(9) != 0, to_queue = r(2);
     const unsigned region = r(3);  // 0 none or drop, 1 private, 2 shared, 3 headroom
+    const uint32_t add = to_queue ? s : 0;
     dut.ok_i = ok;
     dut.cells_i = cells;
-    dut.priv_i = p;
-    dut.shared_i = w;
-    dut.hdrm_i = h;
-    dut.port_shared_i = ps;
-    dut.port_hdrm_i = ph;
-    dut.s_i = S;
-    dut.enq_cells_i = s;
-    dut.enq_queue_i = to_queue;
-    dut.enq_port_i = to_port;
+    dut.add_i = add;
+    dut.add_less_cells_i = add + (1u << 6) - cells;  // a + 2^SizeW - c
+    dut.h_i = h;  // prefix sums in drain order
+    dut.hs_i = h + w;
+    dut.hsp_i = h + w + p;
     dut.region_i = region ? 1u << (region - 1) : 0;
     dut.eval();
-    // The enqueue first.
-    if (region == 1 && to_queue) p += s;
-    if (region == 2) {
-      w += to_queue ? s : 0;
-      ps += to_port ? s : 0;
-      S += s;
-    }
-    if (region == 3) {
-      h += to_queue ? s : 0;
-      ph += to_port ? s : 0;
-    }
+    if (to_queue) (region == 1 ? p : region == 2 ? w : h) += region ? s : 0;  // the enqueue first
     ++regions[region];
     const bool go = ok && uint64_t(p) + w + h >= cells;
     ASSERT_EQ(bool(dut.go_o), go) << "case " << i;
-    uint32_t fh = 0, fs = 0, fp = 0;
-    if (go) {
-      fh = std::min(cells, h), fs = std::min(cells - fh, w), fp = cells - fh - fs;
-      ++cases[fh == cells ? 0 : fs == cells - fh ? 1 : 2];
-    } else {
+    if (!go) {  // the other outputs are meaningless
       ++cases[3];
+      continue;
     }
+    const uint32_t fh = std::min(cells, h), fs = std::min(cells - fh, w), fp = cells - fh - fs;
+    ++cases[fh == cells ? 0 : fs == cells - fh ? 1 : 2];
     const std::string at = "case " + std::to_string(i) + " region " + std::to_string(region);
-    ASSERT_EQ(uint32_t(dut.hdrm_o), h - fh) << at;
-    ASSERT_EQ(uint32_t(dut.shared_o), w - fs) << at;
-    ASSERT_EQ(uint32_t(dut.priv_o), p - fp) << at;
-    ASSERT_EQ(uint32_t(dut.port_shared_o), ps - fs) << at;
-    ASSERT_EQ(uint32_t(dut.port_hdrm_o), ph - fh) << at;
-    ASSERT_EQ(uint32_t(dut.s_o), S - fs) << at;
+    ASSERT_EQ(uint32_t(dut.h_o), h - fh) << at;
+    ASSERT_EQ(uint32_t(dut.hs_o), h - fh + w - fs) << at;
+    ASSERT_EQ(uint32_t(dut.hsp_o), h - fh + w - fs + p - fp) << at;
+    ASSERT_EQ(uint32_t(dut.dh_o), fh) << at;
+    ASSERT_EQ(uint32_t(dut.dw_o), fs) << at;
   }
   for (int k = 0; k < 4; ++k) EXPECT_GT(cases[k], 10000) << "drain case " << k << " (3: no drain) rarely exercised";
   for (int k = 0; k < 4; ++k) EXPECT_GT(regions[k], 50000) << "region " << k;
@@ -218,14 +214,19 @@ void check_admit(bool dsh) {
     const bool qoff = r(3) == 0, poff = r(3) == 0;
     const uint32_t xoff = r(600);  // SIH X_off = T; DSH X_poff
     const uint32_t p = r(phi), w = r(bs), h = r(eta), ps = r(bs), ph = r(eta), S = r(bs);
-    dut.priv_i = p;
-    dut.shared_i = w;
-    dut.hdrm_i = h;
+    // The port and S before the dequeue, and what it drained from them.
+    const uint32_t dwp = r(std::min(ps, kSizeMax)), dhp = r(std::min(ph, kSizeMax)), dw = r(std::min(S, kSizeMax));
+    dut.h_i = h;  // prefix sums in drain order, after the dequeue
+    dut.hs_i = h + w;
+    dut.hsp_i = h + w + p;
     dut.qoff_i = qoff;
-    dut.port_shared_i = ps;
-    dut.port_hdrm_i = ph;
+    dut.port_shared_i = ps + dwp;
+    dut.port_hdrm_i = ph + dhp;
+    dut.port_deq_shared_i = dwp;
+    dut.port_deq_hdrm_i = dhp;
     dut.poff_i = poff;
-    dut.s_i = S;
+    dut.s_i = S + dw;
+    dut.deq_shared_i = dw;
     dut.pool_lim_i = lim_bits(int64_t(bs) - s);
     dut.priv_lim_i = lim_bits(int64_t(phi) - s);
     dut.shared_lim_i = lim_bits(int64_t(xoff) - s);
@@ -266,8 +267,8 @@ void check_queue_fsm(bool dsh) {
             const int64_t x_off = dsh ? std::max<int64_t>(int64_t(t) - eta, 0) : t;
             const int64_t x_on = std::max<int64_t>(x_off - dq, 0);
             dut.qoff_i = qoff;
-            dut.shared_i = w;
-            dut.hdrm_i = h;
+            dut.h_i = h;  // prefix sums in drain order
+            dut.hs_i = h + w;
             dut.region_i = region ? 1u << (region - 1) : 0;
             dut.qoff_lim_i = lim_bits(int64_t(t) - eta);
             dut.qoff_s_lim_i = lim_bits(int64_t(t) - eta - s);
@@ -306,9 +307,12 @@ TEST(PortFsm, PauseOnInsuranceResumeOnEmptyInsuranceAndXpon) {
           for (unsigned region = 0; region < 4; ++region) {
             if (region == 2 && poff) continue;  // a shared admission needs PON
             const uint32_t dp = r(8), s = 1 + r(10);
+            const uint32_t dws = r(20), dhs = r(4);  // drained this cycle by a dequeue
             dut.poff_i = poff;
-            dut.shared_i = ps;
-            dut.hdrm_i = ph;
+            dut.shared_i = ps + dws;  // before the dequeue
+            dut.hdrm_i = ph + dhs;
+            dut.deq_shared_i = dws;
+            dut.deq_hdrm_i = dhs;
             dut.region_i = region ? 1u << (region - 1) : 0;
             dut.pon_lim_i = lim_bits(int64_t(xpoff) - dp);
             dut.eval();
