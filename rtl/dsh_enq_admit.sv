@@ -14,7 +14,7 @@ module dsh_enq_admit #(
   parameter int unsigned CellW = 20,
   parameter int unsigned SizeW = 8,
   parameter bit          Dsh   = 1'b1,
-  localparam int unsigned LimW = CellW + 9
+  localparam int unsigned LimW = CellW + 1
 ) (
   input  logic [CellW-1:0]       h_i,            // the queue: headroom part
   input  logic [CellW-1:0]       hs_i,           // headroom + shared
@@ -35,18 +35,21 @@ module dsh_enq_admit #(
 );
   logic fits_priv, fits_shared, fits_hdrm, fits_pool, fits_xoff;
 
-  dsh_le_diff #(.CellW(CellW)) u_priv (.a_i(hsp_i), .b_i(hs_i), .lim_i(priv_lim_i), .le_o(fits_priv));
-  dsh_le_diff #(.CellW(CellW)) u_pool (.a_i(s_i), .b_i(CellW'(deq_shared_i)), .lim_i(pool_lim_i), .le_o(fits_pool));
+  dsh_le_diff #(.CellW(CellW), .SizeW(SizeW)) u_priv (
+    .a_i(hsp_i), .b_i(hs_i), .add_i(SizeW'(0)), .lim_i(priv_lim_i), .le_o(fits_priv));
+  dsh_le_diff #(.CellW(CellW), .SizeW(SizeW)) u_pool (
+    .a_i(s_i), .b_i(CellW'(deq_shared_i)), .add_i(SizeW'(0)), .lim_i(pool_lim_i), .le_o(fits_pool));
   if (Dsh) begin : g_dsh
-    dsh_le_diff #(.CellW(CellW)) u_xoff (
-      .a_i(port_shared_i), .b_i(CellW'(port_deq_shared_i)), .lim_i(shared_lim_i), .le_o(fits_xoff));
-    dsh_le_diff #(.CellW(CellW)) u_hdrm (
-      .a_i(port_hdrm_i), .b_i(CellW'(port_deq_hdrm_i)), .lim_i(hdrm_lim_i), .le_o(fits_hdrm));
+    dsh_le_diff #(.CellW(CellW), .SizeW(SizeW)) u_xoff (
+      .a_i(port_shared_i), .b_i(CellW'(port_deq_shared_i)), .add_i(SizeW'(0)), .lim_i(shared_lim_i), .le_o(fits_xoff));
+    dsh_le_diff #(.CellW(CellW), .SizeW(SizeW)) u_hdrm (
+      .a_i(port_hdrm_i), .b_i(CellW'(port_deq_hdrm_i)), .add_i(SizeW'(0)), .lim_i(hdrm_lim_i), .le_o(fits_hdrm));
     assign fits_shared = !poff_i && fits_pool && fits_xoff;
     logic unused_sih;  // the queue's own shared and headroom parts do not decide
     assign unused_sih = ^{h_i, qoff_i};
   end else begin : g_sih
-    dsh_le_diff #(.CellW(CellW)) u_xoff (.a_i(hs_i), .b_i(h_i), .lim_i(shared_lim_i), .le_o(fits_xoff));
+    dsh_le_diff #(.CellW(CellW), .SizeW(SizeW)) u_xoff (
+      .a_i(hs_i), .b_i(h_i), .add_i(SizeW'(0)), .lim_i(shared_lim_i), .le_o(fits_xoff));
     assign fits_shared = !qoff_i && fits_pool && fits_xoff;
     assign fits_hdrm   = $signed(LimW'(h_i)) <= hdrm_lim_i;
     logic unused_dsh;

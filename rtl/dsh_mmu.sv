@@ -111,7 +111,8 @@ module dsh_mmu #(
   output logic [CellW-1:0]      stat_rd_port_hdrm_o
 );
   localparam int unsigned QIdxW = (NumQ > 1) ? $clog2(NumQ) : 1;
-  localparam int unsigned LimW  = CellW + 9;
+  localparam int unsigned LimW  = CellW + 1;  // stage E's limits (dsh_limits)
+  localparam int unsigned TW    = CellW + 2;  // dsh_size_terms
   localparam logic [2:0] RegNone = 3'd0, RegPriv = 3'd1, RegShared = 3'd2,
                          RegHdrm = 3'd3, RegDrop = 3'd4;
   // A queue's occupancy is kept as prefix sums in the order a dequeue drains
@@ -229,10 +230,10 @@ module dsh_mmu #(
   logic [SizeW-1:0]    r_deq_cells_q, r_enq_cells_q;
   // The enqueue's terms of its cells alone for the limits (dsh_size_terms),
   // formed in stage A; again in stage E for ThreshLatency 1.
-  localparam int unsigned NumTerms = 5;
-  logic [NumTerms*LimW-1:0] a_enq_terms, r_enq_terms_q, e_enq_terms_q;
+  localparam int unsigned NumTerms = 3;
+  logic [NumTerms*TW-1:0] a_enq_terms, r_enq_terms_q, e_enq_terms_q;
   dsh_size_terms #(.CellW(CellW), .SizeW(SizeW)) u_size_terms (
-    .cells_i(a_enq_cells_q), .cfg_shared_cells_i, .cfg_private_cells_i, .cfg_headroom_cells_i, .cfg_delta_q_i,
+    .cells_i(a_enq_cells_q), .cfg_shared_cells_i, .cfg_private_cells_i, .cfg_headroom_cells_i,
     .terms_o(a_enq_terms)
   );
 
@@ -341,6 +342,7 @@ module dsh_mmu #(
 
   // Stage E's results used in this cycle's forwarding (defined below).
   logic [3:0]       e_region;  // one-hot {drop, headroom, shared, private}, 0 none
+  logic [2:0]       e_region_d;  // its admitting bits, computed again for stage D
   logic             e_enq_qoff_n, e_deq_qoff_n;
   logic [QRecW-1:0] e_enq_rec_n, e_deq_rec_n;
   logic [PRecW-1:0] e_enq_prec_n, e_deq_prec_n;
@@ -352,7 +354,7 @@ module dsh_mmu #(
   dsh_deq_drain #(.CellW(CellW), .SizeW(SizeW)) u_deq_drain (
     .ok_i(d_ok_q), .cells_i(d_cells_q), .add_i(d_add_q), .add_less_cells_i(d_alc_q),
     .h_i(d_rec_q[0 +: CellW]), .hs_i(d_rec_q[CellW +: CellW]), .hsp_i(d_rec_q[2*CellW +: CellW]),
-    .region_i(e_region[2:0]),
+    .region_i(e_region_d),
     .go_o(dd_go), .h_o(dd_h), .hs_o(dd_hs), .hsp_o(dd_hsp), .dh_o(dd_dh), .dw_o(dd_dw)
   );
 
@@ -477,21 +479,29 @@ module dsh_mmu #(
     e_enq_queue_q <= r_enq_queue_q;
     e_enq_cells_q <= r_enq_cells_q;
     e_enq_terms_q <= r_enq_terms_q;
-    e_enq_rec_q   <= pick_q(f_enq_q, {rd_enq_q, e_deq_rec_n, e_enq_rec_n, d_rec_n});
     e_enq_prec_q  <= pick_p(f_enq_p, {rd_enq_p, e_deq_prec_n, e_enq_prec_n, {PRecW{1'b0}}});
     e_same_q_q    <= same_q_n;
     e_same_p_q    <= same_p_n;
   end
 
+  // The enqueue's queue twice: the region that stage D's dequeue waits for
+  // is computed from its own copy, so that each region drives half the
+  // loads (`keep`: synthesis merges equal registers).
+  logic [QRecW-1:0] e_enq_rec_d_q;
+  logic [QRecW-1:0] e_enq_rec_n0;
+  assign e_enq_rec_n0 = pick_q(f_enq_q, {rd_enq_q, e_deq_rec_n, e_enq_rec_n, d_rec_n});
+  (* keep *) always_ff @(posedge clk_i) e_enq_rec_q <= e_enq_rec_n0;
+  (* keep *) always_ff @(posedge clk_i) e_enq_rec_d_q <= e_enq_rec_n0;
+
   logic [ThrW-1:0]        t_cur;
-  logic signed [LimW-1:0] lim_pool, lim_priv, lim_hdrm, lim_shared, lim_qoff, lim_qoff_s, lim_qon, lim_qon_s, lim_pon;
+  logic signed [LimW-1:0] lim_pool, lim_priv, lim_hdrm, lim_shared, lim_qoff, lim_qon, lim_pon;
   dsh_thresh_pipe #(.CellW(CellW), .SizeW(SizeW), .Dsh(Dsh), .ThreshLatency(ThreshLatency)) u_thresh_pipe (
     .clk_i, .free_i(free_q), .cells_now_i(e_enq_cells_q), .terms_now_i(e_enq_terms_q),
     .cells_next_i(r_enq_cells_q), .terms_next_i(r_enq_terms_q),
     .cfg_alpha_log2_i, .cfg_headroom_cells_i, .cfg_delta_q_i,
     .cfg_delta_p_i, .cfg_port_mult_log2_i, .t_o(t_cur), .pool_o(lim_pool),
-    .priv_o(lim_priv), .hdrm_o(lim_hdrm), .shared_o(lim_shared), .qoff_o(lim_qoff), .qoff_s_o(lim_qoff_s),
-    .qon_o(lim_qon), .qon_s_o(lim_qon_s), .pon_o(lim_pon)
+    .priv_o(lim_priv), .hdrm_o(lim_hdrm), .shared_o(lim_shared), .qoff_o(lim_qoff), .qon_o(lim_qon),
+    .pon_o(lim_pon)
   );
 
   logic [CellW-1:0] eq_h, eq_hs, eq_hsp, ep_shared, ep_hdrm, dq_h, dq_hs, dp_shared, dp_hdrm;
@@ -510,6 +520,19 @@ module dsh_mmu #(
     .region_o(region)
   );
   assign e_region = {4{e_enq_ok_q}} & region;
+
+  logic [3:0] region_d;  // the same for stage D
+  dsh_enq_admit #(.CellW(CellW), .SizeW(SizeW), .Dsh(Dsh)) u_enq_admit_d (
+    .h_i(e_enq_rec_d_q[0 +: CellW]), .hs_i(e_enq_rec_d_q[CellW +: CellW]), .hsp_i(e_enq_rec_d_q[2*CellW +: CellW]),
+    .qoff_i(e_enq_rec_d_q[QRecW-1]),
+    .port_shared_i(ep_shared), .port_hdrm_i(ep_hdrm), .port_deq_shared_i(e_dw1_q), .port_deq_hdrm_i(e_dh1_q),
+    .poff_i(Dsh && ep_poff), .s_i(s_q), .deq_shared_i(e_dw_q),
+    .pool_lim_i(lim_pool), .priv_lim_i(lim_priv), .shared_lim_i(lim_shared), .hdrm_lim_i(lim_hdrm),
+    .region_o(region_d)
+  );
+  assign e_region_d = {3{e_enq_ok_q}} & region_d[2:0];
+  logic unused_drop_d;
+  assign unused_drop_d = region_d[3];
 
   // The counts after the cycle: each sum beside the compares, the region
   // picks. (Headroom adds to all three prefix sums, shared to two, private
@@ -542,14 +565,14 @@ module dsh_mmu #(
   assign eval_p0 = e_deq_go_q && !(e_enq_ok_q && e_same_p_q);
 
   logic q1_qoff, q1_pause, q1_resume, q0_qoff, q0_pause, q0_resume;
-  dsh_queue_fsm #(.CellW(CellW), .Dsh(Dsh)) u_queue_fsm_enq (
-    .qoff_i(eq_qoff), .h_i(eq_h), .hs_i(eq_hs), .region_i(e_region[2:0]),
-    .qoff_lim_i(lim_qoff), .qoff_s_lim_i(lim_qoff_s), .qon_lim_i(lim_qon), .qon_s_lim_i(lim_qon_s),
+  dsh_queue_fsm #(.CellW(CellW), .SizeW(SizeW), .Dsh(Dsh)) u_queue_fsm_enq (
+    .qoff_i(eq_qoff), .h_i(eq_h), .hs_i(eq_hs), .region_i(e_region[2:0]), .cells_i(s),
+    .qoff_lim_i(lim_qoff), .qon_lim_i(lim_qon),
     .qoff_o(q1_qoff), .pause_o(q1_pause), .resume_o(q1_resume)
   );
-  dsh_queue_fsm #(.CellW(CellW), .Dsh(Dsh)) u_queue_fsm_deq (
-    .qoff_i(dq_qoff), .h_i(dq_h), .hs_i(dq_hs), .region_i(3'b000),
-    .qoff_lim_i(lim_qoff), .qoff_s_lim_i(lim_qoff_s), .qon_lim_i(lim_qon), .qon_s_lim_i(lim_qon_s),
+  dsh_queue_fsm #(.CellW(CellW), .SizeW(SizeW), .Dsh(Dsh)) u_queue_fsm_deq (
+    .qoff_i(dq_qoff), .h_i(dq_h), .hs_i(dq_hs), .region_i(3'b000), .cells_i(SizeW'(0)),
+    .qoff_lim_i(lim_qoff), .qon_lim_i(lim_qon),
     .qoff_o(q0_qoff), .pause_o(q0_pause), .resume_o(q0_resume)
   );
 

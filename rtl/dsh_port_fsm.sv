@@ -14,7 +14,7 @@
 module dsh_port_fsm #(
   parameter int unsigned CellW = 20,
   parameter int unsigned SizeW = 8,
-  localparam int unsigned LimW = CellW + 9
+  localparam int unsigned LimW = CellW + 1
 ) (
   input  logic                   poff_i,
   input  logic [CellW-1:0]       shared_i,
@@ -28,7 +28,8 @@ module dsh_port_fsm #(
   output logic                   resume_o
 );
   logic in_hdrm, le_pon;
-  dsh_le_diff #(.CellW(CellW)) u_pon (.a_i(shared_i), .b_i(CellW'(deq_shared_i)), .lim_i(pon_lim_i), .le_o(le_pon));
+  dsh_le_diff #(.CellW(CellW), .SizeW(SizeW)) u_pon (
+    .a_i(shared_i), .b_i(CellW'(deq_shared_i)), .add_i(SizeW'(0)), .lim_i(pon_lim_i), .le_o(le_pon));
   assign in_hdrm  = region_i[2];
   assign pause_o  = !poff_i && in_hdrm;
   assign resume_o = poff_i && !in_hdrm && hdrm_i == CellW'(deq_hdrm_i)

@@ -1,44 +1,50 @@
 // Queue flow-control state machine, next state (contract §4), evaluated once
 // a cycle for a queue that the cycle's dequeue or enqueue touched, after
-// both. region_i says where an enqueue to this queue went this cycle (0 when
-// it had none, or when the packet was dropped): the compares are made on the
-// counts before the enqueue, against limits with and without its cells
-// (dsh_limits), and the region picks, so that they need not wait for it.
-// The queue comes as prefix sums (dsh_deq_drain): w = hs - h.
+// both. region_i says where an enqueue of cells_i cells to this queue went
+// this cycle (0 when it had none, or when the packet was dropped): the
+// compares are made on the counts before the enqueue, with and without its
+// cells, and the region picks, so that they need not wait for it. The queue
+// comes as prefix sums (dsh_deq_drain): w = hs - h.
 //   SIH: PAUSE on entering the headroom: !qoff & region headroom
 //        RESUME: qoff & hdrm == 0 & w <= X_on         (after the enqueue)
 //   DSH: PAUSE:  !qoff & w > X_qoff                   (after the enqueue)
 //        RESUME: qoff & w <= X_qon
-// Combinational; the state bit lives with the queue's record.
+// The limits are X_qoff and X_qon unsaturated (dsh_limits). Combinational;
+// the state bit lives with the queue's record.
 `default_nettype none
 
 module dsh_queue_fsm #(
   parameter int unsigned CellW = 20,
+  parameter int unsigned SizeW = 8,
   parameter bit          Dsh   = 1'b1,
-  localparam int unsigned LimW = CellW + 9
+  localparam int unsigned LimW = CellW + 1
 ) (
   input  logic                   qoff_i,
   input  logic [CellW-1:0]       h_i,          // headroom part
   input  logic [CellW-1:0]       hs_i,         // headroom + shared
   input  logic [2:0]             region_i,     // one-hot {headroom, shared, private}, or 0
+  input  logic [SizeW-1:0]       cells_i,      // the enqueue's cells
   input  logic signed [LimW-1:0] qoff_lim_i,   // DSH: T - eta
-  input  logic signed [LimW-1:0] qoff_s_lim_i, // DSH: T - eta - s
   input  logic signed [LimW-1:0] qon_lim_i,    // DSH: T - eta - dq; SIH: T - dq
-  input  logic signed [LimW-1:0] qon_s_lim_i,  // DSH: T - eta - dq - s
   output logic                   qoff_o,
   output logic                   pause_o,
   output logic                   resume_o
 );
   logic w_zero, le_qon;
   assign w_zero = hs_i == h_i;
-  dsh_le_diff #(.CellW(CellW)) u_qon (.a_i(hs_i), .b_i(h_i), .lim_i(qon_lim_i), .le_o(le_qon));
+  dsh_le_diff #(.CellW(CellW), .SizeW(SizeW)) u_qon (
+    .a_i(hs_i), .b_i(h_i), .add_i(SizeW'(0)), .lim_i(qon_lim_i), .le_o(le_qon));
 
   if (Dsh) begin : g_dsh
-    logic le_qoff, le_qoff_s, le_qon_s, in_shared;
-    dsh_le_diff #(.CellW(CellW)) u_qoff (.a_i(hs_i), .b_i(h_i), .lim_i(qoff_lim_i), .le_o(le_qoff));
-    dsh_le_diff #(.CellW(CellW)) u_qoff_s (.a_i(hs_i), .b_i(h_i), .lim_i(qoff_s_lim_i), .le_o(le_qoff_s));
-    dsh_le_diff #(.CellW(CellW)) u_qon_s (.a_i(hs_i), .b_i(h_i), .lim_i(qon_s_lim_i), .le_o(le_qon_s));
+    logic le_qoff, le_qoff_s, le_qon_s, in_shared;  // _s: with the enqueue's cells
+    dsh_le_diff #(.CellW(CellW), .SizeW(SizeW)) u_qoff (
+      .a_i(hs_i), .b_i(h_i), .add_i(SizeW'(0)), .lim_i(qoff_lim_i), .le_o(le_qoff));
+    dsh_le_diff #(.CellW(CellW), .SizeW(SizeW)) u_qoff_s (
+      .a_i(hs_i), .b_i(h_i), .add_i(cells_i), .lim_i(qoff_lim_i), .le_o(le_qoff_s));
+    dsh_le_diff #(.CellW(CellW), .SizeW(SizeW)) u_qon_s (
+      .a_i(hs_i), .b_i(h_i), .add_i(cells_i), .lim_i(qon_lim_i), .le_o(le_qon_s));
     assign in_shared = region_i[1];
+    // w + s > 0 always, so X_qoff's sat0 needs no w == 0 test after a shared admission.
     assign pause_o   = !qoff_i && (in_shared ? !le_qoff_s : !le_qoff && !w_zero);
     assign resume_o  = qoff_i && (in_shared ? le_qon_s : le_qon || w_zero);
     logic unused_sih;  // a DSH queue decides on its shared count alone
@@ -50,7 +56,7 @@ module dsh_queue_fsm #(
     // A shared admission needs QON, so a resume never follows one.
     assign resume_o = qoff_i && !in_hdrm && h_i == '0 && (le_qon || w_zero);
     logic unused_dsh;
-    assign unused_dsh = ^{qoff_lim_i, qoff_s_lim_i, qon_s_lim_i, region_i[1:0]};
+    assign unused_dsh = ^{qoff_lim_i, cells_i, region_i[1:0]};
   end
   assign qoff_o = (qoff_i || pause_o) && !resume_o;
 endmodule

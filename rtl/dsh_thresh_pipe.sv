@@ -20,18 +20,20 @@ module dsh_thresh_pipe #(
   parameter bit          Dsh           = 1'b1,
   parameter int unsigned ThreshLatency = 2,
   localparam int unsigned ThrW = CellW + 3,
-  localparam int unsigned LimW = CellW + 9,
-  localparam int unsigned NumLim = 9,
-  localparam int unsigned NumTerms = 5
+  localparam int unsigned XpW  = ThrW + 5,
+  localparam int unsigned TW   = CellW + 2,
+  localparam int unsigned LimW = CellW + 1,
+  localparam int unsigned NumLim = 7,
+  localparam int unsigned NumTerms = 3
 ) (
   input  logic                   clk_i,
   input  logic [CellW-1:0]       free_i,
   // The enqueue in stage E (L = 1) and the one entering it at the next
   // edge: cells and their dsh_size_terms.
-  input  logic [SizeW-1:0]          cells_now_i,
-  input  logic [NumTerms*LimW-1:0]  terms_now_i,
-  input  logic [SizeW-1:0]          cells_next_i,
-  input  logic [NumTerms*LimW-1:0]  terms_next_i,
+  input  logic [SizeW-1:0]         cells_now_i,
+  input  logic [NumTerms*TW-1:0]   terms_now_i,
+  input  logic [SizeW-1:0]         cells_next_i,
+  input  logic [NumTerms*TW-1:0]   terms_next_i,
   input  logic signed [4:0]      cfg_alpha_log2_i,
   input  logic [CellW-1:0]       cfg_headroom_cells_i,
   input  logic [CellW-1:0]       cfg_delta_q_i,
@@ -43,17 +45,13 @@ module dsh_thresh_pipe #(
   output logic signed [LimW-1:0] hdrm_o,
   output logic signed [LimW-1:0] shared_o,
   output logic signed [LimW-1:0] qoff_o,
-  output logic signed [LimW-1:0] qoff_s_o,
   output logic signed [LimW-1:0] qon_o,
-  output logic signed [LimW-1:0] qon_s_o,
   output logic signed [LimW-1:0] pon_o
 );
   logic [ThrW-1:0]        t_free;  // T of free_i
-  logic [ThrW+4:0]        tm_free; // T << port_mult_log2
+  logic [XpW-1:0]         tm_free; // T << port_mult_log2
   logic [ThrW-1:0]        t_lim;   // T the limits are computed from
-  logic [ThrW+4:0]        tm_lim;
-  logic [SizeW-1:0]       s_lim;
-  logic [NumTerms*LimW-1:0] terms_lim;
+  logic [XpW-1:0]         tm_lim;
   logic [NumLim*LimW-1:0] lim;
 
   dsh_dt_calc #(.CellW(CellW)) u_dt_calc (
@@ -61,7 +59,7 @@ module dsh_thresh_pipe #(
 
   if (ThreshLatency >= 3) begin : g_t_reg
     logic [ThrW-1:0] t_q;
-    logic [ThrW+4:0] tm_q;
+    logic [XpW-1:0]  tm_q;
     always_ff @(posedge clk_i) begin
       t_q  <= t_free;
       tm_q <= tm_free;
@@ -72,15 +70,15 @@ module dsh_thresh_pipe #(
     assign t_lim  = t_free;
     assign tm_lim = tm_free;
   end
-  assign s_lim     = (ThreshLatency >= 2) ? cells_next_i : cells_now_i;
-  assign terms_lim = (ThreshLatency >= 2) ? terms_next_i : terms_now_i;
 
   dsh_limits #(.CellW(CellW), .SizeW(SizeW), .Dsh(Dsh)) u_limits (
-    .t_i(t_lim), .t_m_i(tm_lim), .cells_i(s_lim), .terms_i(terms_lim),
+    .t_i(t_lim), .t_m_i(tm_lim),
+    .cells_i(ThreshLatency >= 2 ? cells_next_i : cells_now_i),
+    .terms_i(ThreshLatency >= 2 ? terms_next_i : terms_now_i),
     .cfg_headroom_cells_i, .cfg_delta_q_i, .cfg_delta_p_i,
-    .priv_o(lim[0*LimW +: LimW]), .hdrm_o(lim[1*LimW +: LimW]), .shared_o(lim[2*LimW +: LimW]),
-    .qoff_o(lim[3*LimW +: LimW]), .qoff_s_o(lim[4*LimW +: LimW]), .qon_o(lim[5*LimW +: LimW]),
-    .qon_s_o(lim[6*LimW +: LimW]), .pon_o(lim[7*LimW +: LimW]), .pool_o(lim[8*LimW +: LimW])
+    .pool_o(lim[0*LimW +: LimW]), .priv_o(lim[1*LimW +: LimW]), .hdrm_o(lim[2*LimW +: LimW]),
+    .shared_o(lim[3*LimW +: LimW]), .qoff_o(lim[4*LimW +: LimW]), .qon_o(lim[5*LimW +: LimW]),
+    .pon_o(lim[6*LimW +: LimW])
   );
 
   logic [ThrW-1:0]        t_e;    // as stage E sees them
@@ -104,7 +102,7 @@ module dsh_thresh_pipe #(
   end
 
   assign t_o = t_e;
-  assign {pool_o, pon_o, qon_s_o, qon_o, qoff_s_o, qoff_o, shared_o, hdrm_o, priv_o} = lim_e;
+  assign {pon_o, qon_o, qoff_o, shared_o, hdrm_o, priv_o, pool_o} = lim_e;
 endmodule
 
 `default_nettype wire

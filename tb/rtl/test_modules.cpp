@@ -29,7 +29,7 @@ using dsh::Config;
 using dsh::Scheme;
 constexpr uint32_t kCellMax = (1u << 12) - 1;
 constexpr uint32_t kSizeMax = (1u << 6) - 1;
-constexpr unsigned kLimW = 12 + 9;  // dsh_limits' signed limits
+constexpr unsigned kLimW = 12 + 1;  // dsh_limits' signed limits, clamped
 
 uint32_t lim_bits(int64_t v) { return uint32_t(v) & ((1u << kLimW) - 1); }
 int64_t lim_value(uint32_t bits) {
@@ -92,7 +92,6 @@ void check_limits(Scheme scheme) {
     terms.cfg_shared_cells_i = bs;
     terms.cfg_private_cells_i = phi;
     terms.cfg_headroom_cells_i = eta;
-    terms.cfg_delta_q_i = dq;
     terms.eval();
     dut.t_i = uint32_t(x.t);
     dut.t_m_i = uint32_t(x.t << pm);
@@ -103,8 +102,8 @@ void check_limits(Scheme scheme) {
     dut.cfg_delta_p_i = dp;
     dut.eval();
     const int64_t pool = lim_value(dut.pool_o), priv = lim_value(dut.priv_o), hdrm = lim_value(dut.hdrm_o),
-                  shared = lim_value(dut.shared_o), qoff = lim_value(dut.qoff_o), qoff_s = lim_value(dut.qoff_s_o),
-                  qon = lim_value(dut.qon_o), qon_s = lim_value(dut.qon_s_o), pon = lim_value(dut.pon_o);
+                  shared = lim_value(dut.shared_o), qoff = lim_value(dut.qoff_o), qon = lim_value(dut.qon_o),
+                  pon = lim_value(dut.pon_o);
     // v: near each threshold, or anywhere in the counter's range.
     const uint64_t near[] = {x.x_qoff, x.x_qon, x.x_poff, x.x_pon, bs, phi, eta};
     for (int k = 0; k < 8; ++k) {
@@ -117,9 +116,11 @@ void check_limits(Scheme scheme) {
       if (dsh) {
         ASSERT_EQ(int64_t(v) <= shared, v + s <= x.x_poff) << "X_poff " << at;
         ASSERT_EQ(!(int64_t(v) <= qoff) && v != 0, v > x.x_qoff) << "X_qoff " << at;
-        ASSERT_EQ(!(int64_t(v) <= qoff_s), v + s > x.x_qoff) << "X_qoff with s " << at;
         ASSERT_EQ(int64_t(v) <= qon || v == 0, v <= x.x_qon) << "X_qon " << at;
-        ASSERT_EQ(int64_t(v) <= qon_s, v + s <= x.x_qon) << "X_qon with s " << at;
+        if (v + s <= bs) {  // w + s: after a shared admission, so S + s <= B_s
+          ASSERT_EQ(!(int64_t(v + s) <= qoff), v + s > x.x_qoff) << "X_qoff with s " << at;
+          ASSERT_EQ(int64_t(v + s) <= qon, v + s <= x.x_qon) << "X_qon with s " << at;
+        }
         ASSERT_EQ(int64_t(v) <= pon || v == 0, v <= x.x_pon) << "X_pon " << at;
       } else {
         ASSERT_EQ(int64_t(v) <= shared, v + s <= x.x_qoff) << "X_off " << at;
@@ -194,12 +195,6 @@ TEST(DeqDrain, EnqueueThenHeadroomSharedPrivate) {
   for (int k = 0; k < 4; ++k) EXPECT_GT(regions[k], 50000) << "region " << k;
 }
 
-// The limits dsh_limits gives for thresholds x and cells s (unsaturated, as
-// in the RTL; the expected results below use the contract's sat0 values).
-struct Lims {
-  int64_t pool, priv, hdrm, shared, qoff, qoff_s, qon, qon_s, pon;
-};
-
 // Contract §4 table: the region comes out one-hot {drop, headroom/insurance,
 // shared, private}.
 template <class V>
@@ -270,10 +265,9 @@ void check_queue_fsm(bool dsh) {
             dut.h_i = h;  // prefix sums in drain order
             dut.hs_i = h + w;
             dut.region_i = region ? 1u << (region - 1) : 0;
+            dut.cells_i = s;
             dut.qoff_lim_i = lim_bits(int64_t(t) - eta);
-            dut.qoff_s_lim_i = lim_bits(int64_t(t) - eta - s);
             dut.qon_lim_i = lim_bits(int64_t(t) - eta - dq);
-            dut.qon_s_lim_i = lim_bits(int64_t(t) - eta - dq - s);
             dut.eval();
             const uint32_t w2 = w + (region == 2 ? s : 0), h2 = h + (region == 3 ? s : 0);
             bool pause, resume;
