@@ -17,10 +17,10 @@
 //   v + s <= sat0(K) <=> v + s <= K           (v + s >= s >= 1)
 //   v     <= sat0(K) <=> v <= K or v == 0
 //   v     >  sat0(K) <=> v > K and v != 0
-// Limits are signed and clamped to [-2^CellW, 2^CellW - 1] (LimW bits),
-// by bit tests: every value they meet lies within (a count, a count less
-// what a dequeue drained, or a shared count plus the cells it admitted,
-// at most B_s), so the compares in stage E are no wider than the counts.
+// Limits are signed and full width (LimW = the width of T << 5, plus a
+// sign): no saturation. A clamp to the counts' width would narrow stage E's
+// compares by 8 bits but put ~1 ns of logic after the shifter, on the
+// threshold path that ABC sizes the whole netlist to (docs/synthesis.md).
 // DSH's cost over SIH: the X_poff shifter (dsh_dt_calc) and two
 // subtractors, X_qoff's and X_pon's. Combinational.
 `default_nettype none
@@ -31,9 +31,8 @@ module dsh_limits #(
   parameter bit          Dsh   = 1'b1,
   localparam int unsigned ThrW = CellW + 3,  // T
   localparam int unsigned XpW  = ThrW + 5,   // T << 5
-  localparam int unsigned KW   = XpW + 1,    // signed, before the clamp
   localparam int unsigned TW   = CellW + 2,  // dsh_size_terms
-  localparam int unsigned LimW = CellW + 1,
+  localparam int unsigned LimW = XpW + 1,    // signed (= CellW + 9)
   localparam int unsigned NumTerms = 3
 ) (
   input  logic [ThrW-1:0]          t_i,
@@ -51,35 +50,27 @@ module dsh_limits #(
   output logic signed [LimW-1:0]   qon_o,
   output logic signed [LimW-1:0]   pon_o
 );
-  // x fits LimW bits when its bits from CellW up are all equal; else it
-  // saturates by its sign.
-  function automatic logic signed [LimW-1:0] clamp(input logic signed [KW-1:0] x);
-    if (&x[KW-1:CellW] || !(|x[KW-1:CellW])) clamp = x[LimW-1:0];
-    else clamp = x[KW-1] ? {1'b1, {CellW{1'b0}}} : {1'b0, {CellW{1'b1}}};
-  endfunction
-
-  logic signed [KW-1:0] t, s, eta, dq, t_pool, t_priv, t_hdrm;
+  logic signed [LimW-1:0] t, s, eta, dq;
   logic signed [TW-1:0] v_pool, v_priv, v_hdrm;
-  assign t   = KW'(t_i);
-  assign s   = KW'(cells_i);
-  assign eta = KW'(cfg_headroom_cells_i);
-  assign dq  = KW'(cfg_delta_q_i);
+  assign t   = LimW'(t_i);
+  assign s   = LimW'(cells_i);
+  assign eta = LimW'(cfg_headroom_cells_i);
+  assign dq  = LimW'(cfg_delta_q_i);
   assign {v_hdrm, v_priv, v_pool} = terms_i;
-  assign {t_hdrm, t_priv, t_pool} = {KW'(v_hdrm), KW'(v_priv), KW'(v_pool)};  // sign-extended
 
-  assign pool_o = clamp(t_pool);
-  assign priv_o = clamp(t_priv);
-  assign hdrm_o = clamp(t_hdrm);
+  assign pool_o = LimW'(v_pool);  // sign-extended
+  assign priv_o = LimW'(v_priv);
+  assign hdrm_o = LimW'(v_hdrm);
   if (Dsh) begin : g_dsh
-    logic signed [KW-1:0] tm;  // X_poff
-    assign tm       = KW'(t_m_i);
-    assign shared_o = clamp(tm - s);
-    assign qoff_o   = clamp(t - eta);
-    assign qon_o    = clamp(t - (eta + dq));  // eta + dq: configuration alone
-    assign pon_o    = clamp(tm - KW'(cfg_delta_p_i));
+    logic signed [LimW-1:0] tm;  // X_poff
+    assign tm       = LimW'(t_m_i);
+    assign shared_o = tm - s;
+    assign qoff_o   = t - eta;
+    assign qon_o    = t - (eta + dq);  // eta + dq: configuration alone
+    assign pon_o    = tm - LimW'(cfg_delta_p_i);
   end else begin : g_sih
-    assign shared_o = clamp(t - s);
-    assign qon_o    = clamp(t - dq);
+    assign shared_o = t - s;
+    assign qon_o    = t - dq;
     assign qoff_o   = '0;
     assign pon_o    = '0;
     logic unused_dsh;  // X_poff, eta and delta_p only decide under DSH

@@ -111,7 +111,7 @@ module dsh_mmu #(
   output logic [CellW-1:0]      stat_rd_port_hdrm_o
 );
   localparam int unsigned QIdxW = (NumQ > 1) ? $clog2(NumQ) : 1;
-  localparam int unsigned LimW  = CellW + 1;  // stage E's limits (dsh_limits)
+  localparam int unsigned LimW  = CellW + 9;  // stage E's limits (dsh_limits)
   localparam int unsigned TW    = CellW + 2;  // dsh_size_terms
   localparam logic [2:0] RegNone = 3'd0, RegPriv = 3'd1, RegShared = 3'd2,
                          RegHdrm = 3'd3, RegDrop = 3'd4;

@@ -22,7 +22,7 @@ module dsh_thresh_pipe #(
   localparam int unsigned ThrW = CellW + 3,
   localparam int unsigned XpW  = ThrW + 5,
   localparam int unsigned TW   = CellW + 2,
-  localparam int unsigned LimW = CellW + 1,
+  localparam int unsigned LimW = CellW + 9,
   localparam int unsigned NumLim = 7,
   localparam int unsigned NumTerms = 3
 ) (

@@ -29,7 +29,7 @@ using dsh::Config;
 using dsh::Scheme;
 constexpr uint32_t kCellMax = (1u << 12) - 1;
 constexpr uint32_t kSizeMax = (1u << 6) - 1;
-constexpr unsigned kLimW = 12 + 1;  // dsh_limits' signed limits, clamped
+constexpr unsigned kLimW = 12 + 9;  // dsh_limits' signed limits, full width
 
 uint32_t lim_bits(int64_t v) { return uint32_t(v) & ((1u << kLimW) - 1); }
 int64_t lim_value(uint32_t bits) {
@@ -117,10 +117,8 @@ void check_limits(Scheme scheme) {
         ASSERT_EQ(int64_t(v) <= shared, v + s <= x.x_poff) << "X_poff " << at;
         ASSERT_EQ(!(int64_t(v) <= qoff) && v != 0, v > x.x_qoff) << "X_qoff " << at;
         ASSERT_EQ(int64_t(v) <= qon || v == 0, v <= x.x_qon) << "X_qon " << at;
-        if (v + s <= bs) {  // w + s: after a shared admission, so S + s <= B_s
-          ASSERT_EQ(!(int64_t(v + s) <= qoff), v + s > x.x_qoff) << "X_qoff with s " << at;
-          ASSERT_EQ(int64_t(v + s) <= qon, v + s <= x.x_qon) << "X_qon with s " << at;
-        }
+        ASSERT_EQ(!(int64_t(v + s) <= qoff), v + s > x.x_qoff) << "X_qoff with s " << at;  // w + s
+        ASSERT_EQ(int64_t(v + s) <= qon, v + s <= x.x_qon) << "X_qon with s " << at;
         ASSERT_EQ(int64_t(v) <= pon || v == 0, v <= x.x_pon) << "X_pon " << at;
       } else {
         ASSERT_EQ(int64_t(v) <= shared, v + s <= x.x_qoff) << "X_off " << at;
