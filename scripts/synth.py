@@ -854,12 +854,13 @@ def parse_path(text, tu):
     """Start, end, stages and slack of one OpenSTA report_checks path."""
     res = {"startpoint": None, "endpoint": None, "slack_ns": None, "arrival_ns": None,
            "stages": 0, "cells": []}
-    m = re.search(r"Startpoint: (\S+)(?: \((.*)\))?", text)
-    if m:
-        res["startpoint"] = m.group(1) + (f" ({m.group(2)})" if m.group(2) else "")
-    m = re.search(r"Endpoint: (\S+)(?: \((.*)\))?", text)
-    if m:
-        res["endpoint"] = m.group(1) + (f" ({m.group(2)})" if m.group(2) else "")
+    # OpenSTA wraps the "(... clocked by ...)" note onto the next line when
+    # the name is long; keep it only for ports, where it says what they are.
+    for key, label in (("startpoint", "Startpoint"), ("endpoint", "Endpoint")):
+        m = re.search(label + r": (\S+)\s*(?:\(([^)\n]*)\))?", text)
+        if m:
+            note = m.group(2)
+            res[key] = m.group(1) + (f" ({note})" if note and "flip-flop" not in note else "")
     m = re.search(r"(-?[\d.]+)\s+slack \((MET|VIOLATED)\)", text)
     if m:
         res["slack_ns"] = round(float(m.group(1)) * tu, 4)
