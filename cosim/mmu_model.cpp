@@ -32,7 +32,7 @@ const RtlVariant& find_rtl_variant(const Config& c) {
     << " scheme=" << to_string(c.scheme) << " thresh_latency=" << c.thresh_latency
     << "; built (add one with cmake -DDSH_RTL_EXTRA_VARIANTS=..., see cosim/CMakeLists.txt):";
   for (const auto& v : rtl_variants())
-    if (!v.planted_fault) m << ' ' << v.name;
+    m << ' ' << v.name;
   throw ConfigError(m.str());
 }
 
@@ -46,6 +46,8 @@ class GoldenModel final : public MmuModel {
  public:
   GoldenModel(const Config& c, const RtlWidths& w) : m_(c, w) {}
   const CycleOut& step(const CycleIn& in) override { return m_.step(in); }
+  bool quiet() const override { return m_.quiet(); }
+  const CycleOut& skip_idle(uint64_t n) override { return m_.skip_idle(n); }
   const Config& config() const override { return m_.config(); }
   uint64_t cycle() const override { return m_.cycle(); }
   uint64_t s() const override { return m_.s(); }
@@ -69,19 +71,38 @@ std::string events_str(const CycleOut& o) {
 class Lockstep final : public MmuModel {
  public:
   Lockstep(const RtlVariant& v, const Config& c, const LockstepOptions& o, const RtlOptions& ro)
-      : variant_(v), gold_(c, variant_.widths), behind_(c, variant_.widths), rtl_(variant_.make(c, ro)), opt_(o) {}
+      : variant_(v), gold_(c, variant_.widths), behind_(c, variant_.widths), rtl_(variant_.make(c, ro)), opt_(o),
+        fault_(ro.fault) {}
 
   // The caller gets the golden results now; the RTL's results for the same
   // input come rtl_->latency() steps later and are compared with `behind_`,
   // a second golden model fed the same inputs that much later.
   const CycleOut& step(const CycleIn& in) override {
-    history_.push_back(in);
+    log_.push_back({in, 0});
+    pending_.push_back(in);
     const CycleOut& go = gold_.step(in);
     check(rtl_->step(in));
     return go;
   }
   void finish() override {
     while (behind_.cycle() < gold_.cycle()) check(rtl_->step(CycleIn{}));
+  }
+  bool quiet() const override {
+    return gold_.quiet() && behind_.quiet() && rtl_->quiet() &&
+           std::none_of(pending_.begin(), pending_.end(), [](const CycleIn& i) { return i.deq.valid || i.enq.valid; });
+  }
+  // Stepped, every cycle compared, until the RTL and both golden models are
+  // quiet; then all three skip the rest and their whole state is compared.
+  const CycleOut& skip_idle(uint64_t n) override {
+    for (; n && !quiet(); --n) step(CycleIn{});
+    if (!n) return gold_.mmu().last();
+    log_.push_back({CycleIn{}, n});
+    const CycleOut& go = gold_.skip_idle(n);
+    const CycleOut& ro = rtl_->skip_idle(n);
+    const CycleOut& bo = behind_.skip_idle(n);
+    auto lines = compare(*rtl_, ro, behind_, bo, CycleIn{}, true, opt_.tag);
+    if (!lines.empty()) fail(std::move(lines));
+    return go;
   }
   const Config& config() const override { return gold_.config(); }
   uint64_t cycle() const override { return gold_.cycle(); }
@@ -101,7 +122,8 @@ class Lockstep final : public MmuModel {
               " dsh_mmu pipeline fill: rtl results not idle " + opt_.tag});
       return;
     }
-    const CycleIn& in = history_[behind_.cycle()];
+    const CycleIn in = pending_.front();
+    pending_.pop_front();
     const CycleOut& go = behind_.step(in);
     auto lines = compare(*rtl_, ro, behind_, go, in, opt_.full_compare, opt_.tag);
     if (!lines.empty()) fail(std::move(lines));
@@ -114,13 +136,14 @@ class Lockstep final : public MmuModel {
     const uint64_t c = behind_.cycle() ? behind_.cycle() - 1 : 0;  // the input cycle that failed
     const uint64_t lat = rtl_->latency();
     RtlOptions ro;
+    ro.fault = fault_;
     ro.fst_path = opt_.fst_dir + "/" + opt_.fst_stem + "_cycle" + std::to_string(c) + ".fst";
     ro.trace_from = c > opt_.window ? c - opt_.window : 0;
     ro.trace_to = c + lat + 4;
     std::string fst = ro.fst_path;
     try {
       auto replay = variant_.make(gold_.config(), ro);
-      for (const auto& in : history_) replay->step(in);
+      for (const auto& st : log_) st.skipped ? replay->skip_idle(st.skipped) : replay->step(st.in);
       for (uint64_t i = 0; i < lat + 4; ++i) replay->step(CycleIn{});
     } catch (const std::exception& e) {
       fst = "(not written: " + std::string(e.what()) + ")";
@@ -137,7 +160,13 @@ class Lockstep final : public MmuModel {
   GoldenModel behind_;  // compared with the RTL
   std::unique_ptr<MmuModel> rtl_;
   LockstepOptions opt_;
-  std::vector<CycleIn> history_;
+  unsigned fault_;  // the RTL's planted fault, for the replay
+  struct Step {
+    CycleIn in;
+    uint64_t skipped;  // > 0: skip_idle(skipped) instead of step(in)
+  };
+  std::vector<Step> log_;        // the whole stimulus, for the trace of a mismatch
+  std::deque<CycleIn> pending_;  // given to the RTL, not yet to `behind_`
   uint64_t rtl_steps_ = 0;
   uint64_t matched_ = 0;
 };
@@ -154,6 +183,17 @@ class Delayed final : public MmuModel {
     return inner_->step(next);
   }
   void finish() override { inner_->finish(); }
+  bool quiet() const override {
+    return inner_->quiet() &&
+           std::none_of(pending_.begin(), pending_.end(), [](const CycleIn& i) { return i.deq.valid || i.enq.valid; });
+  }
+  const CycleOut& skip_idle(uint64_t n) override {
+    const CycleOut* o = &idle_;
+    for (; n && !quiet(); --n) o = &step(CycleIn{});
+    if (!n) return *o;
+    cycle_ += n;
+    return inner_->skip_idle(n);
+  }
   unsigned latency() const override { return d_ + inner_->latency(); }
   const Config& config() const override { return inner_->config(); }
   uint64_t cycle() const override { return cycle_; }

@@ -1,8 +1,8 @@
 // The Verilated dsh_mmu behind MmuModel: one instantiation per parameter set
 // (the generated rtl_variant_*.cpp files include this with their own V).
 // Inputs are driven before the rising edge; the registered outputs read after
-// it are the results of the inputs driven kRtlLatency edges earlier. State is read through public_flat_rd signals
-// (cosim/dsh_mmu_public.vlt).
+// it are the results of the inputs driven kRtlLatency edges earlier. State is
+// read through the accessors of rtl_observe.h.
 #pragma once
 
 #include <verilated.h>
@@ -12,21 +12,11 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
-#include <type_traits>
 
 #include "mmu_model.h"
+#include "rtl_observe.h"
 
 namespace dsh {
-
-namespace rtl_detail {
-template <class T>
-inline bool bit_of(const T& v, unsigned i) {
-  if constexpr (std::is_integral_v<T>)
-    return (uint64_t(v) >> i) & 1;
-  else
-    return (v[i / 32] >> (i % 32)) & 1;
-}
-}  // namespace rtl_detail
 
 template <class V>
 class RtlModel final : public MmuModel, public RtlReadPort {
@@ -36,13 +26,16 @@ class RtlModel final : public MmuModel, public RtlReadPort {
     cfg_.validate(w);
     port_w_ = rtl_index_bits(cfg_.n_ports);
     cnt_mask_ = w.cnt_w >= 64 ? ~uint64_t(0) : (uint64_t(1) << w.cnt_w) - 1;
-    cnt_group_w_ = w.cnt_w <= 32 ? (w.cnt_w + 1) / 2 : 16;  // as dsh_mmu's CntGroupW
-    cnt_groups_ = (w.cnt_w + cnt_group_w_ - 1) / cnt_group_w_;
     queue_w_ = rtl_index_bits(cfg_.n_queues);
     ctx_->debug(0);
     ctx_->fatalOnError(false);  // an assertion failure is reported, not abort()ed
+    // The RTL reads +dsh_fault (a planted fault of rtl/dsh_pkg.sv) at time 0.
+    const std::string arg = "+dsh_fault=" + std::to_string(o.fault);
+    const char* argv[] = {arg.c_str()};
+    ctx_->commandArgsAdd(1, argv);
     if (!o.fst_path.empty()) ctx_->traceEverOn(true);
     top_ = std::make_unique<V>(ctx_.get(), "tb");
+    obs_.r = top_->rootp;
     if (!o.fst_path.empty()) {
       tfp_ = std::make_unique<VerilatedFstC>();
       top_->trace(tfp_.get(), 99);
@@ -86,6 +79,16 @@ class RtlModel final : public MmuModel, public RtlReadPort {
     return out_;
   }
 
+  // Once dsh_mmu's quiet_o says an idle cycle changes nothing, the rest are
+  // counted, not clocked (the trace shows a jump in time).
+  const CycleOut& skip_idle(uint64_t n) override {
+    for (; n && !quiet(); --n) step(CycleIn{});
+    cycle_ += n;
+    time_ps_ += n * 1000;
+    return out_;
+  }
+  bool quiet() const override { return top_->quiet_o; }
+
   const Config& config() const override { return cfg_; }
   uint64_t cycle() const override { return cycle_; }
   uint64_t s() const override { return top_->stat_s_o; }
@@ -95,18 +98,17 @@ class RtlModel final : public MmuModel, public RtlReadPort {
   unsigned latency() const override { return kRtlLatency; }
 
   QueueState queue(uint32_t p, uint32_t q) const override {
-    const auto* r = top_->rootp;
     const unsigned i = p * cfg_.n_queues + q;
     QueueState s;
-    s.qoff = rtl_detail::bit_of(r->dsh_mmu__DOT__qoff_q, i);
-    s.drops = cnt_value(r->dsh_mmu__DOT__drops_q[i], r->dsh_mmu__DOT__drops_c_q[i]);
-    s.pauses = cnt_value(r->dsh_mmu__DOT__qpause_q[i], r->dsh_mmu__DOT__qpause_c_q[i]);
+    s.qoff = obs_.qoff(i);
+    s.drops = obs_.drops(i);
+    s.pauses = obs_.qpauses(i);
     s.resumes = (s.pauses - s.qoff) & cnt_mask_;  // as the RTL's read port: PAUSE and RESUME alternate
-    if (!rtl_detail::bit_of(r->dsh_mmu__DOT__qvalid_q, i)) return s;
+    if (!obs_.qvalid(i)) return s;
     // The RTL keeps prefix sums in drain order: headroom, + shared, + private.
-    s.hdrm = r->dsh_mmu__DOT__occ_h_q[i];
-    s.shared = r->dsh_mmu__DOT__occ_hs_q[i] - s.hdrm;
-    s.priv = r->dsh_mmu__DOT__occ_hsp_q[i] - r->dsh_mmu__DOT__occ_hs_q[i];
+    s.hdrm = obs_.occ_h(i);
+    s.shared = obs_.occ_hs(i) - s.hdrm;
+    s.priv = obs_.occ_hsp(i) - obs_.occ_hs(i);
     return s;
   }
 
@@ -126,14 +128,13 @@ class RtlModel final : public MmuModel, public RtlReadPort {
   }
 
   PortState port(uint32_t p) const override {
-    const auto* r = top_->rootp;
     PortState s;
-    s.poff = rtl_detail::bit_of(r->dsh_mmu__DOT__poff_q, p);
-    s.pauses = cnt_value(r->dsh_mmu__DOT__ppause_q[p], r->dsh_mmu__DOT__ppause_c_q[p]);
+    s.poff = obs_.poff(p);
+    s.pauses = obs_.ppauses(p);
     s.resumes = (s.pauses - s.poff) & cnt_mask_;
-    if (!rtl_detail::bit_of(r->dsh_mmu__DOT__pvalid_q, p)) return s;
-    s.shared = r->dsh_mmu__DOT__port_shared_q[p];
-    s.hdrm = r->dsh_mmu__DOT__port_hdrm_q[p];
+    if (!obs_.pvalid(p)) return s;
+    s.shared = obs_.port_shared(p);
+    s.hdrm = obs_.port_hdrm(p);
     return s;
   }
 
@@ -147,14 +148,6 @@ class RtlModel final : public MmuModel, public RtlReadPort {
     port = op.port;
     queue = op.queue;
     cells = op.cells;
-  }
-
-  // A dsh_cnt_step counter's value: its bits plus the carries still pending
-  // between its groups.
-  uint64_t cnt_value(uint64_t bits, uint64_t carries) const {
-    for (unsigned g = 0; g + 1 < cnt_groups_; ++g)
-      if ((carries >> g) & 1) bits += uint64_t(1) << ((g + 1) * cnt_group_w_);
-    return bits & cnt_mask_;
   }
 
   bool dumping() const { return tfp_ && cycle_ >= opt_.trace_from && cycle_ <= opt_.trace_to; }
@@ -199,10 +192,10 @@ class RtlModel final : public MmuModel, public RtlReadPort {
   RtlOptions opt_;
   unsigned port_w_ = 1, queue_w_ = 1;
   uint64_t cnt_mask_ = ~uint64_t(0);
-  unsigned cnt_group_w_ = 1, cnt_groups_ = 1;
   std::unique_ptr<VerilatedContext> ctx_;
   std::unique_ptr<V> top_;
   std::unique_ptr<VerilatedFstC> tfp_;
+  rtl_observe::Observe<typename std::remove_pointer_t<decltype(V::rootp)>> obs_{};
   uint64_t cycle_ = 0;
   uint64_t time_ps_ = 0;
   CycleOut out_;

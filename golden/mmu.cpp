@@ -51,7 +51,7 @@ void Mmu::reset() {
   queues_.assign(size_t(cfg_.n_ports) * cfg_.n_queues, QueueState{});
   ports_.assign(cfg_.n_ports, PortState{});
   s_hist_.assign(cfg_.thresh_latency, 0);
-  s_ = buffered_ = errors_ = cycle_ = 0;
+  s_ = buffered_ = errors_ = cycle_ = idle_run_ = 0;
   error_sticky_ = false;
   out_ = CycleOut{};
 }
@@ -192,6 +192,13 @@ const CycleOut& Mmu::step(const CycleIn& in) {
   s_hist_.pop_front();
   s_hist_.push_back(s_);
   ++cycle_;
+  idle_run_ = in.deq.valid || in.enq.valid ? 0 : idle_run_ + 1;
+  return out_;
+}
+
+const CycleOut& Mmu::skip_idle(uint64_t n) {
+  for (; n && !quiet(); --n) idle();
+  cycle_ += n;
   return out_;
 }
 

@@ -80,6 +80,12 @@ class Mmu {
   void reset();
   const CycleOut& step(const CycleIn& in);
   const CycleOut& idle() { return step(CycleIn{}); }
+  // Quiet: the last L + 1 cycles had no input, so S and the thresholds have
+  // settled and an idle cycle changes nothing but the cycle count.
+  bool quiet() const { return idle_run_ > cfg_.thresh_latency; }
+  // n cycles without input: stepped until quiet, the rest only counted
+  // (O(1) for any n). Returns the last cycle's results.
+  const CycleOut& skip_idle(uint64_t n);
 
   // Thresholds from a shared occupancy S (contract §3), without delay.
   Thresholds thresholds_for(uint64_t s) const;
@@ -118,6 +124,7 @@ class Mmu {
   uint64_t errors_ = 0;
   bool error_sticky_ = false;
   uint64_t cycle_ = 0;
+  uint64_t idle_run_ = 0;  // cycles since the last input
   CycleOut out_;
 };
 

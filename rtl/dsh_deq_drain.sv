@@ -42,19 +42,20 @@ module dsh_deq_drain #(
   output logic [SizeW-1:0]        dh_o,            // drained from the headroom part
   output logic [SizeW-1:0]        dw_o             // drained from the shared part
 );
-  localparam int unsigned W = CellW + 2;  // signed: a count minus a size
+  localparam int unsigned W = dsh_pkg::term_w(CellW);  // signed: a count minus a size
   localparam int unsigned OutW = 1 + 3 * CellW + 2 * SizeW;
   logic [W-1:0]     h, hs, hsp, c, k;
   logic [SizeW-1:0] h8, w8;  // headroom and shared parts, modulo 2^SizeW
   logic [CellW-1:0] h_in;
-`ifndef DSH_PLANTED_FAULT
+`ifdef SYNTHESIS
   assign h_in = h_i;
 `else
-  // Test-only mutation (tb/lockstep): the headroom part is taken as empty, so
-  // shared drains before headroom. The lockstep checker must catch it.
-  assign h_in = '0;
-  logic unused_fault;
-  assign unused_fault = ^h_i;
+  // Planted fault dsh_pkg::FaultDrainOrder (+dsh_fault=N, the lockstep
+  // checker's self-test): the headroom part is taken as empty, so shared
+  // drains before headroom.
+  int unsigned fault;
+  initial if (!$value$plusargs("dsh_fault=%d", fault)) fault = dsh_pkg::FaultNone;
+  assign h_in = fault == dsh_pkg::FaultDrainOrder ? '0 : h_i;
 `endif
   assign h   = W'(h_in);
   assign hs  = W'(hs_i);

@@ -11,8 +11,8 @@
 
 module dsh_dt_calc #(
   parameter int unsigned CellW = 20,
-  localparam int unsigned ThrW = CellW + 3,  // T, up to B_s << 3
-  localparam int unsigned XpW  = ThrW + 5    // T << 5
+  localparam int unsigned ThrW = dsh_pkg::thr_w(CellW),  // T, up to B_s << 3
+  localparam int unsigned XpW  = dsh_pkg::xp_w(CellW)   // T << 5
 ) (
   input  logic signed [4:0]      cfg_alpha_log2_i,
   input  logic [2:0]             cfg_port_mult_log2_i,

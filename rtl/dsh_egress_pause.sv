@@ -8,7 +8,7 @@
 
 module dsh_egress_pause #(
   parameter int unsigned NumQueues = 8,
-  localparam int unsigned QueueW   = (NumQueues > 1) ? $clog2(NumQueues) : 1
+  localparam int unsigned QueueW   = dsh_pkg::idx_w(NumQueues)
 ) (
   input  logic                 clk_i,
   input  logic                 rst_ni,

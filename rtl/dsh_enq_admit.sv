@@ -14,7 +14,7 @@ module dsh_enq_admit #(
   parameter int unsigned CellW = 20,
   parameter int unsigned SizeW = 8,
   parameter bit          Dsh   = 1'b1,
-  localparam int unsigned LimW = CellW + 9
+  localparam int unsigned LimW = dsh_pkg::lim_w(CellW)
 ) (
   input  logic [CellW-1:0]       h_i,            // the queue: headroom part
   input  logic [CellW-1:0]       hs_i,           // headroom + shared

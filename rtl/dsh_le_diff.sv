@@ -10,7 +10,7 @@
 module dsh_le_diff #(
   parameter int unsigned CellW = 20,
   parameter int unsigned SizeW = 8,
-  localparam int unsigned LimW = CellW + 9
+  localparam int unsigned LimW = dsh_pkg::lim_w(CellW)
 ) (
   input  logic [CellW-1:0]       a_i,
   input  logic [CellW-1:0]       b_i,

@@ -29,10 +29,10 @@ module dsh_limits #(
   parameter int unsigned CellW = 20,
   parameter int unsigned SizeW = 8,
   parameter bit          Dsh   = 1'b1,
-  localparam int unsigned ThrW = CellW + 3,  // T
-  localparam int unsigned XpW  = ThrW + 5,   // T << 5
-  localparam int unsigned TW   = CellW + 2,  // dsh_size_terms
-  localparam int unsigned LimW = XpW + 1,    // signed (= CellW + 9)
+  localparam int unsigned ThrW = dsh_pkg::thr_w(CellW),  // T
+  localparam int unsigned XpW  = dsh_pkg::xp_w(CellW),   // T << 5
+  localparam int unsigned TW   = dsh_pkg::term_w(CellW),  // dsh_size_terms
+  localparam int unsigned LimW = dsh_pkg::lim_w(CellW),    // signed (= CellW + 9)
   localparam int unsigned NumTerms = 3
 ) (
   input  logic [ThrW-1:0]          t_i,

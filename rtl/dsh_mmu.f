@@ -1,15 +1,19 @@
 // Source manifest of dsh_mmu: read by Verilator, lint and Yosys alike.
-// Paths are relative to this file's directory; leaves first.
+// Paths are relative to this file's directory; the package first, then
+// leaves before their users.
+dsh_pkg.sv
 dsh_dt_calc.sv
 dsh_size_terms.sv
 dsh_limits.sv
 dsh_thresh_pipe.sv
-dsh_onehot_read.sv
 dsh_le_diff.sv
 dsh_deq_drain.sv
 dsh_enq_admit.sv
 dsh_queue_fsm.sv
 dsh_port_fsm.sv
-dsh_cnt_step.sv
+dsh_rec_store.sv
+dsh_cnt_ram.sv
+dsh_stats.sv
+dsh_fwd.sv
 dsh_egress_pause.sv
 dsh_mmu.sv

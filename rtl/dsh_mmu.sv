@@ -16,21 +16,21 @@
 // at the end. An enqueue changes one count by its size, so these variants
 // are cheap, and every compare in E is on registered counts.
 //   A  the enqueue's inputs wait one cycle (the dequeue's go straight to R);
-//   R  records are read (P*Q:1 AND-OR reads with one-hot selects decoded a
-//      stage earlier), with what W writes now; at the end of the cycle the
-//      results of D and E are forwarded into the records read;
+//   R  records are read from the memories by index (dsh_rec_store), with
+//      what W writes now; at the end of the cycle the results of D and E are
+//      forwarded into the records read (dsh_fwd says which);
 //   D  the dequeue drains (dsh_deq_drain);
 //   E  admission, state machines, events; the limits it compares with come
 //      registered from dsh_thresh_pipe;
-//   W  records written, counters counted in place, outputs registered.
+//   W  records written, counters counted (dsh_stats reads them in E),
+//      outputs registered.
 // The results of the inputs presented before clock edge e are visible after
 // edge e + 4 (contract §5: e), outputs and records alike.
 //
 // Reset: rst_ni active low, asynchronous; hold it for at least 3 clock edges
 // with cfg_* stable (fills the threshold pipeline). Occupancies, states and
 // counters reset to 0. cfg_* are static while not in reset.
-// Counters wrap modulo 2^CntW and carry between their two halves one cycle
-// late (dsh_cnt_step). Protocol errors (cells = 0, index out of range,
+// Counters wrap modulo 2^CntW. Protocol errors (cells = 0, index out of range,
 // dequeue of more than the queue holds) change nothing but the error flag
 // and count; the other event of the cycle still applies. Resume counts are
 // not stored: PAUSE and RESUME of a queue (port) alternate, starting from
@@ -45,10 +45,10 @@ module dsh_mmu #(
   parameter int unsigned CntW          = 32,   // statistics counters
   parameter bit          Dsh           = 1'b1, // 1 DSH, 0 SIH
   parameter int unsigned ThreshLatency = 2,    // 1..3 cycles
-  localparam int unsigned PortW  = (NumPorts > 1) ? $clog2(NumPorts) : 1,
-  localparam int unsigned QueueW = (NumQueues > 1) ? $clog2(NumQueues) : 1,
+  localparam int unsigned PortW  = dsh_pkg::idx_w(NumPorts),
+  localparam int unsigned QueueW = dsh_pkg::idx_w(NumQueues),
   localparam int unsigned NumQ   = NumPorts * NumQueues,
-  localparam int unsigned ThrW   = CellW + 3
+  localparam int unsigned ThrW   = dsh_pkg::thr_w(CellW)
 ) (
   input  logic                  clk_i,
   input  logic                  rst_ni,
@@ -99,7 +99,7 @@ module dsh_mmu #(
 
   // Counter and port occupancy read port, three cycles of latency: the
   // values after the cycle whose results the stat_* outputs show one cycle
-  // after the request.
+  // after the request (dsh_stats).
   input  logic [PortW-1:0]      stat_rd_port_i,
   input  logic [QueueW-1:0]     stat_rd_queue_i,
   output logic [CntW-1:0]       stat_rd_drops_o,
@@ -108,24 +108,21 @@ module dsh_mmu #(
   output logic [CntW-1:0]       stat_rd_port_pauses_o,
   output logic [CntW-1:0]       stat_rd_port_resumes_o,
   output logic [CellW-1:0]      stat_rd_port_shared_o,
-  output logic [CellW-1:0]      stat_rd_port_hdrm_o
+  output logic [CellW-1:0]      stat_rd_port_hdrm_o,
+
+  // The pipeline holds nothing that will change the state or the outputs:
+  // no event in any stage, S unchanged for ThreshLatency + 1 cycles (the
+  // thresholds have settled). Idle cycles from here on change nothing but
+  // time (the C++ models skip them).
+  output logic                  quiet_o
 );
-  localparam int unsigned QIdxW = (NumQ > 1) ? $clog2(NumQ) : 1;
-  localparam int unsigned LimW  = CellW + 9;  // stage E's limits (dsh_limits)
-  localparam int unsigned TW    = CellW + 2;  // dsh_size_terms
-  localparam logic [2:0] RegNone = 3'd0, RegPriv = 3'd1, RegShared = 3'd2,
-                         RegHdrm = 3'd3, RegDrop = 3'd4;
-  // A queue's occupancy is kept as prefix sums in the order a dequeue drains
-  // it (see dsh_deq_drain): h the headroom part, hs headroom + shared, hsp
-  // headroom + shared + private. A queue record {qoff, hsp, hs, h} and a
-  // port record {poff, hdrm, shared} travel through the pipeline as one
-  // vector each.
+  localparam int unsigned QIdxW = dsh_pkg::idx_w(NumQ);
+  localparam int unsigned LimW  = dsh_pkg::lim_w(CellW);   // stage E's limits (dsh_limits)
+  localparam int unsigned TW    = dsh_pkg::term_w(CellW);  // dsh_size_terms
+  // A queue record {qoff, hsp, hs, h} and a port record {poff, hdrm, shared}
+  // (dsh_rec_store) travel through the pipeline as one vector each.
   localparam int unsigned QRecW = 3 * CellW + 1;
   localparam int unsigned PRecW = 2 * CellW + 1;
-  // Counters: two halves (groups of 16 above 32 bits), see dsh_cnt_step.
-  localparam int unsigned CntGroupW = (CntW <= 32) ? (CntW + 1) / 2 : 16;
-  localparam int unsigned CntGroups = (CntW + CntGroupW - 1) / CntGroupW;
-  localparam int unsigned CarryW    = (CntGroups > 1) ? CntGroups - 1 : 1;
 
   // Parameter checks stop elaboration (Verilator and Yosys alike).
   if (NumPorts < 1 || NumPorts > 1024) begin : g_bad_num_ports
@@ -147,14 +144,7 @@ module dsh_mmu #(
     $error("dsh_mmu: ThreshLatency must be in 1..3");
   end
 
-  // x + 1 with a log-depth carry (a prefix AND): the error counter.
-  function automatic [CntW-1:0] inc_fast(input logic [CntW-1:0] x);
-    logic [CntW-1:0] p;  // p[i] = &x[i:0]: bit i+1 toggles
-    p = x;
-    for (int s = 1; s < CntW; s = s * 2) p = p & ((p << s) | ~({CntW{1'b1}} << s));
-    inc_fast = x ^ ((p << 1) | CntW'(1));
-  endfunction
-  // One of four records by a one-hot (or zero) select: one AND-OR level.
+  // One of three or four records by a one-hot select: one AND-OR level.
   function automatic [QRecW-1:0] pick_q(input logic [3:0] sel, input logic [4*QRecW-1:0] v);
     pick_q = '0;
     for (int i = 0; i < 4; i++) pick_q |= v[i*QRecW +: QRecW] & {QRecW{sel[i]}};
@@ -163,49 +153,6 @@ module dsh_mmu #(
     pick_p = '0;
     for (int i = 0; i < 4; i++) pick_p |= v[i*PRecW +: PRecW] & {PRecW{sel[i]}};
   endfunction
-  // The first set bit of a priority list, one-hot.
-  function automatic [3:0] first4(input logic [3:0] hit);
-    first4 = hit & ~{hit[2:0] | {hit[1:0], 1'b0} | {hit[0], 2'b0}, 1'b0};
-  endfunction
-
-  // ---------------------------------------------------------------- state
-  // Per-queue and per-port records are plain arrays without reset (they map
-  // to flops or to memories); a valid bit per record, cleared by reset, makes
-  // a record read as all zero until its first write (by an enqueue: a
-  // dequeue only writes a record it could drain, which is valid). Counters
-  // count in place and reset to 0.
-  logic [NumQ-1:0]     qvalid_q;
-  logic [CellW-1:0]    occ_h_q   [NumQ];  // headroom part
-  logic [CellW-1:0]    occ_hs_q  [NumQ];  // headroom + shared
-  logic [CellW-1:0]    occ_hsp_q [NumQ];  // headroom + shared + private
-  logic [NumQ-1:0]     qoff_q;
-  logic [CntW-1:0]     drops_q    [NumQ];
-  logic [CarryW-1:0]   drops_c_q  [NumQ];
-  logic [CntW-1:0]     qpause_q   [NumQ];
-  logic [CarryW-1:0]   qpause_c_q [NumQ];
-  logic [NumPorts-1:0] pvalid_q;
-  logic [CellW-1:0]    port_shared_q[NumPorts];
-  logic [CellW-1:0]    port_hdrm_q  [NumPorts];
-  logic [NumPorts-1:0] poff_q;
-  logic [CntW-1:0]     ppause_q  [NumPorts];  // DSH only (SIH never pauses a port)
-  logic [CarryW-1:0]   ppause_c_q[NumPorts];
-  logic [CellW-1:0]    free_q;    // B_s - S after the cycle last in stage E (thresholds)
-  logic [CntW-1:0]     err_cnt_q;
-  logic                err_sticky_q;
-
-  // ------------------------------------------------- stages A and R: inputs
-  // Stage R reads with one-hot selects decoded one stage earlier (an AND-OR
-  // read: no select fan-out tree in front of a P*Q:1 multiplexer); the
-  // binary indices serve the hazard compares and the writes.
-  function automatic [NumPorts-1:0] port_sel(input logic [PortW-1:0] p, input logic q_ok);
-    for (int i = 0; i < NumPorts; i++) port_sel[i] = q_ok && 32'(p) == i;
-  endfunction
-  function automatic [NumQ-1:0] queue_sel(input logic [PortW-1:0] p, input logic [QueueW-1:0] q);
-    logic [NumPorts-1:0] ps;
-    ps = port_sel(p, 32'(q) < NumQueues);
-    for (int i = 0; i < NumPorts; i++)
-      for (int j = 0; j < NumQueues; j++) queue_sel[i * NumQueues + j] = ps[i] && 32'(q) == j;
-  endfunction
   function automatic [QIdxW-1:0] queue_idx(input logic [PortW-1:0] p, input logic [QueueW-1:0] q);
     queue_idx = QIdxW'(p) * QIdxW'(NumQueues) + QIdxW'(q);
   endfunction
@@ -213,6 +160,7 @@ module dsh_mmu #(
     in_range = 32'(p) < NumPorts && 32'(q) < NumQueues;
   endfunction
 
+  // ------------------------------------------------- stages A and R: inputs
   // The enqueue waits in stage A.
   logic              a_enq_v_q, a_enq_ok_q;
   logic [PortW-1:0]  a_enq_port_q;
@@ -223,8 +171,6 @@ module dsh_mmu #(
   logic                r_deq_v_q, r_enq_v_q, r_deq_ok_q, r_enq_ok_q;  // ok: valid, in range, cells != 0
   logic [QIdxW-1:0]    r_deq_idx_q, r_enq_idx_q;  // 0 when out of range
   logic [PortW-1:0]    r_deq_p_q, r_enq_p_q;
-  logic [NumQ-1:0]     r_deq_qsel_q, r_enq_qsel_q;  // one-hot, 0 when out of range
-  logic [NumPorts-1:0] r_deq_psel_q, r_enq_psel_q;
   logic [PortW-1:0]    r_deq_port_q, r_enq_port_q;  // as presented, for the outputs
   logic [QueueW-1:0]   r_deq_queue_q, r_enq_queue_q;
   logic [SizeW-1:0]    r_deq_cells_q, r_enq_cells_q;
@@ -264,47 +210,18 @@ module dsh_mmu #(
     a_enq_cells_q <= enq_cells_i;
     r_deq_idx_q   <= deq_in ? queue_idx(deq_port_i, deq_queue_i) : '0;
     r_deq_p_q     <= deq_in ? deq_port_i : '0;
-    r_deq_qsel_q  <= queue_sel(deq_port_i, deq_queue_i);
-    r_deq_psel_q  <= port_sel(deq_port_i, deq_in);
     r_deq_port_q  <= deq_port_i;
     r_deq_queue_q <= deq_queue_i;
     r_deq_cells_q <= deq_cells_i;
     r_enq_idx_q   <= a_enq_in ? queue_idx(a_enq_port_q, a_enq_queue_q) : '0;
     r_enq_p_q     <= a_enq_in ? a_enq_port_q : '0;
-    r_enq_qsel_q  <= queue_sel(a_enq_port_q, a_enq_queue_q);
-    r_enq_psel_q  <= port_sel(a_enq_port_q, a_enq_in);
     r_enq_port_q  <= a_enq_port_q;
     r_enq_queue_q <= a_enq_queue_q;
     r_enq_cells_q <= a_enq_cells_q;
     r_enq_terms_q <= a_enq_terms;
   end
 
-  // --------------------------------------------------- stage R: read records
-  // The arrays as flat vectors (entry i in slice i) for dsh_onehot_read.
-  // (Loops, not generate blocks: Verilator then fills each vector slice by
-  // slice, where it would build it as a chain of ever wider concatenations.)
-  logic [NumQ*QRecW-1:0]     qrec_all;
-  logic [NumPorts*PRecW-1:0] prec_all;
-  always_comb begin
-    for (int unsigned i = 0; i < NumQ; i++)
-      qrec_all[i*QRecW +: QRecW] = {qoff_q[i], occ_hsp_q[i], occ_hs_q[i], occ_h_q[i]};
-  end
-  always_comb begin
-    for (int unsigned i = 0; i < NumPorts; i++)
-      prec_all[i*PRecW +: PRecW] = {poff_q[i], port_hdrm_q[i], port_shared_q[i]};
-  end
-
-  logic [QRecW-1:0] ar_deq_q, ar_enq_q;  // from the arrays
-  logic [PRecW-1:0] ar_deq_p, ar_enq_p;
-  dsh_onehot_read #(.Entries(NumQ), .Width(QRecW)) u_read_deq_q (
-    .data_i(qrec_all), .sel_i(r_deq_qsel_q & qvalid_q), .data_o(ar_deq_q));
-  dsh_onehot_read #(.Entries(NumQ), .Width(QRecW)) u_read_enq_q (
-    .data_i(qrec_all), .sel_i(r_enq_qsel_q & qvalid_q), .data_o(ar_enq_q));
-  dsh_onehot_read #(.Entries(NumPorts), .Width(PRecW)) u_read_deq_p (
-    .data_i(prec_all), .sel_i(r_deq_psel_q & pvalid_q), .data_o(ar_deq_p));
-  dsh_onehot_read #(.Entries(NumPorts), .Width(PRecW)) u_read_enq_p (
-    .data_i(prec_all), .sel_i(r_enq_psel_q & pvalid_q), .data_o(ar_enq_p));
-
+  // ------------------------------------------------------------ the records
   // Stage W writes at the end of this cycle what stage E computed in the
   // previous one (slot 1, the enqueue's, holds the final values when both
   // slots hit one record).
@@ -314,21 +231,59 @@ module dsh_mmu #(
   logic [QRecW-1:0] w_deq_rec_q, w_enq_rec_q;
   logic [PRecW-1:0] w_deq_prec_q, w_enq_prec_q;
 
-  logic [QRecW-1:0] rd_deq_q, rd_enq_q;
-  logic [PRecW-1:0] rd_deq_p, rd_enq_p;
-  assign rd_deq_q = (w_enq_we_q && w_enq_idx_q == r_deq_idx_q) ? w_enq_rec_q
-                  : (w_deq_we_q && w_deq_idx_q == r_deq_idx_q) ? w_deq_rec_q : ar_deq_q;
-  assign rd_enq_q = (w_enq_we_q && w_enq_idx_q == r_enq_idx_q) ? w_enq_rec_q
-                  : (w_deq_we_q && w_deq_idx_q == r_enq_idx_q) ? w_deq_rec_q : ar_enq_q;
-  assign rd_deq_p = (w_enq_we_q && w_enq_p_q == r_deq_p_q) ? w_enq_prec_q
-                  : (w_deq_we_q && w_deq_p_q == r_deq_p_q) ? w_deq_prec_q : ar_deq_p;
-  assign rd_enq_p = (w_enq_we_q && w_enq_p_q == r_enq_p_q) ? w_enq_prec_q
-                  : (w_deq_we_q && w_deq_p_q == r_enq_p_q) ? w_deq_prec_q : ar_enq_p;
+  logic [QRecW-1:0] ar_deq_qrec, ar_enq_qrec;  // from the memories
+  logic [PRecW-1:0] ar_deq_prec, ar_enq_prec;
+  logic [PortW-1:0] stat_rd_p;
+  logic [PRecW-1:0] stat_rd_prec;
+  dsh_rec_store #(.NumPorts(NumPorts), .NumQueues(NumQueues), .CellW(CellW)) u_store (
+    .clk_i, .rst_ni,
+    .rd_deq_idx_i(r_deq_idx_q), .rd_enq_idx_i(r_enq_idx_q),
+    .rd_deq_qrec_o(ar_deq_qrec), .rd_enq_qrec_o(ar_enq_qrec),
+    .rd_deq_p_i(r_deq_p_q), .rd_enq_p_i(r_enq_p_q), .rd_stat_p_i(stat_rd_p),
+    .rd_deq_prec_o(ar_deq_prec), .rd_enq_prec_o(ar_enq_prec), .rd_stat_prec_o(stat_rd_prec),
+    .wr_deq_i(w_deq_we_q), .wr_deq_idx_i(w_deq_idx_q), .wr_deq_p_i(w_deq_p_q),
+    .wr_deq_qrec_i(w_deq_rec_q), .wr_deq_prec_i(w_deq_prec_q),
+    .wr_enq_i(w_enq_we_q), .wr_enq_idx_i(w_enq_idx_q), .wr_enq_p_i(w_enq_p_q),
+    .wr_enq_qrec_i(w_enq_rec_q), .wr_enq_prec_i(w_enq_prec_q),
+    .qoff_o, .poff_o
+  );
 
-  // ------------------------------------------------------ stage D: dequeue
+  // Forwarding (dsh_fwd): its selects, and the signals of stages D and E it
+  // looks at (defined below).
+  logic [2:0] w_deq_qsel, w_enq_qsel, w_deq_psel, w_enq_psel;
+  logic [3:0] f_deq_qsel, f_enq_qsel, f_deq_psel, f_enq_psel, f_d_psel;
+  logic       same_q_n, same_p_n, d_enq_q_n, d_deq_q_n;
   logic              d_v_q, d_ok_q;
   logic [QIdxW-1:0]  d_idx_q;
-  logic [PortW-1:0]  d_p_q, d_port_q;
+  logic [PortW-1:0]  d_p_q;
+  logic              dd_go;
+  logic e_deq_ok_q, e_deq_go_q, e_enq_ok_q;
+  logic [QIdxW-1:0] e_deq_idx_q, e_enq_idx_q;
+  logic [PortW-1:0] e_deq_p_q, e_enq_p_q;
+  dsh_fwd #(.NumPorts(NumPorts), .NumQueues(NumQueues)) u_fwd (
+    .r_deq_idx_i(r_deq_idx_q), .r_deq_p_i(r_deq_p_q),
+    .r_enq_ok_i(r_enq_ok_q), .r_enq_idx_i(r_enq_idx_q), .r_enq_p_i(r_enq_p_q),
+    .d_ok_i(d_ok_q), .d_go_i(dd_go), .d_idx_i(d_idx_q), .d_p_i(d_p_q),
+    .e_deq_ok_i(e_deq_ok_q), .e_deq_go_i(e_deq_go_q), .e_deq_idx_i(e_deq_idx_q), .e_deq_p_i(e_deq_p_q),
+    .e_enq_ok_i(e_enq_ok_q), .e_enq_idx_i(e_enq_idx_q), .e_enq_p_i(e_enq_p_q),
+    .w_deq_we_i(w_deq_we_q), .w_deq_idx_i(w_deq_idx_q), .w_deq_p_i(w_deq_p_q),
+    .w_enq_we_i(w_enq_we_q), .w_enq_idx_i(w_enq_idx_q), .w_enq_p_i(w_enq_p_q),
+    .w_deq_qsel_o(w_deq_qsel), .w_enq_qsel_o(w_enq_qsel), .w_deq_psel_o(w_deq_psel), .w_enq_psel_o(w_enq_psel),
+    .f_deq_qsel_o(f_deq_qsel), .f_enq_qsel_o(f_enq_qsel), .f_deq_psel_o(f_deq_psel),
+    .f_enq_psel_o(f_enq_psel), .f_d_psel_o(f_d_psel),
+    .same_queue_o(same_q_n), .same_port_o(same_p_n), .r_same_queue_o(d_enq_q_n), .d_same_queue_o(d_deq_q_n)
+  );
+
+  // Stage R's records with stage W's writes of this cycle.
+  logic [QRecW-1:0] r_deq_qrec, r_enq_qrec;
+  logic [PRecW-1:0] r_deq_prec, r_enq_prec;
+  assign r_deq_qrec = pick_q({1'b0, w_deq_qsel}, {{QRecW{1'b0}}, ar_deq_qrec, w_deq_rec_q, w_enq_rec_q});
+  assign r_enq_qrec = pick_q({1'b0, w_enq_qsel}, {{QRecW{1'b0}}, ar_enq_qrec, w_deq_rec_q, w_enq_rec_q});
+  assign r_deq_prec = pick_p({1'b0, w_deq_psel}, {{PRecW{1'b0}}, ar_deq_prec, w_deq_prec_q, w_enq_prec_q});
+  assign r_enq_prec = pick_p({1'b0, w_enq_psel}, {{PRecW{1'b0}}, ar_enq_prec, w_deq_prec_q, w_enq_prec_q});
+
+  // ------------------------------------------------------ stage D: dequeue
+  logic [PortW-1:0]  d_port_q;
   logic [QueueW-1:0] d_queue_q;
   logic [SizeW-1:0]  d_cells_q;
   logic [SizeW-1:0]  d_add_q;    // what stage E's enqueue adds to this queue: its cells or 0
@@ -336,19 +291,17 @@ module dsh_mmu #(
   logic [QRecW-1:0]  d_rec_q;    // the queue before stage E's enqueue
   logic [PRecW-1:0]  d_prec_q;   // the port before stage E's cycle
   logic              d_enq_q_q;  // stage E's enqueue is to this queue
-  logic              d_enq_q_n;
-  logic [SizeW-1:0]  d_add_n;
   logic              d_deq_q_q;  // stage E's dequeue (slot 0) is from this queue
+  logic [SizeW-1:0]  d_add_n;
 
   // Stage E's results used in this cycle's forwarding (defined below).
-  logic [3:0]       e_region;  // one-hot {drop, headroom, shared, private}, 0 none
+  logic [3:0]       e_region;    // one-hot {drop, headroom, shared, private}, 0 none
   logic [2:0]       e_region_d;  // its admitting bits, computed again for stage D
   logic             e_enq_qoff_n, e_deq_qoff_n;
   logic [QRecW-1:0] e_enq_rec_n, e_deq_rec_n;
   logic [PRecW-1:0] e_enq_prec_n, e_deq_prec_n;
   logic [SizeW-1:0] e_enq_cells_q;
 
-  logic             dd_go;
   logic [CellW-1:0] dd_h, dd_hs, dd_hsp;
   logic [SizeW-1:0] dd_dh, dd_dw;
   dsh_deq_drain #(.CellW(CellW), .SizeW(SizeW)) u_deq_drain (
@@ -365,48 +318,7 @@ module dsh_mmu #(
   logic [QRecW-1:0] d_rec_n;
   assign d_rec_n = {d_enq_q_q ? e_enq_qoff_n : d_deq_q_q ? e_deq_qoff_n : d_rec_q[QRecW-1], dd_hsp, dd_hs, dd_h};
 
-  // -------------------------------------------- forwarding into the records
-  // What stage R read may be stale by what D and E compute now. A queue:
-  // the dequeue in D (its queue after the dequeue, when it goes), the
-  // enqueue in E (slot 1, its queue after the cycle) and the dequeue in E
-  // (slot 0, its queue's state bit, when it went); in that order of
-  // precedence. A port: E's slots (a dequeue changes its port in stage E).
-  // The selects come from registered indices (and D's go), so the late
-  // values pass one AND-OR level.
-  logic e_deq_ok_q, e_enq_ok_q;
-  logic [QIdxW-1:0] e_deq_idx_q, e_enq_idx_q;
-  logic [PortW-1:0] e_deq_p_q, e_enq_p_q;
-  logic [3:0] f_deq_q, f_enq_q, f_deq_p, f_enq_p, f_d_p;  // {R, E slot 0, E slot 1, D} one-hot
-  logic       same_q_n, same_p_n;  // stage R's enqueue and stage D's dequeue: one queue / port
-  assign same_q_n = dd_go && d_idx_q == r_enq_idx_q;
-  assign same_p_n = d_ok_q && d_p_q == r_enq_p_q;
-`ifndef DSH_PLANTED_FAULT_BYPASS
-  logic e1_deq_q, e0_deq_q, e1_enq_q, e0_enq_q, e1_deq_p, e0_deq_p, e1_enq_p, e0_enq_p, e1_d_p, e0_d_p;
-  assign e1_deq_q = e_enq_ok_q && e_enq_idx_q == r_deq_idx_q;
-  assign e0_deq_q = e_deq_go_q && e_deq_idx_q == r_deq_idx_q;
-  assign e1_enq_q = e_enq_ok_q && e_enq_idx_q == r_enq_idx_q;
-  assign e0_enq_q = e_deq_go_q && e_deq_idx_q == r_enq_idx_q;
-  assign e1_deq_p = e_enq_ok_q && e_enq_p_q == r_deq_p_q;
-  assign e0_deq_p = e_deq_ok_q && e_deq_p_q == r_deq_p_q;
-  assign e1_enq_p = e_enq_ok_q && e_enq_p_q == r_enq_p_q;
-  assign e0_enq_p = e_deq_ok_q && e_deq_p_q == r_enq_p_q;
-  assign e1_d_p   = e_enq_ok_q && e_enq_p_q == d_p_q;
-  assign e0_d_p   = e_deq_ok_q && e_deq_p_q == d_p_q;
-`else
-  // Test-only mutation (tb/lockstep): stage E's results are not forwarded,
-  // so back-to-back events on one queue or port see stale records. The
-  // checker must catch it.
-  logic e1_deq_q, e0_deq_q, e1_enq_q, e0_enq_q, e1_deq_p, e0_deq_p, e1_enq_p, e0_enq_p, e1_d_p, e0_d_p;
-  assign {e1_deq_q, e0_deq_q, e1_enq_q, e0_enq_q, e1_deq_p, e0_deq_p, e1_enq_p, e0_enq_p, e1_d_p, e0_d_p} = '0;
-`endif
-  assign f_deq_q = first4({1'b1, e0_deq_q, e1_deq_q, dd_go && d_idx_q == r_deq_idx_q});
-  assign f_enq_q = first4({1'b1, e0_enq_q, e1_enq_q, same_q_n});
-  assign f_deq_p = first4({1'b1, e0_deq_p, e1_deq_p, 1'b0});
-  assign f_enq_p = first4({1'b1, e0_enq_p, e1_enq_p, 1'b0});
-  assign f_d_p   = first4({1'b1, e0_d_p, e1_d_p, 1'b0});
-
-  assign d_enq_q_n = r_enq_ok_q && r_enq_idx_q == r_deq_idx_q;
-  assign d_add_n   = d_enq_q_n ? r_enq_cells_q : '0;
+  assign d_add_n = d_enq_q_n ? r_enq_cells_q : '0;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       d_v_q  <= 1'b0;
@@ -424,24 +336,24 @@ module dsh_mmu #(
     d_cells_q <= r_deq_cells_q;
     d_add_q   <= d_add_n;
     d_alc_q   <= {1'b0, d_add_n} + {1'b1, {SizeW{1'b0}}} - {1'b0, r_deq_cells_q};
-    d_rec_q   <= pick_q(f_deq_q, {rd_deq_q, e_deq_rec_n, e_enq_rec_n, d_rec_n});
-    d_prec_q  <= pick_p(f_deq_p, {rd_deq_p, e_deq_prec_n, e_enq_prec_n, {PRecW{1'b0}}});
+    d_rec_q   <= pick_q(f_deq_qsel, {r_deq_qrec, e_deq_rec_n, e_enq_rec_n, d_rec_n});
+    d_prec_q  <= pick_p(f_deq_psel, {r_deq_prec, e_deq_prec_n, e_enq_prec_n, {PRecW{1'b0}}});
     d_enq_q_q <= d_enq_q_n;
-    d_deq_q_q <= d_ok_q && d_idx_q == r_deq_idx_q;
+    d_deq_q_q <= d_deq_q_n;
   end
 
   // ------------------------------------------------------ stage E: execute
   // Slot 0: the dequeue that stage D drained: its queue after it, its port
   // before it and what it drained. Slot 1: the enqueue, its queue after the
   // dequeue, its port before it. S before the cycle.
-  logic              e_deq_v_q, e_deq_go_q, e_enq_v_q, e_same_q_q, e_same_p_q;
+  logic              e_deq_v_q, e_enq_v_q, e_same_q_q, e_same_p_q;
   logic [PortW-1:0]  e_deq_port_q, e_enq_port_q;
   logic [QueueW-1:0] e_deq_queue_q, e_enq_queue_q;
   logic [QRecW-1:0]  e_deq_rec_q, e_enq_rec_q;
   logic [PRecW-1:0]  e_deq_prec_q, e_enq_prec_q;
-  logic [SizeW-1:0]  e_dh_q, e_dw_q;  // the dequeue drained from headroom / shared
+  logic [SizeW-1:0]  e_dh_q, e_dw_q;    // the dequeue drained from headroom / shared
   logic [SizeW-1:0]  e_dh1_q, e_dw1_q;  // the same if from the enqueue's port, else 0
-  logic [CellW-1:0]  s_q;             // S after the cycle last in stage E
+  logic [CellW-1:0]  s_q;               // S after the cycle last in stage E
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -472,14 +384,14 @@ module dsh_mmu #(
     e_deq_port_q  <= d_port_q;
     e_deq_queue_q <= d_queue_q;
     e_deq_rec_q   <= d_rec_n;
-    e_deq_prec_q  <= pick_p(f_d_p, {d_prec_q, e_deq_prec_n, e_enq_prec_n, {PRecW{1'b0}}});
+    e_deq_prec_q  <= pick_p(f_d_psel, {d_prec_q, e_deq_prec_n, e_enq_prec_n, {PRecW{1'b0}}});
     e_enq_idx_q   <= r_enq_idx_q;
     e_enq_p_q     <= r_enq_p_q;
     e_enq_port_q  <= r_enq_port_q;
     e_enq_queue_q <= r_enq_queue_q;
     e_enq_cells_q <= r_enq_cells_q;
     e_enq_terms_q <= r_enq_terms_q;
-    e_enq_prec_q  <= pick_p(f_enq_p, {rd_enq_p, e_deq_prec_n, e_enq_prec_n, {PRecW{1'b0}}});
+    e_enq_prec_q  <= pick_p(f_enq_psel, {r_enq_prec, e_deq_prec_n, e_enq_prec_n, {PRecW{1'b0}}});
     e_same_q_q    <= same_q_n;
     e_same_p_q    <= same_p_n;
   end
@@ -489,7 +401,7 @@ module dsh_mmu #(
   // loads (`keep`: synthesis merges equal registers).
   logic [QRecW-1:0] e_enq_rec_d_q;
   logic [QRecW-1:0] e_enq_rec_n0;
-  assign e_enq_rec_n0 = pick_q(f_enq_q, {rd_enq_q, e_deq_rec_n, e_enq_rec_n, d_rec_n});
+  assign e_enq_rec_n0 = pick_q(f_enq_qsel, {r_enq_qrec, e_deq_rec_n, e_enq_rec_n, d_rec_n});
   (* keep *) always_ff @(posedge clk_i) e_enq_rec_q <= e_enq_rec_n0;
   (* keep *) always_ff @(posedge clk_i) e_enq_rec_d_q <= e_enq_rec_n0;
 
@@ -620,6 +532,7 @@ module dsh_mmu #(
   logic [1:0]        w_error_q, w_qevt_valid_q, w_qevt_pause_q, w_pevt_valid_q, w_pevt_pause_q;
   logic [PortW-1:0]  w_deq_port_q, w_enq_port_q;
   logic [QueueW-1:0] w_deq_queue_q, w_enq_queue_q;
+  logic [CellW-1:0]  free_q;  // B_s - S after the cycle last in stage E (thresholds)
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -629,7 +542,7 @@ module dsh_mmu #(
       w_qpause1_q    <= 1'b0;
       w_drop_q       <= 1'b0;
       w_ppause_q     <= 1'b0;
-      w_region_q     <= RegNone;
+      w_region_q     <= dsh_pkg::RegNone;
       w_error_q      <= '0;
       w_qevt_valid_q <= '0;
       w_pevt_valid_q <= '0;
@@ -640,8 +553,8 @@ module dsh_mmu #(
       w_qpause1_q    <= qevt_valid[1] && qevt_pause[1];
       w_drop_q       <= e_region[3];
       w_ppause_q     <= pevt_valid[1] && pevt_pause[1];
-      w_region_q     <= e_region[0] ? RegPriv : e_region[1] ? RegShared : e_region[2] ? RegHdrm
-                      : e_region[3] ? RegDrop : RegNone;
+      w_region_q     <= e_region[0] ? dsh_pkg::RegPriv : e_region[1] ? dsh_pkg::RegShared
+                      : e_region[2] ? dsh_pkg::RegHdrm : e_region[3] ? dsh_pkg::RegDrop : dsh_pkg::RegNone;
       w_error_q      <= {enq_err, deq_err};
       w_qevt_valid_q <= qevt_valid;
       w_pevt_valid_q <= pevt_valid;
@@ -667,222 +580,77 @@ module dsh_mmu #(
     free_q         <= free_n;
   end
 
-  // Records: the dequeue's slot first, the enqueue's overrides.
-  always_ff @(posedge clk_i) begin
-    if (w_deq_we_q) begin
-      {occ_hsp_q[w_deq_idx_q], occ_hs_q[w_deq_idx_q], occ_h_q[w_deq_idx_q]} <= w_deq_rec_q[QRecW-2:0];
-      {port_hdrm_q[w_deq_p_q], port_shared_q[w_deq_p_q]} <= w_deq_prec_q[PRecW-2:0];
-    end
-    if (w_enq_we_q) begin
-      {occ_hsp_q[w_enq_idx_q], occ_hs_q[w_enq_idx_q], occ_h_q[w_enq_idx_q]} <= w_enq_rec_q[QRecW-2:0];
-      {port_hdrm_q[w_enq_p_q], port_shared_q[w_enq_p_q]} <= w_enq_prec_q[PRecW-2:0];
-    end
-  end
+  // ------------------------------------------- statistics and the read port
+  dsh_stats #(.NumPorts(NumPorts), .NumQueues(NumQueues), .CellW(CellW), .CntW(CntW), .Dsh(Dsh)) u_stats (
+    .clk_i, .rst_ni,
+    .e_deq_idx_i(e_deq_idx_q), .e_enq_idx_i(e_enq_idx_q), .e_enq_p_i(e_enq_p_q),
+    .w_qpause0_i(w_qpause0_q), .w_qpause1_i(w_qpause1_q), .w_drop_i(w_drop_q), .w_ppause_i(w_ppause_q),
+    .w_error_i(w_error_q),
+    .error_count_o(stat_error_count_o), .error_sticky_o(stat_error_sticky_o),
+    .stat_rd_port_i, .stat_rd_queue_i, .qoff_i(qoff_o), .rd_p_o(stat_rd_p), .rd_prec_i(stat_rd_prec),
+    .stat_rd_drops_o, .stat_rd_pauses_o, .stat_rd_resumes_o, .stat_rd_port_pauses_o,
+    .stat_rd_port_resumes_o, .stat_rd_port_shared_o, .stat_rd_port_hdrm_o
+  );
 
-  // Valid bits, flow-control states, with reset.
-  logic [NumQ-1:0]     qvalid_d, qoff_d;
-  logic [NumPorts-1:0] pvalid_d, poff_d;
-  always_comb begin
-    qvalid_d = qvalid_q;
-    qoff_d   = qoff_q;
-    pvalid_d = pvalid_q;
-    poff_d   = poff_q;
-    if (w_deq_we_q) begin
-      qoff_d[w_deq_idx_q] = w_deq_rec_q[QRecW-1];
-      poff_d[w_deq_p_q]   = w_deq_prec_q[PRecW-1];
-    end
-    if (w_enq_we_q) begin
-      qvalid_d[w_enq_idx_q] = 1'b1;
-      qoff_d[w_enq_idx_q]   = w_enq_rec_q[QRecW-1];
-      pvalid_d[w_enq_p_q]   = 1'b1;
-      poff_d[w_enq_p_q]     = w_enq_prec_q[PRecW-1];
-    end
-  end
-
-  // Counters, in place: each entry increments when a slot's event is its.
-  // (Array entries reach the ports through wires: Yosys 0.23 cannot connect
-  // an array entry to a port, YosysHQ/yosys#3981.)
-  for (genvar i = 0; i < NumQ; i++) begin : g_qcnt
-    logic              inc_pause, inc_drop;
-    logic [CntW-1:0]   pause, pause_n, drops, drops_n;
-    logic [CarryW-1:0] pause_c, pause_c_n, drops_c, drops_c_n;
-    assign inc_pause = (w_qpause0_q && w_deq_idx_q == QIdxW'(i)) || (w_qpause1_q && w_enq_idx_q == QIdxW'(i));
-    assign inc_drop  = w_drop_q && w_enq_idx_q == QIdxW'(i);
-    assign {pause_c, pause, drops_c, drops} = {qpause_c_q[i], qpause_q[i], drops_c_q[i], drops_q[i]};
-    dsh_cnt_step #(.CntW(CntW), .GroupW(CntGroupW)) u_pause (
-      .inc_i(inc_pause), .cnt_i(pause), .carry_i(pause_c), .cnt_o(pause_n), .carry_o(pause_c_n));
-    dsh_cnt_step #(.CntW(CntW), .GroupW(CntGroupW)) u_drops (
-      .inc_i(inc_drop), .cnt_i(drops), .carry_i(drops_c), .cnt_o(drops_n), .carry_o(drops_c_n));
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        qpause_q[i]   <= '0;
-        qpause_c_q[i] <= '0;
-        drops_q[i]    <= '0;
-        drops_c_q[i]  <= '0;
-      end else begin
-        qpause_q[i]   <= pause_n;
-        qpause_c_q[i] <= pause_c_n;
-        drops_q[i]    <= drops_n;
-        drops_c_q[i]  <= drops_c_n;
-      end
-    end
-  end
-  for (genvar i = 0; i < NumPorts; i++) begin : g_pcnt
-    logic [CntW-1:0]   pause, pause_n;
-    logic [CarryW-1:0] pause_c, pause_c_n;
-    assign {pause_c, pause} = {ppause_c_q[i], ppause_q[i]};
-    dsh_cnt_step #(.CntW(CntW), .GroupW(CntGroupW)) u_pause (
-      .inc_i(w_ppause_q && w_enq_p_q == PortW'(i)), .cnt_i(pause), .carry_i(pause_c),
-      .cnt_o(pause_n), .carry_o(pause_c_n));
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        ppause_q[i]   <= '0;
-        ppause_c_q[i] <= '0;
-      end else begin
-        ppause_q[i]   <= Dsh ? pause_n : '0;
-        ppause_c_q[i] <= Dsh ? pause_c_n : '0;
-      end
-    end
-  end
-
+  // ------------------------------------------------------------ outputs
   logic [CellW-1:0] s_out_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      qvalid_q     <= '0;
-      pvalid_q     <= '0;
-      qoff_q       <= '0;
-      poff_q       <= '0;
-      s_out_q      <= '0;
-      err_cnt_q    <= '0;
-      err_sticky_q <= 1'b0;
+      s_out_q           <= '0;
+      stat_region_o     <= dsh_pkg::RegNone;
+      stat_t_o          <= '0;
+      stat_drop_o       <= 1'b0;
+      stat_drop_port_o  <= '0;
+      stat_drop_queue_o <= '0;
+      stat_error_o      <= '0;
+      stat_qevt_valid_o <= '0;
+      stat_qevt_pause_o <= '0;
+      stat_qevt_port_o  <= '0;
+      stat_qevt_queue_o <= '0;
+      stat_pevt_valid_o <= '0;
+      stat_pevt_pause_o <= '0;
+      stat_pevt_port_o  <= '0;
     end else begin
-      qvalid_q     <= qvalid_d;
-      pvalid_q     <= pvalid_d;
-      qoff_q       <= qoff_d;
-      poff_q       <= poff_d;
-      s_out_q      <= s_q;
-      err_cnt_q    <= &w_error_q ? inc_fast(err_cnt_q >> 1) << 1 | CntW'(err_cnt_q[0])  // + 2
-                    : |w_error_q ? inc_fast(err_cnt_q) : err_cnt_q;
-      err_sticky_q <= err_sticky_q | (|w_error_q);
+      s_out_q           <= s_q;
+      stat_region_o     <= w_region_q;
+      stat_t_o          <= w_t_q;
+      stat_drop_o       <= w_drop_q;
+      stat_drop_port_o  <= w_enq_port_q;
+      stat_drop_queue_o <= w_enq_queue_q;
+      stat_error_o      <= w_error_q;
+      stat_qevt_valid_o <= w_qevt_valid_q;
+      stat_qevt_pause_o <= w_qevt_pause_q;
+      stat_qevt_port_o  <= {w_enq_port_q, w_deq_port_q};
+      stat_qevt_queue_o <= {w_enq_queue_q, w_deq_queue_q};
+      stat_pevt_valid_o <= w_pevt_valid_q;
+      stat_pevt_pause_o <= w_pevt_pause_q;
+      stat_pevt_port_o  <= {w_enq_port_q, w_deq_port_q};
     end
   end
+  assign stat_s_o = s_out_q;
 
-  // ------------------------------------------------------------ outputs
-  // Counter read port: the request is registered as one-hot selects, read
-  // (AND-OR) and registered, and the counts resolved (pending carries
-  // added, resumes derived) and registered: three cycles of latency.
-  logic [NumQ-1:0]     rq_sel_q;
-  logic [NumPorts-1:0] rp_sel_q;
-  always_ff @(posedge clk_i) begin
-    rq_sel_q <= queue_sel(stat_rd_port_i, stat_rd_queue_i);
-    rp_sel_q <= port_sel(stat_rd_port_i, 1'b1);
-  end
-
-  localparam int unsigned CntRecW = CntW + CarryW;  // a counter's bits and carries
-  logic [NumQ*CntRecW-1:0]     qpause_all, drops_all;
-  logic [NumPorts*CntRecW-1:0] ppause_all;
-  always_comb begin
-    for (int unsigned i = 0; i < NumQ; i++) begin
-      qpause_all[i*CntRecW +: CntRecW] = {qpause_c_q[i], qpause_q[i]};
-      drops_all[i*CntRecW +: CntRecW]  = {drops_c_q[i], drops_q[i]};
-    end
-  end
-  always_comb begin
-    for (int unsigned i = 0; i < NumPorts; i++) ppause_all[i*CntRecW +: CntRecW] = {ppause_c_q[i], ppause_q[i]};
-  end
-
-  logic [CntRecW-1:0] rd_drops, rd_qpauses, rd_ppauses;
-  logic [PRecW-1:0]   rd_prec;
-  dsh_onehot_read #(.Entries(NumQ), .Width(CntRecW)) u_read_stat_qpause (
-    .data_i(qpause_all), .sel_i(rq_sel_q), .data_o(rd_qpauses));
-  dsh_onehot_read #(.Entries(NumQ), .Width(CntRecW)) u_read_stat_drops (
-    .data_i(drops_all), .sel_i(rq_sel_q), .data_o(rd_drops));
-  dsh_onehot_read #(.Entries(NumPorts), .Width(CntRecW)) u_read_stat_ppause (
-    .data_i(ppause_all), .sel_i(rp_sel_q), .data_o(rd_ppauses));
-  dsh_onehot_read #(.Entries(NumPorts), .Width(PRecW)) u_read_stat_p (
-    .data_i(prec_all), .sel_i(rp_sel_q & pvalid_q), .data_o(rd_prec));
-
-  logic [CntRecW-1:0] rd_drops_q, rd_qpauses_q, rd_ppauses_q;
-  logic               rd_qoff_q, rd_poff_q;
-  logic [CellW-1:0]   rd_pshared_q, rd_phdrm_q;
-  always_ff @(posedge clk_i) begin
-    rd_drops_q   <= rd_drops;
-    rd_qpauses_q <= rd_qpauses;
-    rd_ppauses_q <= rd_ppauses;
-    rd_qoff_q    <= |(rq_sel_q & qoff_q);
-    {rd_poff_q, rd_phdrm_q, rd_pshared_q} <= rd_prec;
-  end
-
-  // A count is its bits plus its pending carries (dsh_cnt_step); resumes
-  // are that less the state bit (both sums formed, the bit picks).
-  function automatic [CntW-1:0] carries(input logic [CarryW-1:0] c);
-    carries = '0;
-    for (int g = 0; g + 1 < CntGroups; g++) carries[(g + 1) * CntGroupW] = c[g];
-  endfunction
-  logic [CntW-1:0] rd_qpause_c, rd_ppause_c;
-  assign rd_qpause_c = carries(rd_qpauses_q[CntW +: CarryW]);
-  assign rd_ppause_c = carries(rd_ppauses_q[CntW +: CarryW]);
-
+  // Quiet: nothing valid in A, R, D, E or W, the outputs show an idle
+  // cycle, and S (hence B_s - S, the threshold pipeline's input) has not
+  // changed for ThreshLatency + 3 cycles, so the limits, T and stat_t_o have
+  // settled. An idle cycle then changes no state and no output.
+  localparam int unsigned QuietW = ThreshLatency + 3;
+  logic [QuietW-1:0] s_still_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      stat_region_o          <= RegNone;
-      stat_t_o               <= '0;
-      stat_drop_o            <= 1'b0;
-      stat_drop_port_o       <= '0;
-      stat_drop_queue_o      <= '0;
-      stat_error_o           <= '0;
-      stat_qevt_valid_o      <= '0;
-      stat_qevt_pause_o      <= '0;
-      stat_qevt_port_o       <= '0;
-      stat_qevt_queue_o      <= '0;
-      stat_pevt_valid_o      <= '0;
-      stat_pevt_pause_o      <= '0;
-      stat_pevt_port_o       <= '0;
-      stat_rd_drops_o        <= '0;
-      stat_rd_pauses_o       <= '0;
-      stat_rd_resumes_o      <= '0;
-      stat_rd_port_pauses_o  <= '0;
-      stat_rd_port_resumes_o <= '0;
-      stat_rd_port_shared_o  <= '0;
-      stat_rd_port_hdrm_o    <= '0;
-    end else begin
-      stat_region_o          <= w_region_q;
-      stat_t_o               <= w_t_q;
-      stat_drop_o            <= w_drop_q;
-      stat_drop_port_o       <= w_enq_port_q;
-      stat_drop_queue_o      <= w_enq_queue_q;
-      stat_error_o           <= w_error_q;
-      stat_qevt_valid_o      <= w_qevt_valid_q;
-      stat_qevt_pause_o      <= w_qevt_pause_q;
-      stat_qevt_port_o       <= {w_enq_port_q, w_deq_port_q};
-      stat_qevt_queue_o      <= {w_enq_queue_q, w_deq_queue_q};
-      stat_pevt_valid_o      <= w_pevt_valid_q;
-      stat_pevt_pause_o      <= w_pevt_pause_q;
-      stat_pevt_port_o       <= {w_enq_port_q, w_deq_port_q};
-      stat_rd_drops_o        <= rd_drops_q[CntW-1:0] + carries(rd_drops_q[CntW +: CarryW]);
-      stat_rd_pauses_o       <= rd_qpauses_q[CntW-1:0] + rd_qpause_c;
-      stat_rd_resumes_o      <= rd_qoff_q ? rd_qpauses_q[CntW-1:0] + rd_qpause_c - 1'b1
-                                          : rd_qpauses_q[CntW-1:0] + rd_qpause_c;
-      stat_rd_port_pauses_o  <= rd_ppauses_q[CntW-1:0] + rd_ppause_c;
-      stat_rd_port_resumes_o <= rd_poff_q ? rd_ppauses_q[CntW-1:0] + rd_ppause_c - 1'b1
-                                          : rd_ppauses_q[CntW-1:0] + rd_ppause_c;
-      stat_rd_port_shared_o  <= rd_pshared_q;
-      stat_rd_port_hdrm_o    <= rd_phdrm_q;
-    end
+    if (!rst_ni) s_still_q <= '0;
+    else         s_still_q <= {s_still_q[QuietW-2:0], s_n == s_q};
   end
-
-  assign qoff_o              = qoff_q;
-  assign poff_o              = poff_q;
-  assign stat_s_o            = s_out_q;
-  assign stat_error_sticky_o = err_sticky_q;
-  assign stat_error_count_o  = err_cnt_q;
+  assign quiet_o = &s_still_q
+      && !(a_enq_v_q || r_deq_v_q || r_enq_v_q || d_v_q || e_deq_v_q || e_enq_v_q || w_deq_we_q || w_enq_we_q)
+      && w_error_q == '0 && w_region_q == dsh_pkg::RegNone
+      && stat_error_o == '0 && stat_region_o == dsh_pkg::RegNone && !stat_drop_o
+      && stat_qevt_valid_o == '0 && stat_pevt_valid_o == '0;
 
 `ifndef SYNTHESIS
-  // Contract §8 invariants that hold at the boundary of every cycle.
+  // Invariants that hold at the boundary of every cycle.
   always @(posedge clk_i) begin
     if (rst_ni) begin
       assert (s_q <= cfg_shared_cells_i) else $error("dsh_mmu: S exceeds B_s");
-      if (!Dsh) assert (poff_q == '0) else $error("dsh_mmu: POFF set under SIH");
+      if (!Dsh) assert (poff_o == '0) else $error("dsh_mmu: POFF set under SIH");
     end
   end
 `endif

@@ -14,7 +14,7 @@
 module dsh_port_fsm #(
   parameter int unsigned CellW = 20,
   parameter int unsigned SizeW = 8,
-  localparam int unsigned LimW = CellW + 9
+  localparam int unsigned LimW = dsh_pkg::lim_w(CellW)
 ) (
   input  logic                   poff_i,
   input  logic [CellW-1:0]       shared_i,

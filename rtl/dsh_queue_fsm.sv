@@ -17,7 +17,7 @@ module dsh_queue_fsm #(
   parameter int unsigned CellW = 20,
   parameter int unsigned SizeW = 8,
   parameter bit          Dsh   = 1'b1,
-  localparam int unsigned LimW = CellW + 9
+  localparam int unsigned LimW = dsh_pkg::lim_w(CellW)
 ) (
   input  logic                   qoff_i,
   input  logic [CellW-1:0]       h_i,          // headroom part

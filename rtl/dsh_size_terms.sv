@@ -13,7 +13,7 @@
 module dsh_size_terms #(
   parameter int unsigned CellW = 20,
   parameter int unsigned SizeW = 8,
-  localparam int unsigned KW = CellW + 2,  // signed
+  localparam int unsigned KW = dsh_pkg::term_w(CellW),  // signed
   localparam int unsigned NumTerms = 3
 ) (
   input  logic [SizeW-1:0]       cells_i,

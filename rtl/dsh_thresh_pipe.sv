@@ -19,10 +19,10 @@ module dsh_thresh_pipe #(
   parameter int unsigned SizeW         = 8,
   parameter bit          Dsh           = 1'b1,
   parameter int unsigned ThreshLatency = 2,
-  localparam int unsigned ThrW = CellW + 3,
-  localparam int unsigned XpW  = ThrW + 5,
-  localparam int unsigned TW   = CellW + 2,
-  localparam int unsigned LimW = CellW + 9,
+  localparam int unsigned ThrW = dsh_pkg::thr_w(CellW),
+  localparam int unsigned XpW  = dsh_pkg::xp_w(CellW),
+  localparam int unsigned TW   = dsh_pkg::term_w(CellW),
+  localparam int unsigned LimW = dsh_pkg::lim_w(CellW),
   localparam int unsigned NumLim = 7,
   localparam int unsigned NumTerms = 3
 ) (

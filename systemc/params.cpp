@@ -193,6 +193,7 @@ const std::vector<Entry>& entries() {
       {{"run.rtl_variant", "rtl/lockstep: RTL parameter set by name (default: the one matching the chip)"},
        [](Params& p, const std::string& v) { p.rtl_variant = v; },
        [](const Params& p) { return p.rtl_variant; }},
+      U64("run.rtl_fault", rtl_fault, "rtl/lockstep: plant this fault of rtl/dsh_pkg.sv in the RTL (0 none; tests)"),
   };
   return e;
 }

@@ -72,6 +72,7 @@ struct Params {
   unsigned jobs = 2;
   bool full_compare = false;  // lockstep: every queue every cycle (slow) instead of the touched ones
   std::string rtl_variant;    // rtl/lockstep: this built parameter set by name (default: the matching one)
+  unsigned rtl_fault = 0;     // rtl/lockstep: a planted fault of rtl/dsh_pkg.sv (the checker's self-test)
 
   // Sets one key from text; `key` may omit the section when the name is
   // unique (`burst_pct`). Lists are comma separated; host lists take ranges

@@ -137,9 +137,11 @@ PointResult run_point(const Params& p, const PointSpec& s) {
     for (const auto& x : rtl_variants())
       if (!p.rtl_variant.empty() && p.rtl_variant == x.name) v = &x;
     if (!p.rtl_variant.empty() && !v) throw ConfigError("run.rtl_variant = '" + p.rtl_variant + "' is not built");
-    if (!v || p.backend == Backend::Golden) model = make_model(p.backend, cfg, lo);
-    else if (p.backend == Backend::Rtl) model = v->make(cfg, RtlOptions{});
-    else model = make_lockstep(*v, cfg, lo);
+    RtlOptions ro;
+    ro.fault = p.rtl_fault;
+    if (!v || p.backend == Backend::Golden) model = make_model(p.backend, cfg, lo, ro);
+    else if (p.backend == Backend::Rtl) model = v->make(cfg, ro);
+    else model = make_lockstep(*v, cfg, lo, ro);
     // The switch sees the pipelined RTL's decision latency with every
     // backend, so that all of them give the same switch-level results.
     if (model->latency() < kRtlLatency) model = make_delayed(std::move(model), kRtlLatency - model->latency());

@@ -1,14 +1,15 @@
 // RTL tests per module: each combinational stage of dsh_mmu against the
 // golden model (T, thresholds) or the contract's rule written out here
 // (drain order, enqueue table, state machines), on exhaustive or random
-// inputs; the counter over long increment sequences; the egress OR gate on
-// an event sequence. CellW = 12, SizeW = 6.
+// inputs; the sequential blocks (record store, counter memory, statistics)
+// against a few lines of C++ that say what they hold, on random traffic;
+// the egress OR gate on an event sequence. CellW = 12, SizeW = 6.
 #include <gtest/gtest.h>
 #include <verilated.h>
 
 #include <random>
 
-#include "Vcnt_step.h"
+#include "Vcnt_ram.h"
 #include "Vdeq_drain.h"
 #include "Vdt_calc.h"
 #include "Vegress_pause.h"
@@ -16,14 +17,21 @@
 #include "Venq_admit_sih.h"
 #include "Vlimits_dsh.h"
 #include "Vlimits_sih.h"
-#include "Vonehot_read.h"
+#include "Vrec_store.h"
 #include "Vport_fsm.h"
 #include "Vsize_terms.h"
+#include "Vstats.h"
 #include "Vqueue_fsm_dsh.h"
 #include "Vqueue_fsm_sih.h"
 #include "mmu.h"
 
 namespace {
+
+// A context whose (empty) command line is set: the RTL reads the +dsh_fault
+// plusarg at time 0, which Verilator refuses without one.
+struct Ctx : VerilatedContext {
+  Ctx() { commandArgs(0, static_cast<const char**>(nullptr)); }
+};
 
 using dsh::Config;
 using dsh::Scheme;
@@ -54,7 +62,7 @@ dsh::Mmu golden_with_bs(Scheme s, uint32_t bs, uint32_t eta, int alpha, unsigned
 
 // T and X_poff = T << port_mult_log2 for every S, alpha and multiplier.
 TEST(DtCalc, ExhaustiveOverSAlphaAndPortMult) {
-  VerilatedContext ctx;
+  Ctx ctx;
   Vdt_calc dut(&ctx);
   const uint32_t bs = 3001;
   for (int a = dsh::kAlphaLog2Min; a <= dsh::kAlphaLog2Max; ++a)
@@ -76,7 +84,7 @@ TEST(DtCalc, ExhaustiveOverSAlphaAndPortMult) {
 // values around the threshold and anywhere: dsh_size_terms, then dsh_limits.
 template <class V>
 void check_limits(Scheme scheme) {
-  VerilatedContext ctx;
+  Ctx ctx;
   V dut(&ctx);
   Vsize_terms terms(&ctx);
   const bool dsh = scheme == Scheme::DSH;
@@ -130,28 +138,11 @@ void check_limits(Scheme scheme) {
 TEST(Limits, DshDecidesAsGoldenThresholds) { check_limits<Vlimits_dsh>(Scheme::DSH); }
 TEST(Limits, SihDecidesAsGoldenThresholds) { check_limits<Vlimits_sih>(Scheme::SIH); }
 
-// Entries = 5 (padded to 8 leaves), Width = 7.
-TEST(OnehotRead, ReadsTheSelectedEntryOrZero) {
-  VerilatedContext ctx;
-  Vonehot_read dut(&ctx);
-  std::mt19937_64 rng(11);
-  for (int i = 0; i < 2000; ++i) {
-    const uint64_t data = rng() & ((uint64_t(1) << 35) - 1);
-    dut.data_i = data;
-    for (int e = -1; e < 5; ++e) {
-      dut.sel_i = e < 0 ? 0 : 1u << e;
-      dut.eval();
-      const uint64_t want = e < 0 ? 0 : (data >> (7 * e)) & 0x7f;
-      ASSERT_EQ(uint64_t(dut.data_o), want) << "entry " << e << " data 0x" << std::hex << data;
-    }
-  }
-}
-
 // The previous cycle's enqueue (region r, to this queue or not), then the
 // dequeue: headroom first, then shared, then private (contract §4). The
 // outputs other than go_o only matter when the dequeue goes.
 TEST(DeqDrain, EnqueueThenHeadroomSharedPrivate) {
-  VerilatedContext ctx;
+  Ctx ctx;
   Vdeq_drain dut(&ctx);
   std::mt19937 rng(3);
   auto r = [&](uint32_t hi) { return std::uniform_int_distribution<uint32_t>(0, hi)(rng); };
@@ -197,7 +188,7 @@ TEST(DeqDrain, EnqueueThenHeadroomSharedPrivate) {
 // shared, private}.
 template <class V>
 void check_admit(bool dsh) {
-  VerilatedContext ctx;
+  Ctx ctx;
   V dut(&ctx);
   std::mt19937 rng(dsh ? 11 : 12);
   auto r = [&](uint32_t hi) { return std::uniform_int_distribution<uint32_t>(0, hi)(rng); };
@@ -245,7 +236,7 @@ TEST(EnqAdmit, SihTable) { check_admit<Venq_admit_sih>(false); }
 // T - eta - dq cross zero.
 template <class V>
 void check_queue_fsm(bool dsh) {
-  VerilatedContext ctx;
+  Ctx ctx;
   V dut(&ctx);
   std::mt19937 rng(dsh ? 21 : 22);
   auto r = [&](uint32_t hi) { return std::uniform_int_distribution<uint32_t>(0, hi)(rng); };
@@ -288,7 +279,7 @@ TEST(QueueFsm, Dsh) { check_queue_fsm<Vqueue_fsm_dsh>(true); }
 TEST(QueueFsm, Sih) { check_queue_fsm<Vqueue_fsm_sih>(false); }
 
 TEST(PortFsm, PauseOnInsuranceResumeOnEmptyInsuranceAndXpon) {
-  VerilatedContext ctx;
+  Ctx ctx;
   Vport_fsm dut(&ctx);
   std::mt19937 rng(23);
   auto r = [&](uint32_t hi) { return std::uniform_int_distribution<uint32_t>(0, hi)(rng); };
@@ -317,31 +308,199 @@ TEST(PortFsm, PauseOnInsuranceResumeOnEmptyInsuranceAndXpon) {
           }
 }
 
-// CntW = 12 in groups of 4: after every step the value (bits plus pending
-// carries) is the number of increments modulo 2^12, through many wraps.
-TEST(CntStep, CountsEveryIncrementThroughCarriesAndWraps) {
-  VerilatedContext ctx;
-  Vcnt_step dut(&ctx);
-  std::mt19937 rng(31);
-  uint32_t cnt = 0, carry = 0, n = 0, carries_seen = 0;
-  auto value = [&] { return (cnt + ((carry & 1) << 4) + ((carry >> 1 & 1) << 8)) & 0xfff; };
-  for (int i = 0; i < 40000; ++i) {
-    const bool inc = i < 20000 ? rng() % 8 != 0 : rng() % 2;  // bursts of increments, then sparse ones
-    dut.inc_i = inc;
-    dut.cnt_i = cnt;
-    dut.carry_i = carry;
+// A clocked DUT: reset for three edges, then one edge per call.
+template <class D>
+void reset(D& dut) {
+  dut.clk_i = 0;
+  dut.rst_ni = 0;
+  dut.eval();
+  for (int i = 0; i < 3; ++i) {
+    dut.clk_i = 1;
     dut.eval();
-    cnt = dut.cnt_o;
-    carry = dut.carry_o;
-    carries_seen += carry != 0;
-    n = (n + inc) & 0xfff;
-    ASSERT_EQ(value(), n) << "step " << i;
+    dut.clk_i = 0;
+    dut.eval();
   }
-  EXPECT_GT(carries_seen, 1000u);
+  dut.rst_ni = 1;
+  dut.eval();
+}
+template <class D>
+void edge(D& dut) {
+  dut.clk_i = 1;
+  dut.eval();
+  dut.clk_i = 0;
+  dut.eval();
+}
+
+// dsh_rec_store, 3 ports x 2 queues, CellW 12: records read as zero until
+// their first write (an enqueue's), reads return what the last write left,
+// slot 1 wins when both slots write one record, and the state bits leave as
+// vectors.
+TEST(RecStore, HoldsWhatWasWrittenSlotOneWins) {
+  Ctx ctx;
+  Vrec_store dut(&ctx);
+  reset(dut);
+  constexpr unsigned kQ = 6, kP = 3;
+  struct QRec { uint64_t bits = 0; bool valid = false; };  // {qoff, hsp, hs, h}
+  struct PRec { uint64_t bits = 0; bool valid = false; };  // {poff, hdrm, shared}
+  QRec q[kQ];
+  PRec p[kP];
+  std::mt19937_64 rng(17);
+  const uint64_t qmask = (uint64_t(1) << 37) - 1, pmask = (uint64_t(1) << 25) - 1;
+  unsigned both_same = 0;
+  for (int i = 0; i < 20000; ++i) {
+    const unsigned rq0 = rng() % kQ, rq1 = rng() % kQ, rp0 = rng() % kP, rp1 = rng() % kP, rps = rng() % kP;
+    dut.rd_deq_idx_i = rq0;
+    dut.rd_enq_idx_i = rq1;
+    dut.rd_deq_p_i = rp0;
+    dut.rd_enq_p_i = rp1;
+    dut.rd_stat_p_i = rps;
+    dut.eval();
+    auto qv = [&](unsigned k) { return q[k].valid ? q[k].bits : 0; };
+    auto pv = [&](unsigned k) { return p[k].valid ? p[k].bits : 0; };
+    ASSERT_EQ(dut.rd_deq_qrec_o, qv(rq0)) << "step " << i;
+    ASSERT_EQ(dut.rd_enq_qrec_o, qv(rq1)) << "step " << i;
+    ASSERT_EQ(dut.rd_deq_prec_o, pv(rp0)) << "step " << i;
+    ASSERT_EQ(dut.rd_enq_prec_o, pv(rp1)) << "step " << i;
+    ASSERT_EQ(dut.rd_stat_prec_o, pv(rps)) << "step " << i;
+    uint64_t qoff = 0, poff = 0;
+    for (unsigned k = 0; k < kQ; ++k) qoff |= uint64_t(qv(k) >> 36 & 1) << k;
+    for (unsigned k = 0; k < kP; ++k) poff |= uint64_t(pv(k) >> 24 & 1) << k;
+    ASSERT_EQ(dut.qoff_o, qoff) << "step " << i;
+    ASSERT_EQ(dut.poff_o, poff) << "step " << i;
+    // A dequeue writes only a record an enqueue wrote before.
+    const bool w0 = rng() % 2 && q[rq0].valid && p[rq0 / 2].valid, w1 = rng() % 3 != 0;
+    const unsigned wq0 = rq0, wq1 = rng() % 4 == 0 ? rq0 : rng() % kQ;
+    const unsigned wp0 = wq0 / 2, wp1 = wq1 / 2;
+    const uint64_t d0 = rng() & qmask, d1 = rng() & qmask, e0 = rng() & pmask, e1 = rng() & pmask;
+    dut.wr_deq_i = w0;
+    dut.wr_deq_idx_i = wq0;
+    dut.wr_deq_p_i = wp0;
+    dut.wr_deq_qrec_i = d0;
+    dut.wr_deq_prec_i = e0;
+    dut.wr_enq_i = w1;
+    dut.wr_enq_idx_i = wq1;
+    dut.wr_enq_p_i = wp1;
+    dut.wr_enq_qrec_i = d1;
+    dut.wr_enq_prec_i = e1;
+    edge(dut);
+    if (w0) q[wq0].bits = d0, p[wp0].bits = e0;
+    if (w1) q[wq1] = {d1, true}, p[wp1] = {e1, true};
+    both_same += w0 && w1 && wq0 == wq1;
+  }
+  EXPECT_GT(both_same, 100u);
+}
+
+// dsh_cnt_ram, 5 entries of 6 bits, 2 slots: every count lands, through
+// back-to-back counts of one entry (the bypass) and wraps; entries read 0
+// until their first count.
+TEST(CntRam, CountsEveryEventBackToBack) {
+  Ctx ctx;
+  Vcnt_ram dut(&ctx);
+  reset(dut);
+  uint32_t ref[5] = {};
+  std::mt19937 rng(23);
+  unsigned prev0 = 0, prev1 = 1, back_to_back = 0;
+  bool last0 = false, last1 = false;
+  for (int i = 0; i < 40000; ++i) {
+    // Stage E names the entries (mostly the last ones again); stage W counts
+    // the ones named a cycle earlier, never one entry in both slots.
+    const unsigned i0 = rng() % 3 ? prev0 : rng() % 5;
+    unsigned i1 = rng() % 3 ? prev1 : rng() % 5;
+    const bool inc0 = i && rng() % 2, inc1 = i && rng() % 2 && !(inc0 && prev0 == prev1);
+    dut.rmw_idx_i = i1 << 3 | i0;
+    dut.inc_i = unsigned(inc1) << 1 | unsigned(inc0);
+    const unsigned rd = rng() % 5;
+    dut.rd_idx_i = rd;
+    dut.eval();
+    ASSERT_EQ(dut.rd_o, ref[rd]) << "step " << i << " entry " << rd;
+    edge(dut);
+    if (inc0) ref[prev0] = (ref[prev0] + 1) & 63;
+    if (inc1) ref[prev1] = (ref[prev1] + 1) & 63;
+    back_to_back += (inc0 && last0) + (inc1 && last1);
+    last0 = inc0 && i0 == prev0;
+    last1 = inc1 && i1 == prev1;
+    prev0 = i0;
+    prev1 = i1;
+  }
+  EXPECT_GT(back_to_back, 1000u);
+  for (unsigned e = 0; e < 5; ++e) {
+    dut.rd_idx_i = e;
+    dut.eval();
+    EXPECT_EQ(dut.rd_o, ref[e]);
+  }
+}
+
+// dsh_stats, 3 ports x 2 queues, DSH, 6-bit counters: the read port answers
+// three edges after the request with the counts (resumes = pauses - state
+// bit), the error count adds one per erroneous event and wraps.
+TEST(Stats, ReadPortAndErrorCount) {
+  Ctx ctx;
+  Vstats dut(&ctx);
+  reset(dut);
+  uint32_t drops[6] = {}, qpauses[6] = {}, ppauses[3] = {}, errors = 0;
+  bool sticky = false;
+  std::mt19937 rng(29);
+  unsigned e_deq = 0, e_enq = 1, e_p = 0;
+  for (int i = 0; i < 20000; ++i) {
+    // Events of the entries named a cycle earlier (none in the first).
+    const bool qp0 = i && rng() % 4 == 0, qp1 = i && rng() % 4 == 0 && !(qp0 && e_deq == e_enq);
+    const bool drop = i && rng() % 3 == 0, pp = i && rng() % 5 == 0;
+    const unsigned err = rng() % 4;
+    dut.w_qpause0_i = qp0;
+    dut.w_qpause1_i = qp1;
+    dut.w_drop_i = drop;
+    dut.w_ppause_i = pp;
+    dut.w_error_i = err;
+    const unsigned nd = rng() % 6, ne = rng() % 6;
+    dut.e_deq_idx_i = nd;
+    dut.e_enq_idx_i = ne;
+    dut.e_enq_p_i = ne / 2;
+    dut.stat_rd_port_i = 0;
+    dut.stat_rd_queue_i = 0;
+    dut.qoff_i = 0;
+    dut.rd_prec_i = 0;
+    edge(dut);
+    if (qp0) qpauses[e_deq] = (qpauses[e_deq] + 1) & 63;
+    if (qp1) qpauses[e_enq] = (qpauses[e_enq] + 1) & 63;
+    if (drop) drops[e_enq] = (drops[e_enq] + 1) & 63;
+    if (pp) ppauses[e_p] = (ppauses[e_p] + 1) & 63;
+    errors = (errors + (err & 1) + (err >> 1)) & 63;
+    sticky |= err != 0;
+    ASSERT_EQ(dut.error_count_o, errors) << "step " << i;
+    ASSERT_EQ(dut.error_sticky_o, sticky) << "step " << i;
+    e_deq = nd;
+    e_enq = ne;
+    e_p = ne / 2;
+  }
+  dut.w_qpause0_i = dut.w_qpause1_i = dut.w_drop_i = dut.w_ppause_i = 0;
+  dut.w_error_i = 0;
+  const uint64_t qoff = 0b101101;  // state bits the store would show
+  for (unsigned port = 0; port < 4; ++port)
+    for (unsigned queue = 0; queue < 2; ++queue) {
+      dut.stat_rd_port_i = port;
+      dut.stat_rd_queue_i = queue;
+      dut.qoff_i = qoff;
+      edge(dut);
+      ASSERT_EQ(dut.rd_p_o, port < 3 ? port : 0u);
+      const bool poff = port % 2;
+      dut.rd_prec_i = uint64_t(poff) << 24 | uint64_t(port + 7) << 12 | (port + 9);
+      edge(dut);
+      edge(dut);
+      const unsigned i = port * 2 + queue;
+      const bool ok = port < 3;
+      const std::string at = "read " + std::to_string(port) + "." + std::to_string(queue);
+      EXPECT_EQ(dut.stat_rd_drops_o, ok ? drops[i] : 0) << at;
+      EXPECT_EQ(dut.stat_rd_pauses_o, ok ? qpauses[i] : 0) << at;
+      EXPECT_EQ(dut.stat_rd_resumes_o, ok ? (qpauses[i] - (qoff >> i & 1)) & 63 : 0) << at;
+      EXPECT_EQ(dut.stat_rd_port_pauses_o, ok ? ppauses[port] : 0) << at;
+      EXPECT_EQ(dut.stat_rd_port_resumes_o, ok ? (ppauses[port] - poff) & 63 : 0) << at;
+      EXPECT_EQ(dut.stat_rd_port_hdrm_o, ok ? port + 7 : 0) << at;
+      EXPECT_EQ(dut.stat_rd_port_shared_o, ok ? port + 9 : 0) << at;
+    }
 }
 
 TEST(EgressPause, OrGateOfQueueAndPortState) {
-  VerilatedContext ctx;
+  Ctx ctx;
   Vegress_pause dut(&ctx);
   auto clock = [&] {
     dut.clk_i = 1;

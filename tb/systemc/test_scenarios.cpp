@@ -193,8 +193,8 @@ TEST(Lockstep, FullShortScenario) {
 }
 
 // A lockstep mismatch stops the run with the one-line-per-field report and an
-// FST: the RTL build with a planted fault (shared drains before headroom) on a
-// 3-port switch whose shared pool fills.
+// FST: the RTL with a planted fault (shared drains before headroom,
+// dsh_pkg::FaultDrainOrder) on a 3-port switch whose shared pool fills.
 TEST(Lockstep, MismatchStopsTheRun) {
   Params p;
   for (const auto& [k, v] : std::vector<std::pair<std::string, std::string>>{
@@ -202,7 +202,7 @@ TEST(Lockstep, MismatchStopsTheRun) {
            {"chip.n_queues", "3"}, {"chip.buffer_cells", "2000"}, {"chip.private_cells", "0"},
            {"chip.alpha_log2", "3"}, {"traffic.background_srcs", "0"}, {"traffic.background_dst", "-1"},
            {"traffic.fanin_srcs", "1"}, {"traffic.fanin_dst", "-1"}, {"sweep.schemes", "dsh"},
-           {"run.backend", "lockstep"}, {"run.rtl_variant", "p3q3_dsh_l2_fault"}})
+           {"chip.thresh_latency", "1"}, {"run.backend", "lockstep"}, {"run.rtl_fault", "11"}})
     p.set(k, v);
   PointSpec spec;
   spec.scheme = Scheme::DSH;

@@ -1,0 +1,56 @@
+// The one place that names dsh_mmu's internal state as Verilator flattens
+// it. The C++ RTL backend (rtl_model.h) reads the records and counters
+// through these accessors to compare every queue and port with the golden
+// model each cycle; dsh_mmu_public.vlt makes the signals readable
+// (public_flat_rd) without slowing the model. A renamed register in rtl/
+// is mended here and nowhere else (tb/lint checks that no other C++ file
+// names a Verilator-internal signal).
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+namespace dsh::rtl_observe {
+
+// Bit i of a Verilated vector (an integer, or a VlWide of 32-bit words).
+template <class T>
+inline bool bit(const T& v, unsigned i) {
+  if constexpr (std::is_integral_v<T>)
+    return (uint64_t(v) >> i) & 1;
+  else
+    return (v[i / 32] >> (i % 32)) & 1;
+}
+
+// dsh_rec_store (u_store): records, valid bits and state bits; dsh_stats
+// (u_stats): the counters' memories (dsh_cnt_ram) and their valid bits.
+#define DSH_OBS(r, path) ((r)->dsh_mmu__DOT__##path)
+
+template <class Root>
+struct Observe {
+  const Root* r;
+  // Queue i = port * n_queues + queue.
+  bool qvalid(unsigned i) const { return bit(DSH_OBS(r, u_store__DOT__qvalid_q), i); }
+  bool qoff(unsigned i) const { return bit(DSH_OBS(r, u_store__DOT__qoff_q), i); }
+  uint64_t occ_h(unsigned i) const { return DSH_OBS(r, u_store__DOT__occ_h_q)[i]; }
+  uint64_t occ_hs(unsigned i) const { return DSH_OBS(r, u_store__DOT__occ_hs_q)[i]; }
+  uint64_t occ_hsp(unsigned i) const { return DSH_OBS(r, u_store__DOT__occ_hsp_q)[i]; }
+  bool pvalid(unsigned p) const { return bit(DSH_OBS(r, u_store__DOT__pvalid_q), p); }
+  bool poff(unsigned p) const { return bit(DSH_OBS(r, u_store__DOT__poff_q), p); }
+  uint64_t port_shared(unsigned p) const { return DSH_OBS(r, u_store__DOT__port_shared_q)[p]; }
+  uint64_t port_hdrm(unsigned p) const { return DSH_OBS(r, u_store__DOT__port_hdrm_q)[p]; }
+  uint64_t drops(unsigned i) const {
+    return bit(DSH_OBS(r, u_stats__DOT__u_drops__DOT__valid_q), i) ? DSH_OBS(r, u_stats__DOT__u_drops__DOT__mem_q)[i] : 0;
+  }
+  uint64_t qpauses(unsigned i) const {
+    return bit(DSH_OBS(r, u_stats__DOT__u_qpause__DOT__valid_q), i) ? DSH_OBS(r, u_stats__DOT__u_qpause__DOT__mem_q)[i]
+                                                                    : 0;
+  }
+  uint64_t ppauses(unsigned p) const {
+    return bit(DSH_OBS(r, u_stats__DOT__u_ppause__DOT__valid_q), p) ? DSH_OBS(r, u_stats__DOT__u_ppause__DOT__mem_q)[p]
+                                                                    : 0;
+  }
+};
+
+#undef DSH_OBS
+
+}  // namespace dsh::rtl_observe

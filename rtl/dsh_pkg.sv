@@ -1,0 +1,58 @@
+// Definitions every MMU module shares: the admission region encoding of
+// stat_region_o, the widths derived from the occupancy width CellW (widths
+// of instance parameters stay parameters, derived here in one place), and
+// the planted faults of the lockstep checker's self-test.
+package dsh_pkg;
+  // A module that uses a part of the package leaves the rest unused.
+  /* verilator lint_off UNUSEDPARAM */
+  // stat_region_o: where the cycle's enqueue went.
+  localparam logic [2:0] RegNone = 3'd0, RegPriv = 3'd1, RegShared = 3'd2, RegHdrm = 3'd3, RegDrop = 3'd4;
+
+  // Bits of an index of n entries ($clog2, at least 1).
+  function automatic integer idx_w(input integer n);
+    idx_w = (n > 1) ? $clog2(n) : 1;
+  endfunction
+  // T = (B_s - S) scaled by 2^alpha_log2, alpha_log2 up to 3: B_s << 3.
+  function automatic integer thr_w(input integer cell_w);
+    thr_w = cell_w + 3;
+  endfunction
+  // X_poff = T << port_mult_log2, port_mult_log2 up to 5.
+  function automatic integer xp_w(input integer cell_w);
+    xp_w = cell_w + 8;
+  endfunction
+  // Stage E's limits: X_poff's width and a sign bit (dsh_limits).
+  function automatic integer lim_w(input integer cell_w);
+    lim_w = cell_w + 9;
+  endfunction
+  // A count less a packet's size, signed, with a carry (dsh_size_terms,
+  // dsh_deq_drain).
+  function automatic integer term_w(input integer cell_w);
+    term_w = cell_w + 2;
+  endfunction
+
+  // x + 1 modulo 2^64 with a log-depth carry (a prefix AND): counters take
+  // the bits they need (Yosys maps a plain + 1 as a ripple that ABC keeps).
+  function automatic logic [63:0] inc64(input logic [63:0] x);
+    logic [63:0] p;  // p[i] = &x[i:0]: bit i+1 toggles
+    p = x;
+    for (int s = 1; s < 64; s = s * 2) p = p & ((p << s) | ~({64{1'b1}} << s));
+    inc64 = x ^ ((p << 1) | 64'd1);
+  endfunction
+
+  // Planted faults: simulation only, chosen at run time with the plusarg
+  // +dsh_fault=N (0: none); each removes one forwarding path, so that the
+  // lockstep checker's self-test proves it catches each. Synthesis sees 0.
+  localparam int unsigned FaultNone       = 0;
+  localparam int unsigned FaultWQueue     = 1;   // stage W's queue records into stage R's reads
+  localparam int unsigned FaultWPort      = 2;   // stage W's port records into stage R's reads
+  localparam int unsigned FaultDDeq       = 3;   // D's dequeue into the next dequeue of its queue
+  localparam int unsigned FaultDEnq       = 4;   // D's dequeue into E's next enqueue to its queue
+  localparam int unsigned FaultDPort      = 5;   // D's drain into E's next enqueue to its port
+  localparam int unsigned FaultE0Queue    = 6;   // E's dequeue slot into its queue's next reads
+  localparam int unsigned FaultE1Queue    = 7;   // E's enqueue slot into its queue's next reads
+  localparam int unsigned FaultE0Port     = 8;   // E's dequeue slot into its port's next reads
+  localparam int unsigned FaultE1Port     = 9;   // E's enqueue slot into its port's next reads
+  localparam int unsigned FaultCntBypass  = 10;  // a counter written in W into E's read of it
+  localparam int unsigned FaultDrainOrder = 11;  // not a path: shared drains before headroom
+  /* verilator lint_on UNUSEDPARAM */
+endpackage

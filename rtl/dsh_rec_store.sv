@@ -1,0 +1,111 @@
+// The per-queue and per-port records in memories. A queue's occupancy is
+// kept as prefix sums in the order a dequeue drains it (dsh_deq_drain): h
+// the headroom part, hs headroom + shared, hsp the total; a port keeps its
+// shared and headroom sums. The arrays have no reset: a valid bit per
+// record, cleared by reset, makes a record read as zero until its first
+// write, which is an enqueue's (a dequeue writes only a record it could
+// drain). The flow-control state bits are flops: they leave the MMU as
+// vectors.
+//
+// Ports: two asynchronous reads of queue and of port records (stage R's
+// dequeue and enqueue), one of port records for the statistics read, and
+// two writes (stage W's slots: 0 the dequeue's, 1 the enqueue's, which wins
+// when both write one record). A read returns the array as it is; the
+// record being written in the same cycle is forwarded by the user (dsh_fwd).
+// Records travel as {qoff, hsp, hs, h} and {poff, hdrm, shared}.
+`default_nettype none
+
+module dsh_rec_store #(
+  parameter int unsigned NumPorts  = 32,
+  parameter int unsigned NumQueues = 7,
+  parameter int unsigned CellW     = 20,
+  localparam int unsigned NumQ  = NumPorts * NumQueues,
+  localparam int unsigned QIdxW = dsh_pkg::idx_w(NumQ),
+  localparam int unsigned PortW = dsh_pkg::idx_w(NumPorts),
+  localparam int unsigned QRecW = 3 * CellW + 1,
+  localparam int unsigned PRecW = 2 * CellW + 1
+) (
+  input  logic              clk_i,
+  input  logic              rst_ni,
+
+  input  logic [QIdxW-1:0]  rd_deq_idx_i,
+  input  logic [QIdxW-1:0]  rd_enq_idx_i,
+  output logic [QRecW-1:0]  rd_deq_qrec_o,
+  output logic [QRecW-1:0]  rd_enq_qrec_o,
+  input  logic [PortW-1:0]  rd_deq_p_i,
+  input  logic [PortW-1:0]  rd_enq_p_i,
+  input  logic [PortW-1:0]  rd_stat_p_i,
+  output logic [PRecW-1:0]  rd_deq_prec_o,
+  output logic [PRecW-1:0]  rd_enq_prec_o,
+  output logic [PRecW-1:0]  rd_stat_prec_o,
+
+  input  logic              wr_deq_i,
+  input  logic [QIdxW-1:0]  wr_deq_idx_i,
+  input  logic [PortW-1:0]  wr_deq_p_i,
+  input  logic [QRecW-1:0]  wr_deq_qrec_i,
+  input  logic [PRecW-1:0]  wr_deq_prec_i,
+  input  logic              wr_enq_i,
+  input  logic [QIdxW-1:0]  wr_enq_idx_i,
+  input  logic [PortW-1:0]  wr_enq_p_i,
+  input  logic [QRecW-1:0]  wr_enq_qrec_i,
+  input  logic [PRecW-1:0]  wr_enq_prec_i,
+
+  output logic [NumQ-1:0]     qoff_o,
+  output logic [NumPorts-1:0] poff_o
+);
+  logic [CellW-1:0]    occ_h_q   [NumQ];
+  logic [CellW-1:0]    occ_hs_q  [NumQ];
+  logic [CellW-1:0]    occ_hsp_q [NumQ];
+  logic [CellW-1:0]    port_shared_q [NumPorts];
+  logic [CellW-1:0]    port_hdrm_q   [NumPorts];
+  logic [NumQ-1:0]     qvalid_q, qoff_q;
+  logic [NumPorts-1:0] pvalid_q, poff_q;
+
+  function automatic [QRecW-1:0] qrec(input logic [QIdxW-1:0] i);
+    qrec = qvalid_q[i] ? {qoff_q[i], occ_hsp_q[i], occ_hs_q[i], occ_h_q[i]} : '0;
+  endfunction
+  function automatic [PRecW-1:0] prec(input logic [PortW-1:0] p);
+    prec = pvalid_q[p] ? {poff_q[p], port_hdrm_q[p], port_shared_q[p]} : '0;
+  endfunction
+  assign rd_deq_qrec_o  = qrec(rd_deq_idx_i);
+  assign rd_enq_qrec_o  = qrec(rd_enq_idx_i);
+  assign rd_deq_prec_o  = prec(rd_deq_p_i);
+  assign rd_enq_prec_o  = prec(rd_enq_p_i);
+  assign rd_stat_prec_o = prec(rd_stat_p_i);
+
+  always_ff @(posedge clk_i) begin
+    if (wr_deq_i) begin
+      {occ_hsp_q[wr_deq_idx_i], occ_hs_q[wr_deq_idx_i], occ_h_q[wr_deq_idx_i]} <= wr_deq_qrec_i[QRecW-2:0];
+      {port_hdrm_q[wr_deq_p_i], port_shared_q[wr_deq_p_i]} <= wr_deq_prec_i[PRecW-2:0];
+    end
+    if (wr_enq_i) begin
+      {occ_hsp_q[wr_enq_idx_i], occ_hs_q[wr_enq_idx_i], occ_h_q[wr_enq_idx_i]} <= wr_enq_qrec_i[QRecW-2:0];
+      {port_hdrm_q[wr_enq_p_i], port_shared_q[wr_enq_p_i]} <= wr_enq_prec_i[PRecW-2:0];
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      qvalid_q <= '0;
+      qoff_q   <= '0;
+      pvalid_q <= '0;
+      poff_q   <= '0;
+    end else begin
+      if (wr_deq_i) begin
+        qoff_q[wr_deq_idx_i] <= wr_deq_qrec_i[QRecW-1];
+        poff_q[wr_deq_p_i]   <= wr_deq_prec_i[PRecW-1];
+      end
+      if (wr_enq_i) begin
+        qvalid_q[wr_enq_idx_i] <= 1'b1;
+        qoff_q[wr_enq_idx_i]   <= wr_enq_qrec_i[QRecW-1];
+        pvalid_q[wr_enq_p_i]   <= 1'b1;
+        poff_q[wr_enq_p_i]     <= wr_enq_prec_i[PRecW-1];
+      end
+    end
+  end
+
+  assign qoff_o = qoff_q;
+  assign poff_o = poff_q;
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,157 @@
+// The MMU's statistics: per-queue drop and PAUSE counters, per-port
+// PORT_PAUSE counters (DSH), each kind in a memory counted by
+// read-modify-write (dsh_cnt_ram), the protocol error count and its sticky
+// flag, and the counter read port.
+//
+// Counting: stage E names the entries its slots may count (slot 0 the
+// dequeue's queue, slot 1 the enqueue's queue and port); stage W says which
+// count. Only slot 1 drops or pauses a port; under DSH both slots can pause
+// a queue (a dequeue leaves its queue above a lower X_qoff), so the PAUSE
+// counters have two counting slots there. Resume counts are not stored:
+// PAUSE and RESUME of a queue (port) alternate from QON, so resumes =
+// pauses - qoff (pauses - poff).
+//
+// Read port, three cycles: the request (stat_rd_port_i, stat_rd_queue_i) is
+// registered; the counters, the state bit and the port record (from
+// dsh_rec_store, through rd_p_o / rd_prec_i) are read and registered; the
+// resumes are derived and the answer registered. The values are those
+// after the cycle whose results the stat_* outputs show one cycle after the
+// request. Indices out of range read 0.
+`default_nettype none
+
+module dsh_stats #(
+  parameter int unsigned NumPorts  = 32,
+  parameter int unsigned NumQueues = 7,
+  parameter int unsigned CellW     = 20,
+  parameter int unsigned CntW      = 32,
+  parameter bit          Dsh       = 1'b1,
+  localparam int unsigned NumQ   = NumPorts * NumQueues,
+  localparam int unsigned QIdxW  = dsh_pkg::idx_w(NumQ),
+  localparam int unsigned PortW  = dsh_pkg::idx_w(NumPorts),
+  localparam int unsigned QueueW = dsh_pkg::idx_w(NumQueues),
+  localparam int unsigned PRecW  = 2 * CellW + 1
+) (
+  input  logic                clk_i,
+  input  logic                rst_ni,
+
+  // Stage E: the entries the slots may count.
+  input  logic [QIdxW-1:0]    e_deq_idx_i,
+  input  logic [QIdxW-1:0]    e_enq_idx_i,
+  input  logic [PortW-1:0]    e_enq_p_i,
+  // Stage W: what counts.
+  input  logic                w_qpause0_i,   // slot 0's queue paused
+  input  logic                w_qpause1_i,   // slot 1's queue paused
+  input  logic                w_drop_i,      // slot 1's packet dropped
+  input  logic                w_ppause_i,    // slot 1's port paused
+  input  logic [1:0]          w_error_i,     // protocol errors: [0] dequeue, [1] enqueue
+
+  output logic [CntW-1:0]     error_count_o,
+  output logic                error_sticky_o,
+
+  // Read port; the state bits and the port record come from dsh_rec_store.
+  input  logic [PortW-1:0]    stat_rd_port_i,
+  input  logic [QueueW-1:0]   stat_rd_queue_i,
+  input  logic [NumQ-1:0]     qoff_i,
+  output logic [PortW-1:0]    rd_p_o,
+  input  logic [PRecW-1:0]    rd_prec_i,
+  output logic [CntW-1:0]     stat_rd_drops_o,
+  output logic [CntW-1:0]     stat_rd_pauses_o,
+  output logic [CntW-1:0]     stat_rd_resumes_o,
+  output logic [CntW-1:0]     stat_rd_port_pauses_o,
+  output logic [CntW-1:0]     stat_rd_port_resumes_o,
+  output logic [CellW-1:0]    stat_rd_port_shared_o,
+  output logic [CellW-1:0]    stat_rd_port_hdrm_o
+);
+  function automatic [CntW-1:0] inc(input logic [CntW-1:0] x);  // x + 1, log depth
+    inc = CntW'(dsh_pkg::inc64(64'(x)));
+  endfunction
+  function automatic [CntW-1:0] dec(input logic [CntW-1:0] x);  // x - 1 = ~(~x + 1)
+    dec = ~inc(~x);
+  endfunction
+
+  // ------------------------------------------------------------ requests
+  logic             rq_ok_q, rp_ok_q;  // in range
+  logic [QIdxW-1:0] rq_idx_q;
+  logic [PortW-1:0] rp_q;
+  logic p_in, q_in;
+  assign p_in = 32'(stat_rd_port_i) < NumPorts;
+  assign q_in = p_in && 32'(stat_rd_queue_i) < NumQueues;
+  always_ff @(posedge clk_i) begin
+    rp_ok_q  <= p_in;
+    rq_ok_q  <= q_in;
+    rq_idx_q <= q_in ? QIdxW'(stat_rd_port_i) * QIdxW'(NumQueues) + QIdxW'(stat_rd_queue_i) : '0;
+    rp_q     <= p_in ? stat_rd_port_i : '0;
+  end
+  assign rd_p_o = rp_q;
+
+  // ------------------------------------------------------------ counters
+  logic [CntW-1:0] rd_drops, rd_qpauses, rd_ppauses;
+  // SIH pauses a queue only on an admission (slot 1) and never a port: its
+  // PAUSE counters have one counting slot, its port counters never count.
+  localparam int unsigned PauseSlots = Dsh ? 2 : 1;
+  logic [PauseSlots*QIdxW-1:0] qpause_idx;
+  logic [PauseSlots-1:0]       qpause_inc;
+  assign qpause_idx = (PauseSlots*QIdxW)'({e_deq_idx_i, e_enq_idx_i});
+  assign qpause_inc = PauseSlots'({w_qpause0_i, w_qpause1_i});
+  dsh_cnt_ram #(.Entries(NumQ), .CntW(CntW), .Slots(1)) u_drops (
+    .clk_i, .rst_ni, .rmw_idx_i(e_enq_idx_i), .inc_i(w_drop_i), .rd_idx_i(rq_idx_q), .rd_o(rd_drops));
+  dsh_cnt_ram #(.Entries(NumQ), .CntW(CntW), .Slots(PauseSlots)) u_qpause (
+    .clk_i, .rst_ni, .rmw_idx_i(qpause_idx), .inc_i(qpause_inc), .rd_idx_i(rq_idx_q), .rd_o(rd_qpauses));
+  dsh_cnt_ram #(.Entries(NumPorts), .CntW(CntW), .Slots(1)) u_ppause (
+    .clk_i, .rst_ni, .rmw_idx_i(e_enq_p_i), .inc_i(Dsh && w_ppause_i), .rd_idx_i(rp_q), .rd_o(rd_ppauses));
+  if (!Dsh) begin : g_sih
+    logic unused_sih;
+    assign unused_sih = ^{e_deq_idx_i, w_qpause0_i};
+  end
+
+  // ----------------------------------------------------------- read port
+  logic [CntW-1:0]  rd_drops_q, rd_qpauses_q, rd_ppauses_q;
+  logic             rd_qoff_q, rd_poff_q;
+  logic [CellW-1:0] rd_pshared_q, rd_phdrm_q;
+  always_ff @(posedge clk_i) begin
+    rd_drops_q   <= rq_ok_q ? rd_drops : '0;
+    rd_qpauses_q <= rq_ok_q ? rd_qpauses : '0;
+    rd_qoff_q    <= rq_ok_q && qoff_i[rq_idx_q];
+    rd_ppauses_q <= rp_ok_q ? rd_ppauses : '0;
+    {rd_poff_q, rd_phdrm_q, rd_pshared_q} <= rp_ok_q ? rd_prec_i : '0;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      stat_rd_drops_o        <= '0;
+      stat_rd_pauses_o       <= '0;
+      stat_rd_resumes_o      <= '0;
+      stat_rd_port_pauses_o  <= '0;
+      stat_rd_port_resumes_o <= '0;
+      stat_rd_port_shared_o  <= '0;
+      stat_rd_port_hdrm_o    <= '0;
+    end else begin
+      stat_rd_drops_o        <= rd_drops_q;
+      stat_rd_pauses_o       <= rd_qpauses_q;
+      stat_rd_resumes_o      <= rd_qoff_q ? dec(rd_qpauses_q) : rd_qpauses_q;
+      stat_rd_port_pauses_o  <= rd_ppauses_q;
+      stat_rd_port_resumes_o <= rd_poff_q ? dec(rd_ppauses_q) : rd_ppauses_q;
+      stat_rd_port_shared_o  <= rd_pshared_q;
+      stat_rd_port_hdrm_o    <= rd_phdrm_q;
+    end
+  end
+
+  // -------------------------------------------------------------- errors
+  // Each erroneous event counts: +2 when both of a cycle's are.
+  logic [CntW-1:0] err_cnt_q;
+  logic            err_sticky_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      err_cnt_q    <= '0;
+      err_sticky_q <= 1'b0;
+    end else begin
+      err_cnt_q    <= &w_error_i ? CntW'({inc(err_cnt_q >> 1), err_cnt_q[0]})  // + 2
+                    : |w_error_i ? inc(err_cnt_q) : err_cnt_q;
+      err_sticky_q <= err_sticky_q | (|w_error_i);
+    end
+  end
+  assign error_count_o  = err_cnt_q;
+  assign error_sticky_o = err_sticky_q;
+endmodule
+
+`default_nettype wire
