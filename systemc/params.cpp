@@ -75,7 +75,7 @@ struct Entry {
   std::function<std::string(const Params&)> get;
 };
 
-// The contract fields of [chip] go through dsh::Config::set.
+// The MMU fields of [chip] (spec §1.2) go through dsh::Config::set.
 Entry chip_field(const std::string& f, const std::string& help) {
   return {{"chip." + f, help},
           [f](Params& p, const std::string& v) { p.mmu.set(f, v); },
