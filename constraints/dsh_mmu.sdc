@@ -40,8 +40,8 @@ set_output_delay [expr {$dsh_output_delay_frac * $dsh_clock_period}] -clock clk_
 # synchronised outside this block), so it carries no single-cycle path.
 set_false_path -from [get_ports rst_ni]
 
-# cfg_* are static configuration: the contract (rtl/dsh_mmu.sv header) only
-# allows them to change while rst_ni is held low, for at least 2 clock edges,
+# cfg_* are static configuration: spec §9.1 and §9.4 (and the rtl/dsh_mmu.sv header) only
+# allows them to change while rst_ni is held low, for at least 3 clock edges,
 # and the threshold pipeline is refilled from them during that reset. A
 # change therefore never has to propagate within one cycle, and a path from a
 # cfg_* port is not a single-cycle path. Set dsh_cfg_false_path to 0 to time

@@ -1,4 +1,4 @@
-// Stimulus and response vectors (docs/vector-format.md): plain CSV with a
+// Stimulus and response vectors (docs/spec/vector-format.md): plain CSV with a
 // header line; '#' starts a comment line. Integer fields only, no quoting.
 #pragma once
 

@@ -1,4 +1,4 @@
-// MMU configuration (contract §1): fields, defaults, validation, headroom helper.
+// MMU configuration (spec §1): fields, defaults, validation, headroom helper.
 // Plain C++17: no simulator dependency.
 #pragma once
 
@@ -19,7 +19,7 @@ class ConfigError : public std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
-// Widths of the RTL datapath; a configuration must fit them (contract §1).
+// Widths of the RTL datapath; a configuration must fit them (spec §1.2).
 // Defaults match the parameter defaults of rtl/dsh_mmu.sv.
 struct RtlWidths {
   unsigned cell_w = 20;  // occupancy counters and cfg_* sizes, in bits
@@ -47,7 +47,7 @@ struct Config {
   Scheme scheme = Scheme::DSH;
   unsigned thresh_latency = 2;        // L, cycles
 
-  // B_s: what is left after private and headroom/insurance (contract §1); may be <= 0.
+  // B_s: what is left after private and headroom/insurance (spec §1.4); may be <= 0.
   int64_t shared_cells() const;
   int64_t private_total_cells() const;
   int64_t headroom_total_cells() const;  // N_p*N_q*eta (SIH) or N_p*eta (DSH)
@@ -55,14 +55,14 @@ struct Config {
   // Throws ConfigError naming the field, its value and the limit.
   void validate(const RtlWidths& w = RtlWidths{}) const;
 
-  // Sets one field by its contract name from text; throws ConfigError on an
+  // Sets one field by its name (spec §1.2) from text; throws ConfigError on an
   // unknown name or a value that does not parse.
   void set(const std::string& field, const std::string& value);
 
   std::string describe() const;  // one line, every field
 };
 
-// Headroom in whole cells per in-flight packet (contract §1):
+// Headroom in whole cells per in-flight packet (spec §1.3):
 //   bytes = 2*(C*D_prop + L_MTU) + processing_bytes
 //   cells = ceil(bytes / pkt_bytes) * ceil(pkt_bytes / cell_bytes)
 struct LinkParams {

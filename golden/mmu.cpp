@@ -86,7 +86,7 @@ void Mmu::emit(Event::Kind k, uint32_t p, uint32_t q) {
   }
 }
 
-// Headroom first, then shared, then private (contract §4).
+// Headroom first, then shared, then private (spec §4.2).
 void Mmu::dequeue(const Op& op) {
   QueueState& q = queues_[op.port * cfg_.n_queues + op.queue];
   PortState& p = ports_[op.port];
@@ -175,7 +175,7 @@ const CycleOut& Mmu::step(const CycleIn& in) {
   out_.enq_error = in.enq.valid && !enq_ok;
   if (enq_ok) enqueue(in.enq, thr);
 
-  // State machines of every queue and port touched, each once (contract §4).
+  // State machines of every queue and port touched, each once (spec §4.5).
   if (deq_ok) run_queue_fsm(in.deq.port, in.deq.queue, thr);
   if (enq_ok && !(deq_ok && in.deq.port == in.enq.port && in.deq.queue == in.enq.queue))
     run_queue_fsm(in.enq.port, in.enq.queue, thr);

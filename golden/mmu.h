@@ -1,4 +1,4 @@
-// Golden reference of the MMU threshold pipeline (contract §2-§5, §8).
+// Golden reference of the MMU threshold pipeline (spec §2–§5, §8).
 // One step() is one MMU clock cycle. Plain C++17, no simulator dependency.
 #pragma once
 
@@ -42,7 +42,7 @@ struct CycleIn {
   Op enq;
 };
 
-// Thresholds in effect during a cycle (contract §3). SIH: x_qoff = X_off,
+// Thresholds in effect during a cycle (spec §3.1, §3.2). SIH: x_qoff = X_off,
 // x_qon = X_on, port thresholds 0.
 struct Thresholds {
   uint64_t t = 0, x_qoff = 0, x_qon = 0, x_poff = 0, x_pon = 0;
@@ -87,7 +87,7 @@ class Mmu {
   // (O(1) for any n). Returns the last cycle's results.
   const CycleOut& skip_idle(uint64_t n);
 
-  // Thresholds from a shared occupancy S (contract §3), without delay.
+  // Thresholds from a shared occupancy S (spec §3.1), without delay.
   Thresholds thresholds_for(uint64_t s) const;
 
   const Config& config() const { return cfg_; }
@@ -101,7 +101,7 @@ class Mmu {
   uint64_t buffered_cells() const { return buffered_; }
   const CycleOut& last() const { return out_; }
 
-  // Contract §8; returns one line per violated invariant, empty when all hold.
+  // spec §8; returns one line per violated invariant, empty when all hold.
   std::vector<std::string> check_invariants() const;
 
  private:

@@ -19,7 +19,7 @@ double max_pause_free_duration(const AbsorptionModel& m, Scheme s) {
   // Case split of eq. (7): do the congested queues drain as fast as T falls?
   // From eq. (13), T'(0+) >= -1 iff alpha*M*(R-1) <= 1 + alpha*N; the paper
   // prints 1 - alpha*N, which leaves a jump between the two cases
-  // (docs/contract-decisions.md #12). With 1 + alpha*N both cases meet.
+  // (spec §10.2). With 1 + alpha*N both cases meet.
   if (a * mm * (r - 1) <= 1 + a * n) return num / ((1 + a * (n + mm)) * (r - 1));
   return num / ((1 + a * n) * ((1 + a * mm) * (r - 1) - a * n));
 }

@@ -1,5 +1,5 @@
-// Analytic burst absorption of the DSH paper (§IV-C): Theorem 1 (DSH) and
-// Theorem 2 (SIH). Any consistent unit of size (cells or bytes); time is
+// Analytic burst absorption (spec §10) after the DSH paper (§IV-C): Theorem 1
+// (DSH) and Theorem 2 (SIH). Any consistent unit of size (cells or bytes); time is
 // normalized so that one queue drains one unit per unit of time.
 #pragma once
 

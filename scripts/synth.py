@@ -44,7 +44,8 @@ ROOT = Path(__file__).resolve().parent.parent
 MANIFEST = ROOT / "rtl" / "dsh_mmu.f"
 SDC = ROOT / "constraints" / "dsh_mmu.sdc"
 LIMITS = ROOT / "constraints" / "synth_limits.json"
-DEFAULT_LIBERTY = ROOT.parent / "shared" / "liberty" / "sky130hd_tt.lib.gz"
+# SkyWater sky130 HD, typical corner: committed under pdk/ (Apache-2.0, see its README).
+DEFAULT_LIBERTY = ROOT / "pdk" / "sky130_fd_sc_hd" / "sky130_fd_sc_hd__tt_025C_1v80.lib.gz"
 TOP = "dsh_mmu"
 # Bump when a change of this script changes what a run reports: --reuse
 # then ignores results of the older flow.
@@ -1210,7 +1211,8 @@ def build_parser():
                    help="ThreshLatency, 1..3 (default 2)")
     t = p.add_argument_group("asic")
     t.add_argument("--liberty", metavar="FILE",
-                   help=f"Liberty file, plain or .gz (default $DSH_LIBERTY, else {DEFAULT_LIBERTY} when present)")
+                   help="Liberty file, plain or .gz (default $DSH_LIBERTY, else the committed sky130 HD "
+                        f"typical library {DEFAULT_LIBERTY.relative_to(ROOT)})")
     t.add_argument("--period", default="4.0", metavar="NS",
                    help="target clock period in ns (default 4.0, i.e. 250 MHz), or 'recorded': "
                         "the target recorded for the configuration in --limits")

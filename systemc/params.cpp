@@ -75,7 +75,7 @@ struct Entry {
   std::function<std::string(const Params&)> get;
 };
 
-// The contract fields of [chip] go through dsh::Config::set.
+// The MMU fields of [chip] (spec §1.2) go through dsh::Config::set.
 Entry chip_field(const std::string& f, const std::string& help) {
   return {{"chip." + f, help},
           [f](Params& p, const std::string& v) { p.mmu.set(f, v); },
@@ -134,7 +134,7 @@ const std::vector<Entry>& entries() {
       NUM("link.prop_delay_ns", prop_delay_ns, "every link, propagation delay D_prop"),
       U64("link.mtu_bytes", mtu_bytes, "MTU (headroom formula)"),
       U64("link.processing_bytes", processing_bytes,
-          "upstream reaction to a PAUSE frame, bytes at link rate, from its first bit (contract §7 part 3)"),
+          "upstream reaction to a PAUSE frame, bytes at link rate, from its first bit (spec §7.1 item 3)"),
       U64("link.pause_frame_bytes", pause_frame_bytes, "PAUSE/RESUME frame length on the reverse link"),
       {{"link.port_rate_gbps", "per-port link rate exceptions, port:gbps list (negative port from the end)"},
        [](Params& p, const std::string& v) {

@@ -14,7 +14,7 @@
 namespace dsh::sc {
 
 // What the scenario does with its flows.
-//   pfc-avoidance: S1 of scenarios.md. Background flows start at 0. The
+//   pfc-avoidance: scenarios §S1. Background flows start at 0. The
 //     fan-in flows start together, burst/M bytes each, once the background
 //     queues have settled: at settle_us, and not before every background
 //     queue has reached its pause threshold once plus settle_after_pause_us
@@ -29,7 +29,7 @@ struct Params {
   std::string name = "pfc-avoidance";
   Kind kind = Kind::PfcAvoidance;
 
-  // [chip] the MMU (contract §1). `mmu.scheme` is set per point from sweep.schemes.
+  // [chip] the MMU (spec §1.2). `mmu.scheme` is set per point from sweep.schemes.
   Config mmu;
   uint64_t cell_bytes = 256;
   bool headroom_auto = true;  // chip.headroom_cells = "auto": dsh::headroom_cells(link)
@@ -39,7 +39,7 @@ struct Params {
   double link_gbps = 100.0;
   double prop_delay_ns = 2000.0;
   uint64_t mtu_bytes = 1500;
-  uint64_t processing_bytes = 3840;   // PAUSE frame first bit in -> upstream decides (contract §7 part 3)
+  uint64_t processing_bytes = 3840;   // PAUSE frame first bit in -> upstream decides (spec §7.1 item 3)
   uint64_t pause_frame_bytes = 64;    // PFC/PAUSE frame on the wire, class 7
   std::vector<std::pair<int, double>> port_rate_gbps;  // per-port exceptions "port:gbps" (both directions)
 

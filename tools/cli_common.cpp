@@ -12,14 +12,14 @@ const char* kFields[] = {"n_ports", "n_queues", "buffer_cells", "private_cells",
 }
 
 void add_config_options(CLI::App& app, ConfigCli& cli) {
-  app.add_option("--config", cli.file, "MMU configuration file (TOML: field = value, contract field names)")
+  app.add_option("--config", cli.file, "MMU configuration file (TOML: field = value, field names of spec §1.2)")
       ->check(CLI::ExistingFile)
       ->group("MMU configuration");
   for (const char* f : kFields) {
     const std::string name = f;
     app.add_option_function<std::string>(
            "--" + name, [&cli, name](const std::string& v) { cli.flags[name] = v; },
-           "contract field " + name + " (overrides the file)")
+           "configuration field " + name + " (overrides the file)")
         ->group("MMU configuration");
   }
 }

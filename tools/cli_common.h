@@ -1,5 +1,5 @@
 // Command-line pieces shared by the tools: the MMU configuration from a TOML
-// file and/or one flag per contract field (flags win).
+// file and/or one flag per configuration field of spec §1.2 (flags win).
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -22,7 +22,7 @@ void add_config_options(CLI::App& app, ConfigCli& cli);
 // validates against the widths of the backend it runs on.
 Config resolve_config(const ConfigCli& cli, Config base = Config{});
 
-// Reads `key = value` pairs whose keys are the contract's field names.
+// Reads `key = value` pairs whose keys are the field names of spec §1.2.
 // Throws ConfigError "file:line: ..." on an unknown key or a bad value.
 void load_config_file(const std::string& path, Config& c);
 

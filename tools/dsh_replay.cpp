@@ -11,7 +11,7 @@
 
 int main(int argc, char** argv) {
   using namespace dsh;
-  CLI::App app{"Replay MMU stimulus vectors (docs/vector-format.md) through the golden model, the RTL or both.\n"
+  CLI::App app{"Replay MMU stimulus vectors (docs/spec/vector-format.md) through the golden model, the RTL or both.\n"
                "Example: dsh-replay --scheme SIH stim.csv -o resp.csv"};
   ConfigCli cfg_cli;
   std::string stim_path, resp_path = "-", fst_path, expect_path, backend_name = "lockstep";

@@ -1,5 +1,5 @@
 // Shared helpers of the golden-model unit tests. Every expected number in the
-// tests is worked out by hand from the contract (shared/spec/mmu-contract.md); the
+// tests is worked out by hand from the specification (docs/spec/mmu.md); the
 // comments next to each check show the calculation.
 #pragma once
 

@@ -1,4 +1,4 @@
-// Contract §1: configuration fields, partition of B, rejection of invalid
+// spec §1: configuration fields, partition of B, rejection of invalid
 // configurations, Config::set, and the headroom helper.
 #include "helpers.h"
 

@@ -1,4 +1,4 @@
-// Contract §4: dequeue drain order (hdrm, shared, priv) with port sums and S,
+// spec §4.2: dequeue drain order (hdrm, shared, priv) with port sums and S,
 // and the order of a cycle (dequeue, then enqueue, then the state machines).
 #include "helpers.h"
 

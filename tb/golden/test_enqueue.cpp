@@ -1,4 +1,4 @@
-// Contract §4, enqueue table: private, shared, headroom/insurance, drop for
+// spec §4.3, enqueue admission: private, shared, headroom/insurance, drop for
 // SIH and DSH, with their boundaries and the PAUSE / PORT_PAUSE they emit.
 // Configuration: tb::small() (see helpers.h), L = 1, so the thresholds of a
 // cycle come from S at the end of the previous cycle.

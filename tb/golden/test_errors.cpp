@@ -1,4 +1,4 @@
-// Contract §4 protocol errors: cells = 0, index out of range, dequeue of more
+// spec §4.4 protocol errors: cells = 0, index out of range, dequeue of more
 // than the queue holds. Sticky flag + error counter (one per erroneous event),
 // nothing else changes; a valid event of the same cycle still applies.
 #include "helpers.h"

@@ -1,6 +1,6 @@
-// Contract §4 state machines (SIH queue, DSH queue, DSH port), with and
-// without hysteresis, evaluated only for touched queues/ports; event order;
-// §5 counters and their wrap modulo 2^cnt_w.
+// spec §4.5 state machines (SIH queue, DSH queue, DSH port), with and
+// without hysteresis, evaluated only for touched queues/ports; event order
+// (spec §4.6); counters and their wrap modulo 2^cnt_w (spec §5.2).
 #include "helpers.h"
 
 using namespace tb;

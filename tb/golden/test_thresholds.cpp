@@ -1,4 +1,4 @@
-// Contract §3: thresholds from S delayed by thresh_latency, saturation at
+// spec §3: thresholds from S delayed by thresh_latency, saturation at
 // zero, the alpha shift over its whole range, and reset.
 #include "helpers.h"
 

@@ -36,7 +36,7 @@ TEST(Model, DwrrSharesTheUplinkEqually) {
   EXPECT_LE(std::max({a, b, c}) - std::min({a, b, c}), 3000u);
 }
 
-// One sender into a paused queue: the contract §7 delay with an idle reverse
+// One sender into a paused queue: the spec §7.1 delay with an idle reverse
 // link is D_prop + processing (3840 B at 100 Gb/s) from the MMU event to the
 // sender; the sender then finishes its packet. Measured on the host side: the
 // first PAUSE reaches host 0 2000 + 307.2 ns after the MMU cycle that emitted it.

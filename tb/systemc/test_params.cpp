@@ -21,7 +21,7 @@ std::string error_of(const std::function<void()>& f) {
   return "";
 }
 
-// scenarios.md S1 and contract §1: 32 ports, 7 queues, 16 MiB of 256 B cells,
+// scenarios §S1.1 and spec §1.2, §1.3: 32 ports, 7 queues, 16 MiB of 256 B cells,
 // 3 KiB private, eta = ceil(56840 / 1500) * ceil(1500 / 256) = 38 * 6 = 228.
 TEST(Params, PfcAvoidanceFileIsS1) {
   const Params p = s1();

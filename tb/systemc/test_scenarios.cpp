@@ -7,8 +7,9 @@
 //   - pause-free iff the burst is below Theorem 1 (DSH) / Theorem 2 (SIH)
 //     (dsh::max_pause_free_burst, N = 2, M = R = 16, private_per_queue = phi),
 //     to within 3 % of the buffer either way (the acceptance band);
-//   - eta from contract §1 (228 cells) loses nothing even when every part of
-//     the contract §7 delay is at its maximum; 56840 B rounded up to 223 cells does.
+//   - eta from spec §1.3 (228 cells) loses nothing even when every part of
+//     the spec §7.1 delay is at its maximum; 56840 B rounded up to 223 cells
+//     does (scenarios §S4).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -147,7 +148,7 @@ TEST(WorstCase, PortInsuranceWithinEta) {
   EXPECT_GT(m.peak_port_hdrm_cells, 0u) << "the insurance must be used";
 }
 
-// Contract §1: 56840 B simply rounded up to cells is 223, too small for 38 packets of 6 cells.
+// spec §1.3: 56840 B simply rounded up to cells is 223, too small for 38 packets of 6 cells.
 TEST(WorstCase, NaiveEtaDrops) {
   const uint64_t naive = cells_of(56840, 256);
   ASSERT_EQ(naive, 223u);
