@@ -56,8 +56,8 @@ class RtlReadPort {
 inline constexpr unsigned kRtlReadLatency = 3;
 
 // dsh_mmu's pipeline depth: the results of the inputs presented before clock
-// edge e are visible after edge e + kRtlLatency (contract §5: after edge e;
-// see docs/contract-decisions.md). The lockstep regression checks it.
+// edge e are visible after edge e + kRtlLatency (spec §5.1 says after edge
+// e; spec §9.2). The lockstep regression checks it.
 inline constexpr unsigned kRtlLatency = 4;
 
 // Bits of the RTL's index of n entries: $clog2(n), at least 1 (dsh_mmu's
@@ -71,6 +71,9 @@ inline unsigned rtl_index_bits(unsigned n) {
 enum class Backend { Golden, Rtl, Lockstep };
 Backend backend_from_string(const std::string& s);  // golden | rtl | lockstep
 const char* to_string(Backend b);
+
+// Planted faults of rtl/dsh_pkg.sv (Fault*), 1..kRtlFaults.
+inline constexpr unsigned kRtlFaults = 11;
 
 struct RtlOptions {
   std::string fst_path;  // empty: no trace

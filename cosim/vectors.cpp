@@ -136,21 +136,31 @@ void write_final_state(std::ostream& out, const MmuModel& m) {
 
 uint64_t replay(const std::vector<StimRow>& stim, MmuModel& m, std::ostream& response) {
   write_response_header(response);
-  // A model of latency L returns a cycle's results L steps later: step L
-  // idle cycles past the last row, and answer each row when its results come.
+  // A model of latency L returns a cycle's results L steps later: answer
+  // each row when its results come, L idle steps past the last row. Idle
+  // gaps between rows are stepped until every earlier row is answered and
+  // skipped from there (MmuModel::skip_idle: O(1) however long).
   const uint64_t lat = m.latency();
-  const uint64_t end = stim.empty() ? 0 : stim.back().cycle + 1;
-  size_t next_in = 0, next_out = 0;
-  for (uint64_t c = 0; c < end + lat; ++c) {
-    CycleIn in;
-    if (next_in < stim.size() && stim[next_in].cycle == c) in = stim[next_in++].in;
+  uint64_t c = 0;  // the next cycle to step
+  size_t next_out = 0;
+  auto step = [&](const CycleIn& in) {
     const CycleOut& o = m.step(in);
     if (c >= lat && next_out < stim.size() && stim[next_out].cycle == c - lat)
       write_response_row(response, stim[next_out++].cycle, o);
+    ++c;
+  };
+  for (size_t i = 0; i < stim.size(); ++i) {
+    while (c < stim[i].cycle && next_out < i) step(CycleIn{});
+    if (c < stim[i].cycle) {
+      m.skip_idle(stim[i].cycle - c);
+      c = stim[i].cycle;
+    }
+    step(stim[i].in);
   }
+  for (uint64_t k = 0; k < lat; ++k) step(CycleIn{});
   m.finish();
   write_final_state(response, m);
-  return end;
+  return stim.empty() ? 0 : stim.back().cycle + 1;
 }
 
 }  // namespace dsh

@@ -1,4 +1,4 @@
-// Dequeue of one packet from one queue (contract §4): cells leave the
+// Dequeue of one packet from one queue (spec §4): cells leave the
 // headroom first, then the shared part, then the private part.
 // The queue's occupancy comes as prefix sums in that drain order: h (the
 // headroom part), hs (headroom + shared), hsp (the total). A dequeue of c
@@ -13,7 +13,7 @@
 // dh_o and dw_o are the cells drained from the headroom and the shared part
 // (at most c), for the port's sums and S (dsh_mmu applies them in stage E).
 // dsh_mmu runs this in stage D, in the same cycle as stage E's enqueue of
-// the previous cycle, which the contract applies first. The inputs are the
+// the previous cycle, which spec §4.1 applies first. The inputs are the
 // counts before that enqueue; where it went (region_i) is known only late
 // in the cycle. So the dequeue is computed for every region the enqueue may
 // take, each adding its cells (add_i: the enqueue's cells when it is to this

@@ -1,4 +1,4 @@
-// Dynamic Threshold calculator (contract §3), from the free shared space
+// Dynamic Threshold calculator (spec §3), from the free shared space
 // free_i = B_s - S (registered in dsh_mmu, so that the path starts at a
 // register):
 //   t_o   = T = floor(free_i * 2^alpha_log2),  alpha_log2 in -10..3

@@ -1,4 +1,4 @@
-// Upstream (egress) side of DSH flow control (contract §6), level mode:
+// Upstream (egress) side of DSH flow control (spec §6), level mode:
 // one pause state per class and one per port, following the PAUSE/RESUME
 // events received from the downstream MMU. A class may transmit only when
 //   tx_pause_o[j] = q_paused[j] | port_paused        (the OR gate)

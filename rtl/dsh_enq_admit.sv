@@ -1,4 +1,4 @@
-// Admission of one enqueue (contract §4): the first row that fits wins.
+// Admission of one enqueue (spec §4): the first row that fits wins.
 //            SIH                                 DSH
 //   private  priv+s <= phi                       priv+s <= phi
 //   shared   !qoff & w+s <= X_off & S+s <= B_s   !poff & port_shared+s <= X_poff & S+s <= B_s

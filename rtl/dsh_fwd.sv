@@ -11,7 +11,7 @@
 // W) and come from registered indices, except D's `go`, known late.
 // Besides the selects: same_queue_o / same_port_o (stage R's enqueue and stage
 // D's dequeue touch one queue / port), r_same_queue_o (R's enqueue and R's
-// dequeue, a cycle apart in the contract, touch one queue) and
+// dequeue, a cycle apart in the specification, touch one queue) and
 // d_same_queue_o (D's dequeue and the next one touch one queue).
 // Each path can be removed at run time by a planted fault (+dsh_fault=N,
 // dsh_pkg), for the lockstep checker's self-test; synthesis keeps them all.

@@ -1,4 +1,4 @@
-// Comparison limits of stage E (contract §3 and §4). Every admission row and
+// Comparison limits of stage E (spec §3 and §4). Every admission row and
 // state-machine condition `value + add <= X` is decided in stage E as one
 // compare against a limit X - add, or against X with the add as an operand
 // (the state machines'); this module computes the limits from T (dsh_dt_calc)

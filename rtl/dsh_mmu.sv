@@ -1,16 +1,16 @@
 // MMU threshold pipeline of a shared-buffer switch: DSH (Dynamic and Shared
-// Headroom) or SIH (static headroom), as defined by the MMU contract
-// (../shared/spec/mmu-contract.md; decisions in docs/contract-decisions.md).
+// Headroom) or SIH (static headroom), as docs/spec/mmu.md defines it (the
+// RTL's own choices in spec §9).
 //
 // Each cycle: at most one dequeue and one enqueue (one packet each). The
 // dequeue is applied first, then the enqueue's admission (private, shared,
 // headroom/insurance or drop), then the flow-control state machines of the
 // queues and ports either touched.
 //
-// Pipeline. The contract's cycle c is split in two: its dequeue drains in
+// Pipeline (spec §9.2). The specification's cycle c is split in two: its dequeue drains in
 // stage D, and one cycle later its enqueue, the state machines and the
 // events run in stage E, in the same clock cycle as the dequeue of cycle
-// c+1 in stage D. The contract applies enqueue c before dequeue c+1, and
+// c+1 in stage D. spec §4.1 applies enqueue c before dequeue c+1, and
 // that is the one dependence inside a clock cycle: stage D computes the
 // dequeue for each region the enqueue in E may take and E's region picks one
 // at the end. An enqueue changes one count by its size, so these variants
@@ -25,7 +25,7 @@
 //   W  records written, counters counted (dsh_stats reads them in E),
 //      outputs registered.
 // The results of the inputs presented before clock edge e are visible after
-// edge e + 4 (contract §5: e), outputs and records alike.
+// edge e + 4 (spec §5.1 says e), outputs and records alike.
 //
 // Reset: rst_ni active low, asynchronous; hold it for at least 3 clock edges
 // with cfg_* stable (fills the threshold pipeline). Occupancies, states and

@@ -40,8 +40,9 @@ package dsh_pkg;
   endfunction
 
   // Planted faults: simulation only, chosen at run time with the plusarg
-  // +dsh_fault=N (0: none); each removes one forwarding path, so that the
-  // lockstep checker's self-test proves it catches each. Synthesis sees 0.
+  // +dsh_fault=N (0: none; cosim/mmu_model.h counts them in kRtlFaults).
+  // Each removes one forwarding path, so that the lockstep checker's
+  // self-test proves it catches each. Synthesis sees 0.
   localparam int unsigned FaultNone       = 0;
   localparam int unsigned FaultWQueue     = 1;   // stage W's queue records into stage R's reads
   localparam int unsigned FaultWPort      = 2;   // stage W's port records into stage R's reads

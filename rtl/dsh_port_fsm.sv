@@ -1,4 +1,4 @@
-// Port flow-control state machine of DSH, next state (contract §4),
+// Port flow-control state machine of DSH, next state (spec §4),
 // evaluated once a cycle for a port that the cycle touched, after the
 // dequeue and the enqueue. The port's counts come as they were before the
 // cycle, with what the cycle's dequeue drained from them (0 when it was not

@@ -1,4 +1,4 @@
-// Queue flow-control state machine, next state (contract §4), evaluated once
+// Queue flow-control state machine, next state (spec §4), evaluated once
 // a cycle for a queue that the cycle's dequeue or enqueue touched, after
 // both. region_i says where an enqueue of cells_i cells to this queue went
 // this cycle (0 when it had none, or when the packet was dropped): the

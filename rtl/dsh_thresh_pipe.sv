@@ -1,4 +1,4 @@
-// Threshold pipeline (contract §3): the limits in effect during cycle c (see
+// Threshold pipeline (spec §3): the limits in effect during cycle c (see
 // dsh_limits) derive from S at the end of cycle c-L, L = ThreshLatency in
 // 1..3. free_i is B_s - S after the cycle that stage E finished last
 // (registered in dsh_mmu), so while cycle c is in stage E free_i holds
@@ -11,7 +11,7 @@
 // The registers have no reset: they load every cycle, and free_i holds B_s
 // from the first clock edge of reset (dsh_mmu), so holding rst_ni low for at
 // least three clock edges fills them with the limits of S = 0, as the
-// contract's S_c = 0 for c < 0 requires.
+// specification's S_c = 0 for c < 0 requires (spec §3.2).
 `default_nettype none
 
 module dsh_thresh_pipe #(

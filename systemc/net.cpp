@@ -206,10 +206,9 @@ Switch::Switch(sc_core::sc_module_name n, Network& net) : sc_module(n), net_(net
   trace.cls.assign(np, -1);
   SC_THREAD(ingress_thread);
   SC_THREAD(mmu_thread);
-  // A Verilated MMU's evaluation keeps wide temporaries (its record arrays
-  // as flat vectors, kilobytes each) on the stack: far more than SystemC's
-  // default thread stack holds.
-  set_stack_size(size_t(64) << 20);
+  // A Verilated MMU's evaluation keeps its temporaries on the stack: more
+  // than SystemC's default thread stack holds.
+  set_stack_size(size_t(16) << 20);
 }
 
 void Switch::ingress_thread() {
@@ -230,12 +229,12 @@ void Switch::mmu_thread() {
   try {
     for (;;) {
       if (!real_in_flight_) {
-        // Nothing real in flight: sleep until a request, then step the idle
+        // Nothing real in flight: sleep until a request, then skip the idle
         // cycles before its cycle at once (their results are idle too).
         while (enq_.empty() && deq_.empty()) wait(mmu_wake_);
         // Cycle c starts at c * period: the first one at or after now.
         const uint64_t c = (now_ps() + period_ps_ - 1) / period_ps_;
-        while (next_cycle_ < c) step(CycleIn{}, nullptr);
+        if (next_cycle_ < c) skip_idle(c - next_cycle_);
         if (c * period_ps_ > now_ps()) wait(ps(c * period_ps_ - now_ps()));
       }
       // One delta later, so that the requests made at the cycle's start
@@ -287,12 +286,27 @@ std::pair<CycleOut, Packet*> Switch::step(const CycleIn& in, Packet* enq_pkt) {
     throw std::runtime_error("MMU protocol error at cycle " + std::to_string(next_cycle_ - 1 - mmu.latency()) +
                              (out.enq_error ? " (enqueue)" : " (dequeue)"));
   observe(done.in);
-  trace.t = out.thr.t;  // the RTL backend reports T only; its X_* trace as 0
-  trace.x_qoff = out.thr.x_qoff;
-  trace.x_qon = out.thr.x_qon;
-  trace.x_poff = out.thr.x_poff;
-  trace.x_pon = out.thr.x_pon;
+  trace_thresholds(out.thr);
   return {out, done.pkt};
+}
+
+// n cycles with no input while none with one is in flight: every entry of
+// in_flight_ is idle, and stays so (the skipped cycles' own entries would be
+// idle too), so only the count and the traced thresholds change.
+void Switch::skip_idle(uint64_t n) {
+  const CycleOut& out = net_.mmu().skip_idle(n);
+  next_cycle_ += n;
+  net_.stats().mmu_cycles = next_cycle_;
+  trace_thresholds(out.thr);
+}
+
+// The RTL backend reports T only; its X_* trace as 0.
+void Switch::trace_thresholds(const Thresholds& t) {
+  trace.t = t.t;
+  trace.x_qoff = t.x_qoff;
+  trace.x_qon = t.x_qon;
+  trace.x_poff = t.x_poff;
+  trace.x_pon = t.x_pon;
 }
 
 // Peaks and trace mirrors of the queues and ports this cycle touched.

@@ -14,12 +14,13 @@
 // first free cycle at or after the start of its transmission. The results of
 // a cycle (admission, PAUSE/RESUME events) come out MmuModel::latency()
 // cycles later and act at the end of that cycle. Cycles are stepped at their
-// SystemC time while a request waits or results are in flight, the idle
-// cycles between in a tight loop.
+// SystemC time while a request waits or results are in flight; the idle
+// cycles between are skipped (MmuModel::skip_idle: stepped until the MMU is
+// quiet, the rest counted).
 //
-// Flow control (contract §6, level mode): every MMU event becomes a 64 B
+// Flow control (spec §6, level mode): every MMU event becomes a 64 B
 // control frame at strict priority (class 7) on the switch egress port toward
-// the upstream host, so it waits for the packet in transmission (§7 part 1),
+// the upstream host, so it waits for the packet in transmission (spec §7.1 item 1),
 // then propagates (2) and is processed for processing_bytes at link rate,
 // counted from its first bit (3); the upstream host then finishes its current
 // packet (4), whose last bit propagates (5). A class may start a packet only
@@ -162,6 +163,8 @@ class Switch : public sc_core::sc_module {
   void ingress_thread();
   void mmu_thread();
   std::pair<CycleOut, Packet*> step(const CycleIn& in, Packet* enq_pkt);
+  void skip_idle(uint64_t n);
+  void trace_thresholds(const Thresholds& t);
   void apply(const CycleOut& out, Packet* enq_pkt);
   void observe(const CycleIn& in);
   void send_control(const Event& e);

@@ -32,6 +32,10 @@ int main(int argc, char** argv) {
       ->capture_default_str()
       ->check(CLI::Range(0.0, 1.0));
   app.add_option("--stimulus-out", stim_out, "also write the stimulus as a vector file for dsh-replay");
+  unsigned fault = 0;
+  app.add_option("--fault", fault, "plant this fault in the RTL (rtl/dsh_pkg.sv; 0 none): see what a bug there looks like")
+      ->capture_default_str()
+      ->check(CLI::Range(0u, kRtlFaults));
   add_config_options(app, cfg_cli);
   CLI11_PARSE(app, argc, argv);
 
@@ -40,7 +44,9 @@ int main(int argc, char** argv) {
     const Config cfg = resolve_config(cfg_cli);
     const RtlWidths widths = widths_for(cfg, backend);
     cfg.validate(widths);
+    if (fault && backend == Backend::Golden) throw ConfigError("--fault needs --backend rtl or lockstep");
     RtlOptions ro;
+    ro.fault = fault;
     if (backend != Backend::Golden && !fst_path.empty()) {
       std::filesystem::path p(fst_path);
       if (p.has_parent_path()) std::filesystem::create_directories(p.parent_path());

@@ -212,6 +212,7 @@ TEST_P(PlantedFault, IsCaught) {
   EXPECT_TRUE(caught) << "planted fault " << fault << " (" << kFaults[fault] << ") went unnoticed";
 }
 
+static_assert(std::size(kFaults) == kRtlFaults + 1, "a planted fault of rtl/dsh_pkg.sv without a test");
 INSTANTIATE_TEST_SUITE_P(Faults, PlantedFault, ::testing::Range(1u, unsigned(std::size(kFaults))),
                          [](const auto& info) { return std::string(kFaults[info.param]); });
 

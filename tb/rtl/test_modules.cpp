@@ -1,5 +1,5 @@
 // RTL tests per module: each combinational stage of dsh_mmu against the
-// golden model (T, thresholds) or the contract's rule written out here
+// golden model (T, thresholds) or the specification's rule written out here
 // (drain order, enqueue table, state machines), on exhaustive or random
 // inputs; the sequential blocks (record store, counter memory, statistics)
 // against a few lines of C++ that say what they hold, on random traffic;
@@ -80,7 +80,7 @@ TEST(DtCalc, ExhaustiveOverSAlphaAndPortMult) {
     }
 }
 
-// Each limit decides its contract condition as the golden thresholds do, for
+// Each limit decides its condition of the specification as the golden thresholds do, for
 // values around the threshold and anywhere: dsh_size_terms, then dsh_limits.
 template <class V>
 void check_limits(Scheme scheme) {
@@ -139,7 +139,7 @@ TEST(Limits, DshDecidesAsGoldenThresholds) { check_limits<Vlimits_dsh>(Scheme::D
 TEST(Limits, SihDecidesAsGoldenThresholds) { check_limits<Vlimits_sih>(Scheme::SIH); }
 
 // The previous cycle's enqueue (region r, to this queue or not), then the
-// dequeue: headroom first, then shared, then private (contract §4). The
+// dequeue: headroom first, then shared, then private (spec §4). The
 // outputs other than go_o only matter when the dequeue goes.
 TEST(DeqDrain, EnqueueThenHeadroomSharedPrivate) {
   Ctx ctx;
@@ -184,7 +184,7 @@ TEST(DeqDrain, EnqueueThenHeadroomSharedPrivate) {
   for (int k = 0; k < 4; ++k) EXPECT_GT(regions[k], 50000) << "region " << k;
 }
 
-// Contract §4 table: the region comes out one-hot {drop, headroom/insurance,
+// spec §4 table: the region comes out one-hot {drop, headroom/insurance,
 // shared, private}.
 template <class V>
 void check_admit(bool dsh) {
