@@ -9,9 +9,9 @@
 //   D  the dequeue draining now: its queue after it, when it goes.
 // The selects are one-hot ({R, E slot 0, E slot 1, D}; R: the array, with
 // W) and come from registered indices, except D's `go`, known late.
-// Besides the selects: same_queue_o / same_port_o (stage R's enqueue and stage
-// D's dequeue touch one queue / port), r_same_queue_o (R's enqueue and R's
-// dequeue, a cycle apart in the specification, touch one queue) and
+// Besides the selects: same_queue_o / same_port_o (stage R's enqueue and
+// stage D's dequeue touch one queue / port), r_same_queue_o (R's enqueue and
+// R's dequeue, a cycle apart in the specification, touch one queue) and
 // d_same_queue_o (D's dequeue and the next one touch one queue).
 // Each path can be removed at run time by a planted fault (+dsh_fault=N,
 // dsh_pkg), for the lockstep checker's self-test; synthesis keeps them all.
@@ -102,7 +102,7 @@ module dsh_fwd #(
                                    wp && w_enq_we_i && w_enq_p_i == r_enq_p_i});
 
   assign same_queue_o = dde && d_go_i && d_idx_i == r_enq_idx_i;
-  assign same_port_o = dp && d_ok_i && d_p_i == r_enq_p_i;
+  assign same_port_o  = dp && d_ok_i && d_p_i == r_enq_p_i;
   assign f_deq_qsel_o = first4({1'b1, e0q && e_deq_go_i && e_deq_idx_i == r_deq_idx_i,
                                    e1q && e_enq_ok_i && e_enq_idx_i == r_deq_idx_i,
                                    ddq && d_go_i && d_idx_i == r_deq_idx_i});
@@ -115,7 +115,7 @@ module dsh_fwd #(
   assign f_d_psel_o   = first4({1'b1, e0p && e_deq_ok_i && e_deq_p_i == d_p_i,
                                    e1p && e_enq_ok_i && e_enq_p_i == d_p_i, 1'b0});
   assign r_same_queue_o = e1q && r_enq_ok_i && r_enq_idx_i == r_deq_idx_i;
-  assign d_same_queue_o   = e0q && d_ok_i && d_idx_i == r_deq_idx_i;
+  assign d_same_queue_o = e0q && d_ok_i && d_idx_i == r_deq_idx_i;
 endmodule
 
 `default_nettype wire

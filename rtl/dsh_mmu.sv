@@ -7,13 +7,13 @@
 // headroom/insurance or drop), then the flow-control state machines of the
 // queues and ports either touched.
 //
-// Pipeline (spec §9.2). The specification's cycle c is split in two: its dequeue drains in
-// stage D, and one cycle later its enqueue, the state machines and the
-// events run in stage E, in the same clock cycle as the dequeue of cycle
-// c+1 in stage D. spec §4.1 applies enqueue c before dequeue c+1, and
-// that is the one dependence inside a clock cycle: stage D computes the
-// dequeue for each region the enqueue in E may take and E's region picks one
-// at the end. An enqueue changes one count by its size, so these variants
+// Pipeline (spec §9.2). The specification's cycle c is split in two: its
+// dequeue drains in stage D, and one cycle later its enqueue, the state
+// machines and the events run in stage E, in the same clock cycle as the
+// dequeue of cycle c+1 in stage D. spec §4.1 applies enqueue c before
+// dequeue c+1, and that is the one dependence inside a clock cycle: stage D
+// computes the dequeue for each region the enqueue in E may take and E's
+// region picks one at the end. An enqueue changes one count by its size, so these variants
 // are cheap, and every compare in E is on registered counts.
 //   A  the enqueue's inputs wait one cycle (the dequeue's go straight to R);
 //   R  records are read from the memories by index (dsh_rec_store), with
@@ -29,7 +29,8 @@
 //
 // Reset: rst_ni active low, asynchronous; hold it for at least 3 clock edges
 // with cfg_* stable (fills the threshold pipeline). Occupancies, states and
-// counters reset to 0. cfg_* are static while not in reset.
+// counters reset to 0 (the memories through valid bits, spec §9.4). cfg_*
+// are static while not in reset.
 // Counters wrap modulo 2^CntW. Protocol errors (cells = 0, index out of range,
 // dequeue of more than the queue holds) change nothing but the error flag
 // and count; the other event of the cycle still applies. Resume counts are
