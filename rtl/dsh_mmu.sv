@@ -172,6 +172,10 @@ module dsh_mmu #(
   logic                r_deq_v_q, r_enq_v_q, r_deq_ok_q, r_enq_ok_q;  // ok: valid, in range, cells != 0
   logic [QIdxW-1:0]    r_deq_idx_q, r_enq_idx_q;  // 0 when out of range
   logic [PortW-1:0]    r_deq_p_q, r_enq_p_q;
+  // The same again, one copy per memory the read addresses (dsh_rec_store).
+  localparam int unsigned QCopies = dsh_pkg::QReadCopies, PCopies = dsh_pkg::PReadCopies;
+  logic [QCopies*QIdxW-1:0] r_deq_ridx_q, r_enq_ridx_q;
+  logic [PCopies*PortW-1:0] r_deq_rp_q, r_enq_rp_q;
   logic [PortW-1:0]    r_deq_port_q, r_enq_port_q;  // as presented, for the outputs
   logic [QueueW-1:0]   r_deq_queue_q, r_enq_queue_q;
   logic [SizeW-1:0]    r_deq_cells_q, r_enq_cells_q;
@@ -203,19 +207,38 @@ module dsh_mmu #(
   end
 
   logic deq_in, a_enq_in;
+  logic [QIdxW-1:0] deq_idx, enq_idx;
+  logic [PortW-1:0] deq_p, enq_p;
   assign deq_in   = in_range(deq_port_i, deq_queue_i);
   assign a_enq_in = in_range(a_enq_port_q, a_enq_queue_q);
+  assign deq_idx  = deq_in ? queue_idx(deq_port_i, deq_queue_i) : '0;
+  assign deq_p    = deq_in ? deq_port_i : '0;
+  assign enq_idx  = a_enq_in ? queue_idx(a_enq_port_q, a_enq_queue_q) : '0;
+  assign enq_p    = a_enq_in ? a_enq_port_q : '0;
+  // The index copies (`keep`: synthesis would merge equal registers).
+  for (genvar k = 0; k < QCopies; k++) begin : g_qidx_copy
+    (* keep *) always_ff @(posedge clk_i) begin
+      r_deq_ridx_q[k*QIdxW +: QIdxW] <= deq_idx;
+      r_enq_ridx_q[k*QIdxW +: QIdxW] <= enq_idx;
+    end
+  end
+  for (genvar k = 0; k < PCopies; k++) begin : g_pidx_copy
+    (* keep *) always_ff @(posedge clk_i) begin
+      r_deq_rp_q[k*PortW +: PortW] <= deq_p;
+      r_enq_rp_q[k*PortW +: PortW] <= enq_p;
+    end
+  end
   always_ff @(posedge clk_i) begin
     a_enq_port_q  <= enq_port_i;
     a_enq_queue_q <= enq_queue_i;
     a_enq_cells_q <= enq_cells_i;
-    r_deq_idx_q   <= deq_in ? queue_idx(deq_port_i, deq_queue_i) : '0;
-    r_deq_p_q     <= deq_in ? deq_port_i : '0;
+    r_deq_idx_q   <= deq_idx;
+    r_deq_p_q     <= deq_p;
     r_deq_port_q  <= deq_port_i;
     r_deq_queue_q <= deq_queue_i;
     r_deq_cells_q <= deq_cells_i;
-    r_enq_idx_q   <= a_enq_in ? queue_idx(a_enq_port_q, a_enq_queue_q) : '0;
-    r_enq_p_q     <= a_enq_in ? a_enq_port_q : '0;
+    r_enq_idx_q   <= enq_idx;
+    r_enq_p_q     <= enq_p;
     r_enq_port_q  <= a_enq_port_q;
     r_enq_queue_q <= a_enq_queue_q;
     r_enq_cells_q <= a_enq_cells_q;
@@ -238,9 +261,9 @@ module dsh_mmu #(
   logic [PRecW-1:0] stat_rd_prec;
   dsh_rec_store #(.NumPorts(NumPorts), .NumQueues(NumQueues), .CellW(CellW)) u_store (
     .clk_i, .rst_ni,
-    .rd_deq_idx_i(r_deq_idx_q), .rd_enq_idx_i(r_enq_idx_q),
+    .rd_deq_idx_i(r_deq_ridx_q), .rd_enq_idx_i(r_enq_ridx_q),
     .rd_deq_qrec_o(ar_deq_qrec), .rd_enq_qrec_o(ar_enq_qrec),
-    .rd_deq_p_i(r_deq_p_q), .rd_enq_p_i(r_enq_p_q), .rd_stat_p_i(stat_rd_p),
+    .rd_deq_p_i(r_deq_rp_q), .rd_enq_p_i(r_enq_rp_q), .rd_stat_p_i(stat_rd_p),
     .rd_deq_prec_o(ar_deq_prec), .rd_enq_prec_o(ar_enq_prec), .rd_stat_prec_o(stat_rd_prec),
     .wr_deq_i(w_deq_we_q), .wr_deq_idx_i(w_deq_idx_q), .wr_deq_p_i(w_deq_p_q),
     .wr_deq_qrec_i(w_deq_rec_q), .wr_deq_prec_i(w_deq_prec_q),

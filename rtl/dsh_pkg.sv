@@ -39,6 +39,14 @@ package dsh_pkg;
     inc64 = x ^ ((p << 1) | 64'd1);
   endfunction
 
+  // Copies of a record read's index, one per memory it addresses
+  // (dsh_rec_store): queue records {state and valid bits, h, hs, hsp}, port
+  // records {state and valid bits, shared, hdrm}. Each copy drives one
+  // memory's read multiplexers, not all of them. (dsh_rec_store unpacks
+  // exactly these numbers of copies.)
+  localparam int unsigned QReadCopies = 4;
+  localparam int unsigned PReadCopies = 3;
+
   // Planted faults: simulation only, chosen at run time with the plusarg
   // +dsh_fault=N (0: none; cosim/mmu_model.h counts them in kRtlFaults).
   // Each removes one forwarding path, so that the lockstep checker's

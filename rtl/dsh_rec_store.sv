@@ -12,7 +12,9 @@
 // two writes (stage W's slots: 0 the dequeue's, 1 the enqueue's, which wins
 // when both write one record). A read returns the array as it is; the
 // record being written in the same cycle is forwarded by the user (dsh_fwd).
-// Records travel as {qoff, hsp, hs, h} and {poff, hdrm, shared}.
+// Records travel as {qoff, hsp, hs, h} and {poff, hdrm, shared}. A read's
+// index comes in copies (dsh_pkg::QReadCopies, PReadCopies), copy k for
+// memory k, so that no index bit fans out to every memory's multiplexers.
 `default_nettype none
 
 module dsh_rec_store #(
@@ -23,17 +25,19 @@ module dsh_rec_store #(
   localparam int unsigned QIdxW = dsh_pkg::idx_w(NumQ),
   localparam int unsigned PortW = dsh_pkg::idx_w(NumPorts),
   localparam int unsigned QRecW = 3 * CellW + 1,
-  localparam int unsigned PRecW = 2 * CellW + 1
+  localparam int unsigned PRecW = 2 * CellW + 1,
+  localparam int unsigned QCopies = dsh_pkg::QReadCopies,
+  localparam int unsigned PCopies = dsh_pkg::PReadCopies
 ) (
   input  logic              clk_i,
   input  logic              rst_ni,
 
-  input  logic [QIdxW-1:0]  rd_deq_idx_i,
-  input  logic [QIdxW-1:0]  rd_enq_idx_i,
+  input  logic [QCopies*QIdxW-1:0] rd_deq_idx_i,
+  input  logic [QCopies*QIdxW-1:0] rd_enq_idx_i,
   output logic [QRecW-1:0]  rd_deq_qrec_o,
   output logic [QRecW-1:0]  rd_enq_qrec_o,
-  input  logic [PortW-1:0]  rd_deq_p_i,
-  input  logic [PortW-1:0]  rd_enq_p_i,
+  input  logic [PCopies*PortW-1:0] rd_deq_p_i,
+  input  logic [PCopies*PortW-1:0] rd_enq_p_i,
   input  logic [PortW-1:0]  rd_stat_p_i,
   output logic [PRecW-1:0]  rd_deq_prec_o,
   output logic [PRecW-1:0]  rd_enq_prec_o,
@@ -61,17 +65,22 @@ module dsh_rec_store #(
   logic [NumQ-1:0]     qvalid_q, qoff_q;
   logic [NumPorts-1:0] pvalid_q, poff_q;
 
-  function automatic [QRecW-1:0] qrec(input logic [QIdxW-1:0] i);
-    qrec = qvalid_q[i] ? {qoff_q[i], occ_hsp_q[i], occ_hs_q[i], occ_h_q[i]} : '0;
+  // Copy k of an index reads memory k.
+  function automatic [QRecW-1:0] qrec(input logic [QCopies*QIdxW-1:0] c);
+    logic [QIdxW-1:0] i0, i1, i2, i3;
+    {i3, i2, i1, i0} = c;
+    qrec = qvalid_q[i0] ? {qoff_q[i0], occ_hsp_q[i3], occ_hs_q[i2], occ_h_q[i1]} : '0;
   endfunction
-  function automatic [PRecW-1:0] prec(input logic [PortW-1:0] p);
-    prec = pvalid_q[p] ? {poff_q[p], port_hdrm_q[p], port_shared_q[p]} : '0;
+  function automatic [PRecW-1:0] prec(input logic [PCopies*PortW-1:0] c);
+    logic [PortW-1:0] p0, p1, p2;
+    {p2, p1, p0} = c;
+    prec = pvalid_q[p0] ? {poff_q[p0], port_hdrm_q[p2], port_shared_q[p1]} : '0;
   endfunction
   assign rd_deq_qrec_o  = qrec(rd_deq_idx_i);
   assign rd_enq_qrec_o  = qrec(rd_enq_idx_i);
   assign rd_deq_prec_o  = prec(rd_deq_p_i);
   assign rd_enq_prec_o  = prec(rd_enq_p_i);
-  assign rd_stat_prec_o = prec(rd_stat_p_i);
+  assign rd_stat_prec_o = prec({PCopies{rd_stat_p_i}});
 
   always_ff @(posedge clk_i) begin
     if (wr_deq_i) begin

@@ -349,10 +349,14 @@ TEST(RecStore, HoldsWhatWasWrittenSlotOneWins) {
   unsigned both_same = 0;
   for (int i = 0; i < 20000; ++i) {
     const unsigned rq0 = rng() % kQ, rq1 = rng() % kQ, rp0 = rng() % kP, rp1 = rng() % kP, rps = rng() % kP;
-    dut.rd_deq_idx_i = rq0;
-    dut.rd_enq_idx_i = rq1;
-    dut.rd_deq_p_i = rp0;
-    dut.rd_enq_p_i = rp1;
+    // Each read's index comes in copies, one per memory (3-bit queue
+    // indices x 4, 2-bit port indices x 3).
+    auto q4 = [](unsigned i) { return i | i << 3 | i << 6 | i << 9; };
+    auto p3 = [](unsigned p) { return p | p << 2 | p << 4; };
+    dut.rd_deq_idx_i = q4(rq0);
+    dut.rd_enq_idx_i = q4(rq1);
+    dut.rd_deq_p_i = p3(rp0);
+    dut.rd_enq_p_i = p3(rp1);
     dut.rd_stat_p_i = rps;
     dut.eval();
     auto qv = [&](unsigned k) { return q[k].valid ? q[k].bits : 0; };
