@@ -1,0 +1,342 @@
+"""The command line of scripts/synth.py: options, their validation (exit
+2 with a message naming the option), the modes, and the exit status."""
+
+import argparse
+import os
+import re
+import signal
+import sys
+import time
+from pathlib import Path
+
+from .checks import evaluate_checks, exit_status, load_limits, parse_checks, record_limits
+from .common import (DEFAULT_LIBERTY, EXIT_TOOL, EXIT_USAGE, LIMITS, MANIFEST, ROOT, ToolError,
+                     UsageError, fmt_s, say)
+from .config import SWEEP, Config, FlowOptions, validate_config
+from .fpga import DEFAULT_PACKAGE, ICE40
+from .flow import Run
+from .liberty import DEFAULT_DONT_USE, prepare_liberty
+from .report import ReportContext, run_sweep, summary_lines, sweep_status, write_report
+from .rtl import rtl_identity
+from .tools import need_tool, on_signal, tool_version
+from .yosys import ABC_SCRIPTS
+
+DESCRIPTION = """\
+Area and timing flow of dsh_mmu: Yosys, OpenSTA, nextpnr-ice40.
+
+Modes
+  generic  technology-free: Yosys `synth -flatten`, cell and flop counts,
+           `stat -tech cmos` transistor estimate, logic depth (`ltp -noff`),
+           inferred latches and `check` problems.
+  asic     generic, then dfflibmap + timing-driven abc on a Liberty library,
+           area (`stat -liberty`), gate-level netlist, OpenSTA with
+           constraints/dsh_mmu.sdc: worst slack, TNS, critical path, max clock.
+  fpga     synth_ice40 + nextpnr-ice40: LUTs, flops, max frequency; the I/O is
+           serialised by a generated wrapper (or reported as not fitting).
+  report   sweep over configurations (asic when a Liberty file is there, else
+           generic), in parallel; writes report.md and report.csv.
+
+Every run writes summary.json (machine-readable) beside its logs and prints a
+short summary. Exit status: 0 ok, 1 a check failed, 2 bad arguments, 3 a tool
+is missing or a tool failed, 77 a requested check was skipped (no Liberty
+file, no recorded limit), for CTest's SKIP_RETURN_CODE.
+
+Only the Python 3 standard library is used.
+"""
+
+
+def positive_float(opt):
+    def conv(s):
+        try:
+            v = float(s)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{opt} {s!r} is not a number")
+        if not v > 0:
+            raise argparse.ArgumentTypeError(f"{opt} {s} must be > 0")
+        return v
+    return conv
+
+
+def fraction(opt):
+    def conv(s):
+        try:
+            v = float(s)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{opt} {s!r} is not a number")
+        if not 0 <= v < 1:
+            raise argparse.ArgumentTypeError(f"{opt} {s} must be in [0, 1)")
+        return v
+    return conv
+
+
+def build_parser():
+    p = argparse.ArgumentParser(
+        prog="synth.py", formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=DESCRIPTION,
+        epilog="Examples:\n"
+               "  scripts/synth.py generic --ports 4 --queues 4 --scheme dsh\n"
+               "  scripts/synth.py asic --ports 32 --queues 7 --scheme dsh --period 4\n"
+               "  scripts/synth.py fpga --ports 2 --queues 2 --fpga-freq 50\n"
+               "  scripts/synth.py report --jobs 2\n"
+               "  scripts/synth.py asic --ports 4 --queues 4 --check timing,area --reuse\n"
+               "See docs/synthesis.md.")
+    p.add_argument("mode", choices=["generic", "asic", "fpga", "report"], help="flow to run")
+    g = p.add_argument_group("configuration (dsh_mmu parameters)")
+    g.add_argument("--ports", type=int, default=4, metavar="N", help="NumPorts, 1..1024 (default 4)")
+    g.add_argument("--queues", type=int, default=4, metavar="N", help="NumQueues, 1..64 (default 4)")
+    g.add_argument("--cell-w", type=int, default=20, metavar="N", help="CellW, 4..40 (default 20)")
+    g.add_argument("--size-w", type=int, default=8, metavar="N", help="SizeW, 1..CellW (default 8)")
+    g.add_argument("--cnt-w", type=int, default=32, metavar="N", help="CntW, 1..64 (default 32)")
+    g.add_argument("--scheme", choices=["sih", "dsh"], default="dsh",
+                   help="Dsh parameter: dsh (1) or sih (0); default dsh")
+    g.add_argument("--latency", type=int, default=2, metavar="N",
+                   help="ThreshLatency, 1..3 (default 2)")
+    t = p.add_argument_group("asic")
+    t.add_argument("--liberty", metavar="FILE",
+                   help="Liberty file, plain or .gz (default $DSH_LIBERTY, else the committed sky130 HD "
+                        f"typical library {DEFAULT_LIBERTY.relative_to(ROOT)})")
+    t.add_argument("--period", default="4.0", metavar="NS",
+                   help="target clock period in ns (default 4.0, i.e. 250 MHz), or 'recorded': "
+                        "the target recorded for the configuration in --limits")
+    t.add_argument("--input-delay", type=fraction("--input-delay"), default=0.2, metavar="FRAC",
+                   help="input delay as a fraction of the period (default 0.2)")
+    t.add_argument("--output-delay", type=fraction("--output-delay"), default=0.2, metavar="FRAC",
+                   help="output delay as a fraction of the period (default 0.2)")
+    t.add_argument("--uncertainty", type=float, default=0.0, metavar="NS",
+                   help="setup clock uncertainty in ns (default 0)")
+    t.add_argument("--driving-cell", metavar="CELL",
+                   help="Liberty cell driving the inputs (default: the second-smallest buffer)")
+    t.add_argument("--output-load", type=positive_float("--output-load"), metavar="CAP",
+                   help="output load in library units (default: 4 input pins of the driving cell)")
+    t.add_argument("--abc-script", choices=sorted(ABC_SCRIPTS), default="delay",
+                   help="ABC script of the timing-driven mapping: delay (default; rebalances for "
+                        "depth and sizes gates) or yosys (Yosys's own abc -D script)")
+    t.add_argument("--time-cfg", action="store_true",
+                   help="time paths from cfg_* too (no false path on static configuration)")
+    t.add_argument("--dont-use", action="append", default=[], metavar="GLOB",
+                   help="exclude Liberty cells matching GLOB from mapping (repeatable; added to "
+                        f"the defaults {' '.join(DEFAULT_DONT_USE)})")
+    t.add_argument("--no-default-dont-use", action="store_true",
+                   help="do not exclude the default dont-use cells")
+    f = p.add_argument_group("fpga")
+    f.add_argument("--device", choices=sorted(ICE40), default="hx8k", help="iCE40 device (default hx8k)")
+    f.add_argument("--package", default=None, help="package (default ct256 for hx8k, tq144 for hx1k, sg48 for up5k)")
+    f.add_argument("--fpga-freq", type=positive_float("--fpga-freq"), default=50.0, metavar="MHZ",
+                   help="nextpnr target frequency in MHz (default 50)")
+    f.add_argument("--fpga-io", choices=["wrap", "direct"], default="wrap",
+                   help="wrap: serialise the I/O in a generated wrapper (5 pins); direct: "
+                        "dsh_mmu's ports on pins, reported as not fitting when too many (default wrap)")
+    r = p.add_argument_group("report")
+    r.add_argument("--configs", metavar="LIST",
+                   help="sweep as PxQ[,PxQ...] (default 4x4,8x8,32x7,64x8), both schemes")
+    r.add_argument("--jobs", type=int, default=os.cpu_count() or 1, metavar="N",
+                   help=f"configurations in parallel (default {os.cpu_count() or 1}, the cores)")
+    r.add_argument("--report-mode", choices=["auto", "asic", "generic"], default="auto",
+                   help="flow per configuration: asic when a Liberty file is found (auto)")
+    c = p.add_argument_group("output and checks")
+    c.add_argument("--out", metavar="DIR",
+                   help="output directory (default out/synth/<mode>/<config>, report: out/synth)")
+    c.add_argument("--check", metavar="LIST",
+                   help="comma list of latch, yosys-check, timing, area, all, or none: exit 1 if one "
+                        "fails, 77 if one is skipped (default: latch,yosys-check; fpga: none)")
+    c.add_argument("--manifest", default=str(MANIFEST), metavar="FILE",
+                   help="source manifest (.f: one file a line, relative to it, // comments); "
+                        "default %(default)s")
+    c.add_argument("--limits", default=str(LIMITS), metavar="FILE",
+                   help="recorded limits for area and the timing target (default %(default)s)")
+    c.add_argument("--reuse", action="store_true",
+                   help="reuse summary.json in --out when its inputs (RTL, SDC, script, options) are unchanged")
+    c.add_argument("--liberty-optional", action="store_true",
+                   help="asic mode without a Liberty file: run generic and mark timing/area skipped "
+                        "instead of failing")
+    c.add_argument("--record-limits", action="store_true",
+                   help="write this run's figures into --limits as the new recorded values: "
+                        "area and transistor limits at +--margin, the target period, date and "
+                        "tool versions")
+    c.add_argument("--margin", type=fraction("--margin"), default=0.10, metavar="FRAC",
+                   help="margin of the recorded limits over the measured value (default 0.10)")
+    c.add_argument("--timeout", type=positive_float("--timeout"), metavar="MIN",
+                   help="stop a tool that runs longer than MIN minutes (the run then fails "
+                        "with 'timed out'); default: no limit")
+    c.add_argument("--quiet", action="store_true", help="print only the summary")
+    return p
+
+
+# ------------------------------------------------------------- resolution
+def config_from_args(a, ports=None, queues=None, scheme=None):
+    cfg = Config(ports if ports is not None else a.ports, queues if queues is not None else a.queues,
+                 scheme or a.scheme, a.cell_w, a.size_w, a.cnt_w, a.latency)
+    validate_config(cfg)
+    return cfg
+
+
+def resolve_liberty(a, required):
+    cand = a.liberty or os.environ.get("DSH_LIBERTY")
+    if cand:
+        if not Path(cand).is_file():
+            raise UsageError(f"--liberty {cand}: no such file")
+        return Path(cand)
+    if DEFAULT_LIBERTY.is_file():
+        return DEFAULT_LIBERTY
+    if required:
+        raise UsageError(f"--liberty not given and the default {DEFAULT_LIBERTY} is not present")
+    return None
+
+
+def resolve_period(text, recorded, name, limits_path):
+    if str(text) == "recorded":
+        if "period_ns" not in recorded:
+            raise UsageError(f"--period recorded: no target period recorded for {name} "
+                             f"in {limits_path}")
+        return float(recorded["period_ns"])
+    try:
+        v = float(text)
+    except ValueError:
+        raise UsageError(f"--period {text!r} is neither a number of ns nor 'recorded'")
+    if not v > 0:
+        raise UsageError(f"--period {text} must be > 0 ns")
+    return v
+
+
+def parse_configs(text):
+    """--configs 'PxQ[,PxQ...]' -> [(ports, queues)]; SWEEP when None."""
+    if not text:
+        return list(SWEEP)
+    sizes = []
+    for item in text.split(","):
+        m = re.fullmatch(r"\s*(\d+)x(\d+)\s*", item)
+        if not m:
+            raise UsageError(f"--configs {item!r}: expected PxQ, e.g. 32x7")
+        sizes.append((int(m.group(1)), int(m.group(2))))
+    return sizes
+
+
+def dont_use_patterns(a):
+    return ([] if a.no_default_dont_use else DEFAULT_DONT_USE) + a.dont_use
+
+
+def liberty_cache():
+    """Where the plain-text, filtered Liberty copies go (shared by all runs)."""
+    return Path(os.environ.get("DSH_SYNTH_CACHE", ROOT / "out" / "synth" / ".liberty"))
+
+
+def flow_options(a, manifest, period, liberty):
+    return FlowOptions(manifest=manifest, timeout_min=a.timeout, reuse=a.reuse, quiet=a.quiet,
+                       liberty=liberty, period=period, input_delay=a.input_delay,
+                       output_delay=a.output_delay, uncertainty=a.uncertainty,
+                       driving_cell=a.driving_cell, output_load=a.output_load,
+                       time_cfg=a.time_cfg, abc_script=a.abc_script, device=a.device,
+                       package=a.package, fpga_freq=a.fpga_freq, fpga_io=a.fpga_io)
+
+
+# ------------------------------------------------------------------- main
+def main(argv=None):
+    """Entry point of scripts/synth.py: ends running tools on SIGINT/SIGTERM."""
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    return run(argv)
+
+
+def run(argv=None):
+    """Parse argv and run; returns the exit status (argparse's own errors
+    exit 2 through SystemExit)."""
+    a = build_parser().parse_args(argv)
+    try:
+        return run_main(a)
+    except UsageError as e:
+        print(f"synth.py: error: {e}", file=sys.stderr)
+        return EXIT_USAGE
+    except ToolError as e:
+        print(f"synth.py: error: {e}", file=sys.stderr)
+        return EXIT_TOOL
+    except KeyboardInterrupt:
+        return 130
+
+
+def run_main(a):
+    # Every argument is checked before a tool is looked for.
+    if not Path(a.manifest).is_file():
+        raise UsageError(f"--manifest {a.manifest}: no such file")
+    manifest = Path(a.manifest).resolve()
+    checks = parse_checks(a.check)
+    if a.jobs < 1:
+        raise UsageError(f"--jobs {a.jobs} must be at least 1")
+    if a.package is None:
+        a.package = DEFAULT_PACKAGE[a.device]
+    if a.uncertainty < 0:
+        raise UsageError(f"--uncertainty {a.uncertainty} must be >= 0")
+    limits = load_limits(a.limits)
+    if a.mode == "report":
+        return run_report(a, limits, manifest)
+
+    cfg = config_from_args(a)
+    rec = (limits.get("configs") or {}).get(cfg.name, {})
+    period = resolve_period(a.period, rec.get("asic") or {}, cfg.name, a.limits)
+    out = Path(a.out).resolve() if a.out else ROOT / "out" / "synth" / a.mode / cfg.name
+    mode, lp, skipped = a.mode, None, None
+    if mode == "asic":
+        lp = resolve_liberty(a, required=not a.liberty_optional)
+    need_tool("yosys")
+    lib, removed, sec = None, [], None
+    if mode == "asic":
+        if lp is None:
+            skipped = f"no Liberty file (default {DEFAULT_LIBERTY} not present, no --liberty)"
+            say(f"asic: {skipped}; running the generic flow only")
+            mode = "generic"
+        else:
+            need_tool("sta")
+            lib, removed, sec = prepare_liberty(lp, liberty_cache(), dont_use_patterns(a))
+    opts = flow_options(a, manifest, period, lp)
+    res = Run(cfg, mode, out, opts, lib=lib, removed=removed, quiet=a.quiet).execute()
+    if lib:
+        res.steps_s.setdefault("liberty_prep", round(sec, 2))
+    if skipped:
+        res.asic_skipped = skipped
+        res.write(out / "summary.json")
+    for ln in summary_lines(res):
+        print(ln)
+    print(f"  summary: {out / 'summary.json'}")
+    if not res.ok:
+        return EXIT_TOOL
+    if checks is None:
+        checks = ["latch", "yosys-check"] if a.mode != "fpga" else []
+    res.checks = evaluate_checks(res, checks, limits)
+    res.write(out / "summary.json")
+    if a.record_limits:
+        record_limits(res, a.limits, a.margin)
+    for k, v in res.checks.items():
+        print(f"  check {k}: {v.status.upper()} - {v.detail}")
+    return exit_status(res.checks)
+
+
+def run_report(a, limits, manifest):
+    out = Path(a.out).resolve() if a.out else ROOT / "out" / "synth"
+    period = resolve_period(a.period, {}, "report", a.limits)
+    cfgs = [config_from_args(a, p, q, s) for p, q in parse_configs(a.configs)
+            for s in ("sih", "dsh")]
+    mode, lp = a.report_mode, None
+    if mode in ("auto", "asic"):
+        lp = resolve_liberty(a, required=(mode == "asic"))
+    need_tool("yosys")
+    out.mkdir(parents=True, exist_ok=True)
+    lib, removed = None, []
+    if mode in ("auto", "asic"):
+        if lp is None:
+            say(f"report: no Liberty file ({DEFAULT_LIBERTY} not present): generic sweep")
+            mode = "generic"
+        else:
+            need_tool("sta")
+            mode = "asic"
+            lib, removed, _ = prepare_liberty(lp, liberty_cache(), dont_use_patterns(a))
+    opts = flow_options(a, manifest, period, lp)
+    t_all = time.monotonic()
+    results = run_sweep(cfgs, mode, out, opts, lib, removed, a.jobs)
+    ctx = ReportContext(cell_w=a.cell_w, size_w=a.size_w, cnt_w=a.cnt_w, latency=a.latency,
+                        period=period, input_delay=a.input_delay, output_delay=a.output_delay,
+                        yosys_version=tool_version("yosys"),
+                        sta_version=tool_version("sta") if mode == "asic" else None,
+                        rtl=rtl_identity(manifest))
+    write_report(results, out, ctx, mode)
+    say(f"report: done in {fmt_s(time.monotonic() - t_all)}: {out / 'report.md'}, "
+        f"{out / 'report.csv'}")
+    return sweep_status(results)

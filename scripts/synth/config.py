@@ -1,0 +1,103 @@
+"""What is synthesised (Config: dsh_mmu's parameters) and how (FlowOptions:
+the knobs of the ASIC and FPGA flows, from the command line)."""
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Optional
+
+from .common import MANIFEST, UsageError
+
+# Parameter limits, as checked by the RTL at elaboration (dsh_mmu.sv).
+# (option, attribute, RTL parameter, low, high); high None: see SizeW.
+PARAM_LIMITS = [
+    ("--ports", "ports", "NumPorts", 1, 1024),
+    ("--queues", "queues", "NumQueues", 1, 64),
+    ("--cell-w", "cell_w", "CellW", 4, 40),
+    ("--size-w", "size_w", "SizeW", 1, None),
+    ("--cnt-w", "cnt_w", "CntW", 1, 64),
+    ("--latency", "latency", "ThreshLatency", 1, 3),
+]
+DEFAULTS = {"cell_w": 20, "size_w": 8, "cnt_w": 32, "latency": 2}
+
+# The report sweep: (ports, queues), each with both schemes.
+SWEEP = [(4, 4), (8, 8), (32, 7), (64, 8)]
+
+
+@dataclass(frozen=True)
+class Config:
+    """One dsh_mmu configuration."""
+    ports: int
+    queues: int
+    scheme: str  # "dsh" or "sih"
+    cell_w: int = 20
+    size_w: int = 8
+    cnt_w: int = 32
+    latency: int = 2
+
+    @property
+    def dsh(self):
+        return self.scheme == "dsh"
+
+    @property
+    def name(self):
+        n = f"{self.scheme}_{self.ports}x{self.queues}"
+        for attr, tag in (("cell_w", "cw"), ("size_w", "sw"), ("cnt_w", "nw"), ("latency", "l")):
+            if getattr(self, attr) != DEFAULTS[attr]:
+                n += f"_{tag}{getattr(self, attr)}"
+        return n
+
+    def params(self):
+        """RTL parameter name -> value, in -chparam order."""
+        return {"NumPorts": self.ports, "NumQueues": self.queues, "CellW": self.cell_w,
+                "SizeW": self.size_w, "CntW": self.cnt_w, "Dsh": int(self.dsh),
+                "ThreshLatency": self.latency}
+
+    def as_dict(self):
+        d = {"name": self.name, "scheme": self.scheme}
+        d.update(self.params())
+        return d
+
+    @classmethod
+    def from_dict(cls, d):
+        return cls(d["NumPorts"], d["NumQueues"], d["scheme"], d["CellW"], d["SizeW"],
+                   d["CntW"], d["ThreshLatency"])
+
+
+def validate_config(cfg):
+    """UsageError naming the option when a parameter is outside the RTL's limits."""
+    for opt, attr, rtl, lo, hi in PARAM_LIMITS:
+        v = getattr(cfg, attr)
+        if hi is None:
+            hi, why = cfg.cell_w, f"1..CellW (--cell-w {cfg.cell_w})"
+        else:
+            why = f"{lo}..{hi}"
+        if not lo <= v <= hi:
+            raise UsageError(f"{opt} {v} is out of range: {rtl} must be in {why}")
+
+
+@dataclass
+class FlowOptions:
+    """The resolved options of a run (a sweep shares one)."""
+    manifest: Path = MANIFEST
+    timeout_min: Optional[float] = None
+    reuse: bool = False
+    quiet: bool = False
+    # asic
+    liberty: Optional[Path] = None       # the library as given (before filtering)
+    period: float = 4.0                  # ns
+    input_delay: float = 0.2             # fraction of the period
+    output_delay: float = 0.2
+    uncertainty: float = 0.0             # ns
+    driving_cell: Optional[str] = None
+    output_load: Optional[float] = None  # library units
+    time_cfg: bool = False
+    abc_script: str = "delay"
+    # fpga
+    device: str = "hx8k"
+    package: str = "ct256"
+    fpga_freq: float = 50.0
+    fpga_io: str = "wrap"
+
+    @property
+    def timeout_s(self):
+        return self.timeout_min * 60 if self.timeout_min else None

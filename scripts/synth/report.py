@@ -1,0 +1,258 @@
+"""What a run prints (summary_lines), and the sweep: its configurations in
+parallel, report.md and report.csv."""
+
+import concurrent.futures
+import csv
+import datetime
+import math
+import threading
+import time
+from dataclasses import dataclass
+from typing import Optional
+
+from .common import EXIT_OK, EXIT_TOOL, fmt_s, say
+from .flow import Run
+
+
+# ------------------------------------------------------------------ printing
+def summary_lines(res):
+    """The lines printed after a run, from its RunResult."""
+    c = res.config
+    lines = [f"dsh_mmu {c.name}: NumPorts={c.ports} NumQueues={c.queues} "
+             f"CellW={c.cell_w} SizeW={c.size_w} CntW={c.cnt_w} "
+             f"{'DSH' if c.dsh else 'SIH'} ThreshLatency={c.latency}  [{res.mode}]"]
+    if not res.ok:
+        lines += [f"  ERROR: {e}" for e in res.errors]
+    g = res.generic
+    if g:
+        lines.append(f"  generic: {g.cells} cells, {g.flops} flops, "
+                     f"{g.transistors} transistors (cmos est., {g.transistors_flops} in flops), "
+                     f"logic depth {g.logic_depth}, latches {g.latch_cells}, "
+                     f"check problems {g.check_problems}")
+    a = res.asic
+    if a:
+        lines.append(f"  asic ({a.library}): area {a.area_um2:.0f} um2 "
+                     f"(flops {a.seq_area_um2:.0f}, logic {a.comb_area_um2:.0f}), "
+                     f"{a.cells} cells, {a.flops} flops")
+        s = a.sta
+        if s:
+            cp = s.critical_path
+            lines.append(f"  timing @ {a.period_ns} ns ({a.target_mhz} MHz): worst slack "
+                         f"{s.worst_slack_ns:.3f} ns, TNS {s.tns_ns:.1f} ns, hold slack "
+                         f"{s.hold_slack_ns:.3f} ns -> max clock {s.fmax_mhz} MHz "
+                         f"({'met' if s.timing_met else 'VIOLATED'})")
+            lines.append(f"  critical path: {cp.startpoint} -> {cp.endpoint}, "
+                         f"{cp.stages} cells, arrival {cp.arrival_ns} ns")
+            rp = s.reg2reg_path
+            if rp.slack_ns is not None:
+                lines.append(f"  reg-to-reg: slack {rp.slack_ns:.3f} ns, max clock "
+                             f"{s.reg2reg_fmax_mhz} MHz, {rp.stages} cells")
+    elif res.asic_skipped:
+        lines.append(f"  asic: skipped ({res.asic_skipped})")
+    f = res.fpga
+    if f:
+        if f.fits:
+            lines.append(f"  fpga ({f.device}/{f.package}, io {f.io_mode}): "
+                         f"{f.luts} LUT4, {f.flops} flops, {f.lcs_used} / "
+                         f"{f.lcs_available} LCs, max {f.fmax_mhz} MHz "
+                         f"(target {f.target_mhz})")
+        else:
+            extra = f" ({f.luts} LUT4, {f.flops} flops)" if f.luts is not None else ""
+            lines.append(f"  fpga ({f.device}/{f.package}): {f.reason}{extra}")
+    if res.steps_s:
+        lines.append("  time: " + ", ".join(f"{k} {fmt_s(v)}" for k, v in res.steps_s.items()))
+    return lines
+
+
+# ------------------------------------------------------------------ report
+# report.csv's columns, in order (row_of gives them).
+CSV_COLUMNS = ["config", "scheme", "ports", "queues", "pq", "status", "area_um2",
+               "seq_area_um2", "cells", "flops", "generic_cells", "transistors", "logic_depth",
+               "period_ns", "worst_slack_ns", "tns_ns", "fmax_mhz", "reg2reg_fmax_mhz",
+               "crit_stages", "crit_start", "crit_end", "latches", "check_problems",
+               "runtime_s"]
+
+
+def row_of(res):
+    """One row of report.csv (a dict in CSV_COLUMNS order) from a RunResult."""
+    c, g, a = res.config, res.generic, res.asic
+    s = a.sta if a else None
+    cp = s.critical_path if s else None
+    return {
+        "config": c.name, "scheme": c.scheme, "ports": c.ports,
+        "queues": c.queues, "pq": c.ports * c.queues,
+        "status": res.status,
+        "area_um2": a.area_um2 if a else None, "seq_area_um2": a.seq_area_um2 if a else None,
+        "cells": a.cells if a else (g.cells if g else None),
+        "flops": a.flops if a else (g.flops if g else None),
+        "generic_cells": g.cells if g else None, "transistors": g.transistors if g else None,
+        "logic_depth": g.logic_depth if g else None, "period_ns": a.period_ns if a else None,
+        "worst_slack_ns": s.worst_slack_ns if s else None, "tns_ns": s.tns_ns if s else None,
+        "fmax_mhz": s.fmax_mhz if s else None,
+        "reg2reg_fmax_mhz": s.reg2reg_fmax_mhz if s else None,
+        "crit_stages": cp.stages if cp else None,
+        "crit_start": cp.startpoint if cp else None,
+        "crit_end": cp.endpoint if cp else None,
+        "latches": g.latch_cells if g else None,
+        "check_problems": g.check_problems if g else None,
+        "runtime_s": res.steps_s.get("total"),
+    }
+
+
+@dataclass
+class ReportContext:
+    """What report.md's header says besides the results."""
+    cell_w: int
+    size_w: int
+    cnt_w: int
+    latency: int
+    period: float
+    input_delay: float
+    output_delay: float
+    yosys_version: str
+    sta_version: Optional[str]
+    rtl: object  # RtlIdentity
+    date: str = ""
+
+
+def write_report(results, out, ctx, mode):
+    """report.csv and report.md in out from RunResults; mode asic or generic."""
+    rows = [row_of(r) for r in results]
+    rows.sort(key=lambda r: (r["pq"], r["ports"], r["scheme"]))
+    with open(out / "report.csv", "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=CSV_COLUMNS)
+        w.writeheader()
+        w.writerows(rows)
+    size_key = "area_um2" if mode == "asic" else "transistors"
+    unit = "um2" if mode == "asic" else "transistors"
+    md = [f"# dsh_mmu synthesis sweep ({mode})", "",
+          f"Generated by `scripts/synth.py report` on "
+          f"{ctx.date or datetime.date.today().isoformat()}; "
+          f"CellW={ctx.cell_w}, SizeW={ctx.size_w}, CntW={ctx.cnt_w}, "
+          f"ThreshLatency={ctx.latency}."]
+    if mode == "asic":
+        lib = results[0].asic.library if results and results[0].asic else None
+        md.append(f"Library {lib}, target clock {ctx.period} ns "
+                  f"({1000 / ctx.period:.0f} MHz), input/output delay "
+                  f"{ctx.input_delay}/{ctx.output_delay} of the period.")
+    md.append(f"Tools: {ctx.yosys_version}" + (f"; OpenSTA {ctx.sta_version}"
+                                               if mode == "asic" else "") + ".")
+    rtl = ctx.rtl
+    md.append(f"RTL: {rtl.manifest} (sha1 {rtl.sha1}"
+              + (f", git {rtl.git}" if rtl.git is not None else "")
+              + (", with uncommitted RTL changes" if rtl.rtl_modified else "") + ").")
+    md += ["", "| config | P×Q | area µm² | flop area µm² | cells | flops | transistors (cmos est.) "
+           "| depth | worst slack ns | TNS ns | max clock MHz | reg2reg MHz | runtime |",
+           "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    f = lambda v, d=0: "-" if v is None else (f"{v:,.{d}f}" if isinstance(v, float) else f"{v:,}")
+    for r in rows:
+        md.append(f"| {r['config']}{'' if r['status'] == 'ok' else ' (' + r['status'] + ')'} "
+                  f"| {r['pq']} | {f(r['area_um2'])} | {f(r['seq_area_um2'])} | {f(r['cells'])} "
+                  f"| {f(r['flops'])} | {f(r['transistors'])} | {f(r['logic_depth'])} "
+                  f"| {f(r['worst_slack_ns'], 3)} | {f(r['tns_ns'], 0)} | {f(r['fmax_mhz'], 1)} "
+                  f"| {f(r['reg2reg_fmax_mhz'], 1)} | {fmt_s(r['runtime_s'])} |")
+    # DSH over SIH
+    md += ["", f"## DSH over SIH ({unit})", "",
+           "| P×Q | SIH | DSH | DSH extra | depth SIH → DSH | max clock SIH → DSH MHz |",
+           "|---|---:|---:|---:|---|---|"]
+    by = {(r["ports"], r["queues"], r["scheme"]): r for r in rows}
+    for p, q in sorted({(r["ports"], r["queues"]) for r in rows}, key=lambda x: x[0] * x[1]):
+        s, d = by.get((p, q, "sih")), by.get((p, q, "dsh"))
+        if not (s and d and s.get(size_key) and d.get(size_key)):
+            continue
+        extra = 100.0 * (d[size_key] / s[size_key] - 1.0)
+        md.append(f"| {p}×{q} | {f(s[size_key])} | {f(d[size_key])} | {extra:+.1f} % "
+                  f"| {f(s['logic_depth'])} → {f(d['logic_depth'])} "
+                  f"| {f(s['fmax_mhz'], 1)} → {f(d['fmax_mhz'], 1)} |")
+    # growth with P×Q
+    md += ["", "## Growth with ports × queues", ""]
+    for scheme in ("sih", "dsh"):
+        pts = [(r["pq"], r[size_key], r["logic_depth"]) for r in rows
+               if r["scheme"] == scheme and r[size_key]]
+        if len(pts) < 2:
+            continue
+        n = len(pts)
+        mx, my = sum(p[0] for p in pts) / n, sum(p[1] for p in pts) / n
+        sxx = sum((p[0] - mx) ** 2 for p in pts)
+        slope = sum((p[0] - mx) * (p[1] - my) for p in pts) / sxx if sxx else 0.0
+        icpt = my - slope * mx
+        per = ", ".join(f"{p[0]}: {p[1] / p[0]:,.0f}" for p in sorted(pts))
+        md.append(f"- {scheme.upper()}: {unit} ≈ {slope:,.0f} × P·Q + {icpt:,.0f} "
+                  f"(least squares); per queue {per}.")
+        dpts = [(p[0], p[2]) for p in sorted(pts) if p[2]]
+        if len(dpts) >= 2:
+            md.append(f"  Logic depth: " + ", ".join(f"P·Q={a}: {b}" for a, b in dpts)
+                      + f" (log2 P·Q from {math.log2(dpts[0][0]):.1f} to "
+                      f"{math.log2(dpts[-1][0]):.1f}).")
+    crit = [r for r in rows if r["crit_start"]]
+    if crit:
+        md += ["", "## Critical paths", ""]
+        for r in crit:
+            md.append(f"- {r['config']}: {r['crit_start']} → {r['crit_end']}, "
+                      f"{r['crit_stages']} cells")
+    md += ["", "Figures: see docs/synthesis.md. Per-configuration logs and summary.json are in "
+           "the sub-directories of this folder."]
+    (out / "report.md").write_text("\n".join(md) + "\n")
+
+
+# ------------------------------------------------------------------- sweep
+def run_sweep(cfgs, mode, out, opts, lib, removed, jobs):
+    """Every configuration through mode, jobs at a time, largest first, with
+    a progress line per result and a heartbeat a minute. Returns the
+    RunResults in completion order."""
+    cfgs = sorted(cfgs, key=lambda c: -(c.ports * c.queues))
+    say(f"report: {len(cfgs)} configurations, mode {mode}, {jobs} in parallel, "
+        f"out {out}" + (f", target {opts.period} ns" if mode == "asic" else ""))
+    runs = [Run(c, mode, out / c.name, opts, lib=lib, removed=removed, quiet=True)
+            for c in cfgs]
+    started = {}
+    stop = threading.Event()
+
+    def heartbeat():
+        while not stop.wait(60):
+            busy = []
+            for r in runs:
+                if r in started and "total" not in r.res.steps_s:
+                    st = r.out / "stamps.txt"
+                    words = st.read_text().split() if st.is_file() else []
+                    last = words[-2] if words else "start"
+                    busy.append(f"{r.cfg.name} ({fmt_s(time.monotonic() - started[r])}, "
+                                f"after {last})")
+            if busy:
+                say(f"report: running {', '.join(busy)}")
+
+    def work(r):
+        started[r] = time.monotonic()
+        return r.execute()
+
+    hb = threading.Thread(target=heartbeat, daemon=True)
+    hb.start()
+    results = []
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as ex:
+        futs = {ex.submit(work, r): r for r in runs}
+        for i, fu in enumerate(concurrent.futures.as_completed(futs), 1):
+            r = futs[fu]
+            res = fu.result()
+            results.append(res)
+            say(progress_line(i, len(runs), res, mode))
+    stop.set()
+    return results
+
+
+def progress_line(i, n, res, mode):
+    row = row_of(res)
+    name = res.config.name
+    if not res.ok:
+        return f"[{i}/{n}] {name}: ERROR {'; '.join(res.errors)}"
+    if mode == "asic":
+        return (f"[{i}/{n}] {name}: area {row['area_um2']:,.0f} um2, "
+                f"{row['cells']:,} cells, {row['flops']:,} flops, depth {row['logic_depth']}, "
+                f"slack {row['worst_slack_ns']:.3f} ns, max {row['fmax_mhz']} MHz "
+                f"({fmt_s(row['runtime_s'])})")
+    return (f"[{i}/{n}] {name}: {row['cells']:,} cells, {row['flops']:,} "
+            f"flops, {row['transistors']:,} transistors, depth {row['logic_depth']} "
+            f"({fmt_s(row['runtime_s'])})")
+
+
+def sweep_status(results):
+    return EXIT_OK if all(r.ok for r in results) else EXIT_TOOL

@@ -1,0 +1,44 @@
+"""The source manifest (rtl/dsh_mmu.f or --manifest): its files, and what
+RTL a result is of."""
+
+import subprocess
+from pathlib import Path
+
+from .common import ToolError, sha1_of
+from .record import RtlIdentity
+
+
+def rtl_files(manifest):
+    manifest = Path(manifest)
+    if not manifest.is_file():
+        raise ToolError(f"source manifest {manifest} not found")
+    files = []
+    for raw in manifest.read_text().splitlines():
+        line = raw.split("//", 1)[0].strip()
+        if not line or line.startswith(("+", "-")):
+            continue
+        f = (manifest.parent / line).resolve()
+        if not f.is_file():
+            raise ToolError(f"{manifest}: listed file {line} not found")
+        files.append(f)
+    return files
+
+
+def rtl_identity(manifest):
+    """Hash of the manifest and its files, and the git commit (with -dirty)
+    when the manifest is inside a work tree."""
+    manifest = Path(manifest)
+    files = rtl_files(manifest)
+    ident = RtlIdentity(manifest=str(manifest), sha1=sha1_of([manifest] + files)[:16])
+    try:
+        out = subprocess.run(["git", "-C", str(manifest.parent), "describe", "--always",
+                              "--dirty", "--abbrev=10"], capture_output=True, text=True,
+                             timeout=20)
+        if out.returncode == 0:
+            ident.git = out.stdout.strip()
+            st = subprocess.run(["git", "-C", str(manifest.parent), "status", "--porcelain",
+                                 "--", "."], capture_output=True, text=True, timeout=20)
+            ident.rtl_modified = bool(st.stdout.strip())
+    except (OSError, subprocess.SubprocessError):
+        pass
+    return ident
