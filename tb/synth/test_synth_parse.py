@@ -1,15 +1,13 @@
-"""Unit tests of scripts/synth.py's readers: OpenSTA path reports and the
-check verdicts. Hand-written inputs in OpenSTA's and the summary's formats;
-no tool runs. Standard library only (run by CTest as synth/parse)."""
-import importlib.util
+"""Unit tests of the flow's OpenSTA readers (synth.sta) and the check
+verdicts (synth.checks). Hand-written inputs in OpenSTA's format and
+hand-made result records; no tool runs. Standard library only (run by
+CTest as synth/parse)."""
 import sys
 import unittest
-from pathlib import Path
 
-SYNTH_PY = Path(__file__).resolve().parents[2] / "scripts" / "synth.py"
-spec = importlib.util.spec_from_file_location("synth", SYNTH_PY)
-synth = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(synth)
+import synth_fixtures as fx  # noqa: F401  (puts scripts/ on the path)
+from synth import checks, sta
+from synth.common import ToolError
 
 # A path whose long endpoint name pushes OpenSTA's note onto the next line.
 WRAPPED = """\
@@ -48,37 +46,60 @@ Path Type: max
 
 class ParsePath(unittest.TestCase):
     def test_wrapped_note_is_dropped_for_flops(self):
-        r = synth.parse_path(WRAPPED, 1.0)
-        self.assertEqual(r["startpoint"], "e_dw_q[7]$_DFF_PN0_")
-        self.assertEqual(r["endpoint"], "d_rec_q[59]$_DFF_P_")
+        r = sta.parse_path(WRAPPED, 1.0)
+        self.assertEqual(r.startpoint, "e_dw_q[7]$_DFF_PN0_")
+        self.assertEqual(r.endpoint, "d_rec_q[59]$_DFF_P_")
 
     def test_slack_and_driver_stages(self):
-        r = synth.parse_path(WRAPPED, 1.0)
-        self.assertEqual(r["slack_ns"], -0.25)
+        r = sta.parse_path(WRAPPED, 1.0)
+        self.assertEqual(r.slack_ns, -0.25)
         # two driver lines (with a capacitance column): the flop's Q and the inverter
-        self.assertEqual(r["stages"], 2)
-        self.assertEqual([c["cell"] for c in r["cells"]],
+        self.assertEqual(r.stages, 2)
+        self.assertEqual([c.cell for c in r.cells],
                          ["sky130_fd_sc_hd__dfrtp_1", "sky130_fd_sc_hd__inv_1"])
-        self.assertEqual(r["cells"][1]["delay_ns"], 0.07)
+        self.assertEqual(r.cells[1].delay_ns, 0.07)
 
     def test_time_unit_scales(self):
         ps = WRAPPED.replace("-0.250   slack", "-250.000   slack")  # a library in ps
-        self.assertEqual(synth.parse_path(ps, 1e-3)["slack_ns"], -0.25)
+        self.assertEqual(sta.parse_path(ps, 1e-3).slack_ns, -0.25)
 
     def test_port_note_is_kept(self):
-        r = synth.parse_path(PORT, 1.0)
-        self.assertEqual(r["startpoint"], "enq_valid_i (input port clocked by clk_i)")
-        self.assertEqual(r["endpoint"], "r_enq_v_q$_DFF_PN0_")
-        self.assertEqual(r["slack_ns"], 0.3)
-        self.assertEqual(r["arrival_ns"], 1.2)
+        r = sta.parse_path(PORT, 1.0)
+        self.assertEqual(r.startpoint, "enq_valid_i (input port clocked by clk_i)")
+        self.assertEqual(r.endpoint, "r_enq_v_q$_DFF_PN0_")
+        self.assertEqual(r.slack_ns, 0.3)
+        self.assertEqual(r.arrival_ns, 1.2)
 
 
-def result(slack=0.1, area=100.0, library="lib_a"):
-    return {"status": "ok", "errors": [], "config": {"name": "dsh_4x4"},
-            "generic": {"latch_cells": 0, "latch_signals": [], "check_problems": 0,
-                        "check_messages": [], "transistors": 1000},
-            "asic": {"worst_slack_ns": slack, "period_ns": 4.0, "target_mhz": 250.0,
-                     "fmax_mhz": 240.0, "area_um2": area, "library": library}}
+# sta.log as the flow's sta.tcl makes OpenSTA print it (markers around figures).
+STA_LOG = ("DSHSTA_BEGIN worst\n" + WRAPPED + "DSHSTA_END worst\n"
+           "DSHSTA_BEGIN reg2reg\n" + WRAPPED + "DSHSTA_END reg2reg\n"
+           "DSHSTA worst_slack -0.25\nDSHSTA tns -3.5\nDSHSTA hold_slack 0.12\n"
+           "Warning: There are 3 unconstrained endpoints.\n")
+
+
+class ParseStaLog(unittest.TestCase):
+    def test_figures(self):
+        r = sta.parse_sta_log(STA_LOG, 1.0, 4.0)
+        self.assertEqual((r.worst_slack_ns, r.tns_ns, r.hold_slack_ns), (-0.25, -3.5, 0.12))
+        self.assertFalse(r.timing_met)
+        self.assertEqual(r.fmax_mhz, 235.3)          # 1000 / (4.0 + 0.25)
+        self.assertEqual(r.reg2reg_fmax_mhz, 235.3)
+        self.assertEqual(r.critical_path.endpoint, "d_rec_q[59]$_DFF_P_")
+        self.assertEqual(r.unconstrained_endpoints, 3)
+
+    def test_missing_slack_is_a_tool_failure(self):
+        with self.assertRaises(ToolError):
+            sta.parse_sta_log(STA_LOG.replace("DSHSTA worst_slack -0.25\n", ""), 1.0, 4.0,
+                              "/nonexistent/sta.log")
+
+    def test_script_sets_the_sdc_variables(self):
+        tcl = "\n".join(sta.sta_script("/l.lib", "/o/netlist.v", 4000.0, 0.2, 0.3, 0.0,
+                                       "buf_2", 0.0069, False))
+        self.assertIn("set dsh_clock_period 4000\n", tcl)
+        self.assertIn("set dsh_output_delay_frac 0.3\n", tcl)
+        self.assertIn("set dsh_cfg_false_path 1\n", tcl)
+        self.assertIn("link_design dsh_mmu", tcl)
 
 
 LIMITS = {"configs": {"dsh_4x4": {"asic": {"library": "lib_a", "area_um2": 90.0,
@@ -87,29 +108,47 @@ LIMITS = {"configs": {"dsh_4x4": {"asic": {"library": "lib_a", "area_um2": 90.0,
 
 class Checks(unittest.TestCase):
     def verdict(self, res, check, limits=LIMITS):
-        return synth.evaluate_checks(res, [check], limits)[check][0]
+        return checks.evaluate_checks(res, [check], limits)[check].status
 
     def test_timing(self):
-        self.assertEqual(self.verdict(result(slack=0.0), "timing"), "pass")
-        self.assertEqual(self.verdict(result(slack=-0.001), "timing"), "fail")
+        self.assertEqual(self.verdict(fx.asic_result(slack=0.0), "timing"), "pass")
+        self.assertEqual(self.verdict(fx.asic_result(slack=-0.001), "timing"), "fail")
 
     def test_area_against_recorded_limit(self):
-        self.assertEqual(self.verdict(result(area=99.0), "area"), "pass")
-        self.assertEqual(self.verdict(result(area=99.5), "area"), "fail")
+        self.assertEqual(self.verdict(fx.asic_result(area=99.0), "area"), "pass")
+        self.assertEqual(self.verdict(fx.asic_result(area=99.5), "area"), "fail")
 
     def test_area_of_another_library_is_skipped(self):
-        self.assertEqual(self.verdict(result(library="lib_b"), "area"), "skip")
+        self.assertEqual(self.verdict(fx.asic_result(library="lib_b"), "area"), "skip")
 
     def test_latch_fails(self):
-        res = result()
-        res["generic"].update(latch_cells=1, latch_signals=["x_q"])
+        res = fx.asic_result()
+        res.generic.latch_cells, res.generic.latch_signals = 1, ["x_q"]
         self.assertEqual(self.verdict(res, "latch"), "fail")
 
+    def test_yosys_check_fails(self):
+        res = fx.asic_result()
+        self.assertEqual(self.verdict(res, "yosys-check"), "pass")
+        res.generic.check_problems = 2
+        self.assertEqual(self.verdict(res, "yosys-check"), "fail")
+
     def test_failed_flow_fails_every_check(self):
-        res = result()
-        res.update(status="error", errors=["yosys: timed out"])
+        res = fx.asic_result()
+        res.status, res.errors = "error", ["yosys: timed out"]
         for c in ("latch", "yosys-check", "timing", "area"):
             self.assertEqual(self.verdict(res, c), "fail")
+
+    def test_exit_status(self):
+        v = checks.evaluate_checks(fx.asic_result(library="lib_b"), ["timing", "area"], LIMITS)
+        self.assertEqual(checks.exit_status(v), 77)           # area skipped
+        v = checks.evaluate_checks(fx.asic_result(slack=-1, library="lib_b"),
+                                   ["timing", "area"], LIMITS)
+        self.assertEqual(checks.exit_status(v), 1)            # a failure wins over a skip
+
+    def test_parse_checks(self):
+        self.assertIsNone(checks.parse_checks(None))
+        self.assertEqual(checks.parse_checks("none"), [])
+        self.assertEqual(checks.parse_checks("all"), ["latch", "yosys-check", "timing", "area"])
 
 
 if __name__ == "__main__":

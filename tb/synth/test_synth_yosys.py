@@ -1,0 +1,138 @@
+"""Unit tests of the Yosys scripts the flow writes and of its readers of
+Yosys reports (synth.yosys), on hand-written reports. No tool runs
+(synth/unit-yosys)."""
+import re
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+import synth_fixtures  # noqa: F401  (puts scripts/ on the path)
+from synth import yosys
+from synth.config import Config
+
+FILES = [Path("/r/rtl/a.sv"), Path("/r/rtl/dsh_mmu.sv")]
+OUT = Path("/o/dsh_4x4")
+
+
+def index(lines, prefix):
+    """Position of the first line starting with prefix (fails the test if none)."""
+    for i, ln in enumerate(lines):
+        if ln.startswith(prefix):
+            return i
+    raise AssertionError(f"no line starting with {prefix!r} in {lines}")
+
+
+class Scripts(unittest.TestCase):
+    def test_front_elaborates_with_every_parameter(self):
+        lines = yosys.front(FILES, Config(4, 4, "dsh"))
+        self.assertEqual(lines[0], "read_verilog -defer -sv /r/rtl/a.sv /r/rtl/dsh_mmu.sv")
+        self.assertEqual(lines[1], "hierarchy -check -top dsh_mmu -chparam NumPorts 4 "
+                         "-chparam NumQueues 4 -chparam CellW 20 -chparam SizeW 8 "
+                         "-chparam CntW 32 -chparam Dsh 1 -chparam ThreshLatency 2")
+
+    def test_sih_and_non_default_widths(self):
+        h = yosys.front(FILES, Config(32, 7, "sih", cell_w=16, latency=3))[1]
+        for p in ("NumPorts 32", "NumQueues 7", "CellW 16", "Dsh 0", "ThreshLatency 3"):
+            self.assertIn(f"-chparam {p}", h)
+
+    def test_generic_steps_in_order(self):
+        lines = yosys.generic_script(FILES, Config(4, 4, "dsh"), OUT)
+        order = [index(lines, s) for s in (
+            "hierarchy ", "synth -flatten -top dsh_mmu -run begin:fine",
+            "synth -flatten -top dsh_mmu -run fine:check", "rename -wire",
+            "tee -q -o /o/dsh_4x4/stat_generic.txt stat",
+            "tee -q -o /o/dsh_4x4/stat_cmos.txt stat -tech cmos",
+            "tee -q -o /o/dsh_4x4/check.txt check", "tee -q -o /o/dsh_4x4/ltp.txt ltp -noff")]
+        self.assertEqual(order, sorted(order))
+        stamps = [ln.split()[1] for ln in lines if ln.startswith("!echo")]
+        self.assertEqual(stamps, ["elaborate", "synth_coarse", "synth_fine", "generic_reports"])
+
+    def test_asic_tail(self):
+        tail = yosys.asic_tail(OUT, "/c/lib.lib", 4.0, ("buf_1", "A", "X"),
+                               ("conb_1", "HI"), ("conb_1", "LO"), OUT / "abc.script")
+        text = "\n".join(tail)
+        self.assertLess(index(tail, "dfflibmap -liberty /c/lib.lib"), index(tail, "abc "))
+        self.assertIn("abc -D 4000 -liberty /c/lib.lib -constr /o/dsh_4x4/abc.constr "
+                      "-script /o/dsh_4x4/abc.script", text)
+        self.assertIn("hilomap -singleton -hicell conb_1 HI -locell conb_1 LO", text)
+        self.assertIn("insbuf -buf buf_1 A X", text)
+        self.assertIn("tee -q -o /o/dsh_4x4/stat_liberty.txt stat -liberty /c/lib.lib", text)
+        self.assertRegex(text, r"write_verilog .* /o/dsh_4x4/netlist\.v")
+        # Yosys's own ABC script, no tie cells
+        tail = yosys.asic_tail(OUT, "/c/lib.lib", 4.6, ("buf_1", "A", "X"))
+        self.assertFalse(any("-script" in ln or ln.startswith("hilomap") for ln in tail))
+        self.assertIn("abc -D 4600 ", "\n".join(tail))
+
+    def test_paths_with_blanks_are_refused(self):
+        from synth.common import UsageError
+        with self.assertRaises(UsageError):
+            yosys.generic_script(FILES, Config(4, 4, "dsh"), Path("/o/my dir"))
+
+
+STAT = """\
+=== sub ===
+   Number of cells:                 3
+     $_AND_                          3
+
+=== dsh_mmu ===
+
+   Number of wires:              19109
+   Number of cells:                 12
+     $_ANDNOT_                       4
+     $_DFFE_PN0P_                    2
+     $_DFF_P_                        3
+     $_DLATCH_P_                     1
+     $_MUX_                          2
+
+   Estimated number of transistors:        184+
+"""
+
+
+class Readers(unittest.TestCase):
+    def test_parse_stat_takes_the_last_module(self):
+        st = yosys.parse_stat_text(STAT)
+        self.assertEqual(st.cells, 12)
+        self.assertEqual(st.types["$_DFF_P_"], 3)
+        self.assertNotIn("$_AND_", st.types)
+        self.assertEqual((st.transistors, st.transistors_partial), (184, True))
+        lib = yosys.parse_stat_text("   Number of cells: 2\n     x_1  2\n\n"
+                                    "   Chip area for module '\\dsh_mmu': 212809.100800\n")
+        self.assertEqual(lib.area, 212809.1008)
+
+    def test_collect_generic(self):
+        with tempfile.TemporaryDirectory() as d:
+            o = Path(d)
+            (o / "stat_generic.txt").write_text(STAT)
+            (o / "stat_cmos.txt").write_text(STAT)
+            (o / "yosys.log").write_text("Latch inferred for signal `\\dsh_mmu.\\x_q' from process\n")
+            (o / "check.txt").write_text("Warning: wire x is used but has no driver.\n"
+                                         "Found and reported 1 problems.\n")
+            (o / "ltp.txt").write_text("Longest topological path in dsh_mmu (length=32):\n")
+            g = yosys.collect_generic(o)
+        self.assertEqual((g.cells, g.flops, g.latch_cells, g.comb_cells), (12, 5, 1, 6))
+        # flops: 24 transistors, +12 for an enable, +4 for a reset
+        self.assertEqual(g.transistors_flops, 2 * (24 + 12 + 4) + 3 * 24)
+        self.assertEqual(g.transistors, 184 + g.transistors_flops)
+        self.assertEqual(g.logic_depth, 32)
+        self.assertEqual(g.latch_signals, ["\\dsh_mmu.\\x_q"])
+        self.assertEqual(g.check_problems, 1)
+        self.assertEqual(len(g.check_messages), 1)
+
+    def test_read_stamps(self):
+        with tempfile.TemporaryDirectory() as d:
+            f = Path(d) / "stamps.txt"
+            f.write_text("elaborate 100.5\nsynth_coarse 103.0\n")
+            self.assertEqual(yosys.read_stamps(f, 100.0),
+                             {"yosys.elaborate": 0.5, "yosys.synth_coarse": 2.5})
+
+    def test_parse_portlist(self):
+        ins, outs = yosys.parse_portlist("module dsh_mmu\n  input clk_i\n  input rst_ni\n"
+                                         "  input [19:0] cfg_x_i\n  input v_i\n"
+                                         "  output [0:3] q_o\n")
+        self.assertEqual(ins, [("cfg_x_i", 20), ("v_i", 1)])
+        self.assertEqual(outs, [("q_o", 4)])
+
+
+if __name__ == "__main__":
+    sys.exit(unittest.main())
