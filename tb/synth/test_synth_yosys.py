@@ -1,7 +1,6 @@
 """Unit tests of the Yosys scripts the flow writes and of its readers of
 Yosys reports (synth.yosys), on hand-written reports. No tool runs
 (synth/unit-yosys)."""
-import re
 import sys
 import tempfile
 import unittest
