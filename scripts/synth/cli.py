@@ -221,7 +221,7 @@ def liberty_cache():
 
 
 def flow_options(a, manifest, period, liberty):
-    return FlowOptions(manifest=manifest, timeout_min=a.timeout, reuse=a.reuse, quiet=a.quiet,
+    return FlowOptions(manifest=manifest, timeout_min=a.timeout, reuse=a.reuse,
                        liberty=liberty, period=period, input_delay=a.input_delay,
                        output_delay=a.output_delay, uncertainty=a.uncertainty,
                        driving_cell=a.driving_cell, output_load=a.output_load,

@@ -81,7 +81,6 @@ class FlowOptions:
     manifest: Path = MANIFEST
     timeout_min: Optional[float] = None
     reuse: bool = False
-    quiet: bool = False
     # asic
     liberty: Optional[Path] = None       # the library as given (before filtering)
     period: float = 4.0                  # ns

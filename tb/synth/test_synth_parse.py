@@ -145,6 +145,20 @@ class Checks(unittest.TestCase):
                                    ["timing", "area"], LIMITS)
         self.assertEqual(checks.exit_status(v), 1)            # a failure wins over a skip
 
+    def test_record_limits(self):
+        import contextlib, io, json, tempfile
+        from pathlib import Path
+        with tempfile.TemporaryDirectory() as d:
+            f = Path(d) / "limits.json"
+            f.write_text(json.dumps(LIMITS))
+            with contextlib.redirect_stdout(io.StringIO()):
+                checks.record_limits(fx.asic_result(area=200.0, slack=-0.1), f, 0.1)
+            rec = json.loads(f.read_text())["configs"]["dsh_4x4"]
+        self.assertEqual(rec["asic"]["area_limit_um2"], 220.0)
+        self.assertEqual(rec["asic"]["worst_slack_ns"], -0.1)
+        self.assertEqual(rec["asic"]["period_ns"], 4.0)
+        self.assertEqual(rec["generic"]["transistors_limit"], 1100)
+
     def test_parse_checks(self):
         self.assertIsNone(checks.parse_checks(None))
         self.assertEqual(checks.parse_checks("none"), [])
