@@ -328,6 +328,12 @@ def _on_signal(signum, _frame):
                 os.killpg(p.pid, 9)
             except OSError:
                 pass
+    try:
+        sys.stderr.write("\nsynth.py: interrupted; the running tools were stopped; configurations that "
+                         "finished keep their summary.json, no report.md/report.csv was written\n")
+        sys.stderr.flush()
+    except Exception:
+        pass
     os._exit(128 + signum)
 
 
@@ -609,8 +615,9 @@ class Run:
             raise ToolError(f"{name} timed out after {fmt_s(sec)} (--timeout {self.args.timeout} min)")
         if rc != 0:
             errs = tool_errors(self.out / f"{name}.log") or tool_errors(self.out / f"{name}.stdout")
+            log = self.out / (name + ".log")
             raise ToolError(f"{name} failed (exit {rc}) after {fmt_s(sec)}: "
-                            + ("; ".join(errs) if errs else f"see {self.out / (name + '.log')}"))
+                            + ("; ".join(errs) + f" (log {log})" if errs else f"see {log}"))
         self.log(f"{name}: done in {fmt_s(sec)}")
 
     def collect_generic(self):

@@ -155,7 +155,7 @@ int main(int argc, char** argv) {
       p.set(s.substr(0, eq), s.substr(eq + 1));
     }
     if (app.count("-b")) p.set("run.backend", backend);
-    if (app.count("-j")) p.jobs = unsigned(parse_uint("-j", jobs_s, 1, 256));
+    if (app.count("-j")) p.jobs = unsigned(parse_uint("-j/--jobs", jobs_s, 1, 256));
     if (allow_lossy) p.allow_lossy = true;
     if (single) {
       one = app.count("--trace") ? parse_point("--trace", trace) : parse_point("--point", point);
@@ -181,6 +181,7 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "dsh-sim: the golden model runs any chip: --backend golden\n");
     return kExitBadInput;
   }
+  install_interrupt_cleanup("dsh-sim", "no complete output written");  // run_points has its own while points run
   const bool lossy = p.lossy();
   const std::string status_ok = lossy ? "lossy" : "ok";
   const std::string cfg_line = p.mmu_config(Scheme::DSH).describe();

@@ -221,6 +221,7 @@ std::vector<int> parse_int_list(const std::string& s, const std::string& what) {
     if (b < a || b - a > 100000)
       throw ConfigError(what + " = " + quoted(item) + ": a range a..b needs a <= b and at most 100000 values");
     for (long long i = a; i <= b; ++i) out.push_back(int(i));
+    if (out.size() > 100000) throw ConfigError(what + ": more than 100000 values");
   }
   return out;
 }
@@ -238,6 +239,7 @@ std::vector<double> parse_num_list(const std::string& s, const std::string& what
     if (step <= 0 || hi < lo || (hi - lo) / step > 10000)
       throw ConfigError(what + " = " + quoted(item) + ": a range lo:hi:step needs lo <= hi, step > 0 and at most 10000 steps");
     for (double x = lo; x <= hi + step * 1e-9; x += step) out.push_back(std::round(x * 1e9) / 1e9);
+    if (out.size() > 10000) throw ConfigError(what + ": more than 10000 values");
   }
   return out;
 }
@@ -391,8 +393,8 @@ void Params::validate_scenario() const {
   auto host_ok = [&](const char* key, int h) {
     const int p = h < 0 ? np + h : h;
     if (p < 0 || p >= np)
-      fail(std::string(key) + " = " + std::to_string(h) + " is out of range " + std::to_string(-np) + ".." +
-           std::to_string(np - 1) + " (chip.n_ports = " + std::to_string(np) + "; negative counts from the last port)");
+      fail(std::string(key) + " = " + std::to_string(h) + " is out of range 0.." + std::to_string(np - 1) +
+           " (chip.n_ports = " + std::to_string(np) + "; or -" + std::to_string(np) + "..-1 counted from the last port)");
   };
   auto class_ok = [&](const char* key, unsigned c) {
     if (c >= mmu.n_queues)
