@@ -433,6 +433,11 @@ int main(int argc, char** argv) {
   std::map<Scheme, double> sim_pct, pred_pct;
   bool first = true, within = true;
   for (auto& e : edges) {
+    if (e.done.empty()) {  // every point of this scheme was invalid: no edge to report
+      sum << to_string(e.scheme) << "     no valid point (see the invalid points below)\n";
+      within = false;
+      continue;
+    }
     const double pred = pct_of_buffer_cells(p, max_pause_free_burst(am, e.scheme));
     const double pred0 = pct_of_buffer_cells(p, max_pause_free_burst(am0, e.scheme));
     const double predk = pct_of_buffer_cells(p, pause_free_burst_k(am, e.scheme, k));

@@ -43,7 +43,10 @@ def main():
     fails = []
     with tempfile.TemporaryDirectory(prefix="dsh-interrupt-") as tmp:
         out = Path(tmp) / "out"
-        cmd = [sim, "-b", "golden", "-j", "2", "--no-plot", "-o", str(out), "--set", "burst_pct=5:60:5"]
+        # Points of a few tenths of a second each (a long settle), so that the
+        # interrupt lands while points run.
+        cmd = [sim, "-b", "golden", "-j", "2", "--no-plot", "-o", str(out), "--set", "burst_pct=5:60:5",
+               "--set", "traffic.settle_us=5000", "--set", "traffic.max_run_us=20000"]
         p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                              start_new_session=True,
                              env=dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1"))
@@ -53,7 +56,7 @@ def main():
         while time.monotonic() - t0 < 90 and p.poll() is None:
             if partial.is_file() and len(partial.read_text().splitlines()) >= 2:
                 break
-            time.sleep(0.2)
+            time.sleep(0.05)
         kids = children_of(p.pid)
         if p.poll() is not None:
             fails.append(f"dsh-sim ended before the interrupt (status {p.returncode})")
