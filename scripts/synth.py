@@ -1427,6 +1427,11 @@ def run_main(a):
     checks = parse_checks(a.check)
     if a.jobs < 1:
         raise UsageError(f"--jobs {a.jobs} must be at least 1")
+    if a.jobs > 256:
+        raise UsageError(f"--jobs {a.jobs} is out of range 1..256")
+    if (str(a.limits) != str(LIMITS) and not a.record_limits and not Path(a.limits).exists()):
+        raise UsageError(f"--limits {a.limits}: no such file (without --limits: {LIMITS}; "
+                         "--record-limits creates it)")
     if a.package is None:
         a.package = {"hx8k": "ct256", "hx1k": "tq144", "up5k": "sg48"}[a.device]
     if a.uncertainty < 0:
