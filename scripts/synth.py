@@ -28,6 +28,7 @@ import datetime
 import fnmatch
 import gzip
 import hashlib
+import io
 import json
 import math
 import os
@@ -117,6 +118,49 @@ class UsageError(Exception):
 
 class ToolError(Exception):
     """A tool is missing or failed."""
+
+
+def check_out_dir(opt, path):
+    """An output directory: created when missing, must be a writable directory.
+    Raises UsageError naming the option and the path (exit 2, before any run)."""
+    p = Path(path)
+    if str(path) == "":
+        raise UsageError(f"{opt} '': expected a directory name")
+    for part in [*reversed(p.parents), p]:
+        if part.exists() and not part.is_dir():
+            raise UsageError(f"{opt} {path}: {part} exists and is not a directory")
+    try:
+        p.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise UsageError(f"{opt} {path}: cannot create it: {e.strerror}")
+    if not os.access(p, os.W_OK | os.X_OK):
+        raise UsageError(f"{opt} {path}: cannot write in it: permission denied")
+
+
+def check_out_file(opt, path):
+    """A file that will be written: not a directory, its directory writable."""
+    p = Path(path)
+    if p.is_dir():
+        raise UsageError(f"{opt} {path}: is a directory, expected a file")
+    if p.exists() and not os.access(p, os.W_OK):
+        raise UsageError(f"{opt} {path}: cannot write it: permission denied")
+    d = p.parent if str(p.parent) else Path(".")
+    if not d.is_dir():
+        raise UsageError(f"{opt} {path}: directory {d} does not exist")
+    if not os.access(d, os.W_OK | os.X_OK):
+        raise UsageError(f"{opt} {path}: cannot write in {d}: permission denied")
+
+
+def write_atomically(path, text):
+    """Writes under a temporary name and renames: never a half-written file."""
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}-{threading.get_ident()}")
+    try:
+        tmp.write_text(text)
+        os.replace(tmp, path)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
 
 
 # --------------------------------------------------------------- configuration
@@ -285,6 +329,12 @@ def _on_signal(signum, _frame):
                 os.killpg(p.pid, 9)
             except OSError:
                 pass
+    try:
+        sys.stderr.write("\nsynth.py: interrupted; the running tools were stopped; configurations that "
+                         "finished keep their summary.json, no report.md/report.csv was written\n")
+        sys.stderr.flush()
+    except Exception:
+        pass
     os._exit(128 + signum)
 
 
@@ -566,8 +616,9 @@ class Run:
             raise ToolError(f"{name} timed out after {fmt_s(sec)} (--timeout {self.args.timeout} min)")
         if rc != 0:
             errs = tool_errors(self.out / f"{name}.log") or tool_errors(self.out / f"{name}.stdout")
+            log = self.out / (name + ".log")
             raise ToolError(f"{name} failed (exit {rc}) after {fmt_s(sec)}: "
-                            + ("; ".join(errs) if errs else f"see {self.out / (name + '.log')}"))
+                            + ("; ".join(errs) + f" (log {log})" if errs else f"see {log}"))
         self.log(f"{name}: done in {fmt_s(sec)}")
 
     def collect_generic(self):
@@ -847,7 +898,7 @@ class Run:
             self.res["errors"].append(str(e))
         self.res["steps_s"]["total"] = round(time.monotonic() - t0, 2)
         self.res["cache_key"] = key
-        (self.out / "summary.json").write_text(json.dumps(self.res, indent=2) + "\n")
+        write_atomically(self.out / "summary.json", json.dumps(self.res, indent=2) + "\n")
         return self.res
 
 
@@ -928,6 +979,10 @@ def load_limits(path):
         return json.loads(Path(path).read_text())
     except FileNotFoundError:
         return {}
+    except IsADirectoryError:
+        raise UsageError(f"--limits {path}: is a directory, expected a JSON file")
+    except OSError as e:
+        raise UsageError(f"--limits {path}: cannot read it: {e.strerror}")
     except ValueError as e:
         raise UsageError(f"--limits {path}: not valid JSON ({e})")
 
@@ -1010,7 +1065,7 @@ def record_limits(res, path, margin):
                          "cells": a["cells"], "flops": a["flops"], "date": res["date"],
                          "yosys": tools.get("yosys"), "sta": tools.get("sta")}
     data["configs"] = dict(sorted(data["configs"].items()))
-    Path(path).write_text(json.dumps(data, indent=2) + "\n")
+    write_atomically(path, json.dumps(data, indent=2) + "\n")
     say(f"recorded {cfg} in {path} (margin {margin:.0%})")
 
 
@@ -1087,10 +1142,11 @@ def row_of(res):
 def write_report(results, out, args, mode):
     rows = [row_of(r) for r in results]
     rows.sort(key=lambda r: (r["pq"], r["ports"], r["scheme"]))
-    with open(out / "report.csv", "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
-        w.writeheader()
-        w.writerows(rows)
+    buf = io.StringIO(newline="")
+    w = csv.DictWriter(buf, fieldnames=list(rows[0].keys()))
+    w.writeheader()
+    w.writerows(rows)
+    write_atomically(out / "report.csv", buf.getvalue())
     size_key = "area_um2" if mode == "asic" else "transistors"
     unit = "um2" if mode == "asic" else "transistors"
     md = [f"# dsh_mmu synthesis sweep ({mode})", "",
@@ -1159,7 +1215,7 @@ def write_report(results, out, args, mode):
                       f"{r['crit_stages']} cells")
     md += ["", "Figures: see docs/synthesis.md. Per-configuration logs and summary.json are in "
            "the sub-directories of this folder."]
-    (out / "report.md").write_text("\n".join(md) + "\n")
+    write_atomically(out / "report.md", "\n".join(md) + "\n")
 
 
 # ---------------------------------------------------------------------- CLI
@@ -1358,6 +1414,10 @@ def main(argv=None):
     except ToolError as e:
         print(f"synth.py: error: {e}", file=sys.stderr)
         return EXIT_TOOL
+    except OSError as e:  # an I/O failure the checks above did not foresee: one line, no traceback
+        where = f"{e.filename}: " if e.filename else ""
+        print(f"synth.py: error: {where}{e.strerror or e}", file=sys.stderr)
+        return EXIT_TOOL
     except KeyboardInterrupt:
         return 130
 
@@ -1369,11 +1429,24 @@ def run_main(a):
     checks = parse_checks(a.check)
     if a.jobs < 1:
         raise UsageError(f"--jobs {a.jobs} must be at least 1")
+    if a.jobs > 256:
+        raise UsageError(f"--jobs {a.jobs} is out of range 1..256")
+    if (str(a.limits) != str(LIMITS) and not a.record_limits and not Path(a.limits).exists()):
+        raise UsageError(f"--limits {a.limits}: no such file (without --limits: {LIMITS}; "
+                         "--record-limits creates it)")
     if a.package is None:
         a.package = {"hx8k": "ct256", "hx1k": "tq144", "up5k": "sg48"}[a.device]
     if a.uncertainty < 0:
         raise UsageError(f"--uncertainty {a.uncertainty} must be >= 0")
+    if a.configs is not None and a.mode != "report":
+        raise UsageError(f"--configs is for the report mode, not {a.mode}")
+    if a.out is not None:
+        check_out_dir("--out", a.out)
     limits = load_limits(a.limits)
+    if a.record_limits:
+        check_out_file("--limits", a.limits)
+    if a.liberty is not None:
+        resolve_liberty(a, required=True)
     need_tool("yosys")
     if a.mode == "report":
         return run_report(a, limits)
@@ -1382,6 +1455,7 @@ def run_main(a):
     rec = (limits.get("configs") or {}).get(cfg.name, {})
     a.period = resolve_period(a.period, rec.get("asic") or {}, cfg.name, a.limits)
     out = Path(a.out).resolve() if a.out else ROOT / "out" / "synth" / a.mode / cfg.name
+    check_out_dir("--out", out)
     mode, lib, skipped = a.mode, None, None
     if mode == "asic":
         lp = resolve_liberty(a, required=not a.liberty_optional)
@@ -1401,7 +1475,7 @@ def run_main(a):
         res["steps_s"].setdefault("liberty_prep", round(sec, 2))
     if skipped:
         res["asic_skipped"] = skipped
-        (out / "summary.json").write_text(json.dumps(res, indent=2) + "\n")
+        write_atomically(out / "summary.json", json.dumps(res, indent=2) + "\n")
     for ln in summary_lines(res):
         print(ln)
     print(f"  summary: {out / 'summary.json'}")
@@ -1411,7 +1485,7 @@ def run_main(a):
         checks = ["latch", "yosys-check"] if a.mode != "fpga" else []
     results = evaluate_checks(res, checks, limits)
     res["checks"] = {k: {"status": s, "detail": d} for k, (s, d) in results.items()}
-    (out / "summary.json").write_text(json.dumps(res, indent=2) + "\n")
+    write_atomically(out / "summary.json", json.dumps(res, indent=2) + "\n")
     if a.record_limits:
         record_limits(res, a.limits, a.margin)
     rc = EXIT_OK
@@ -1426,11 +1500,14 @@ def run_main(a):
 
 def run_report(a, limits):
     out = Path(a.out).resolve() if a.out else ROOT / "out" / "synth"
-    out.mkdir(parents=True, exist_ok=True)
+    check_out_dir("--out", out)
     a.period = resolve_period(a.period, {}, "report", a.limits)
     sizes = SWEEP
-    if a.configs:
+    if a.configs is not None:
         sizes = []
+        if not a.configs.strip():
+            raise UsageError("--configs '': expected a list PxQ[,PxQ...], e.g. 32x7,8x8 (without --configs: the "
+                             "full sweep)")
         for item in a.configs.split(","):
             m = re.fullmatch(r"\s*(\d+)x(\d+)\s*", item)
             if not m:
