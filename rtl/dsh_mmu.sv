@@ -223,11 +223,12 @@ module dsh_mmu #(
     end
   end
   // And copies for the counters (dsh_stats reads them a stage before E).
-  logic [QIdxW-1:0] r_deq_cnt_idx_q, r_enq_cnt_idx_q, d_cnt_idx_q;
-  logic [PortW-1:0] r_enq_cnt_p_q;
+  logic [QIdxW-1:0]   r_deq_cnt_idx_q, d_cnt_idx_q;
+  logic [2*QIdxW-1:0] r_enq_cnt_idx_q;  // drop and PAUSE counters
+  logic [PortW-1:0]   r_enq_cnt_p_q;
   (* keep *) always_ff @(posedge clk_i) begin
     r_deq_cnt_idx_q <= deq_idx;
-    r_enq_cnt_idx_q <= enq_idx;
+    r_enq_cnt_idx_q <= {2{enq_idx}};
     r_enq_cnt_p_q   <= enq_p;
     d_cnt_idx_q     <= r_deq_cnt_idx_q;
   end

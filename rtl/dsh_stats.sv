@@ -36,7 +36,7 @@ module dsh_stats #(
 
   // The entries the slots may count, a cycle before stage E.
   input  logic [QIdxW-1:0]    deq_idx_i,
-  input  logic [QIdxW-1:0]    enq_idx_i,
+  input  logic [2*QIdxW-1:0]  enq_idx_i,  // two copies: the drop and the PAUSE counters
   input  logic [PortW-1:0]    enq_p_i,
   // Stage W: what counts.
   input  logic                w_qpause0_i,   // slot 0's queue paused
@@ -91,10 +91,10 @@ module dsh_stats #(
   localparam int unsigned PauseSlots = Dsh ? 2 : 1;
   logic [PauseSlots*QIdxW-1:0] qpause_idx;
   logic [PauseSlots-1:0]       qpause_inc;
-  assign qpause_idx = (PauseSlots*QIdxW)'({deq_idx_i, enq_idx_i});
+  assign qpause_idx = (PauseSlots*QIdxW)'({deq_idx_i, enq_idx_i[QIdxW +: QIdxW]});
   assign qpause_inc = PauseSlots'({w_qpause0_i, w_qpause1_i});
   dsh_cnt_ram #(.Entries(NumQ), .CntW(CntW), .Slots(1)) u_drops (
-    .clk_i, .rst_ni, .rmw_idx_i(enq_idx_i), .inc_i(w_drop_i), .rd_idx_i(rq_idx_q), .rd_o(rd_drops));
+    .clk_i, .rst_ni, .rmw_idx_i(enq_idx_i[0 +: QIdxW]), .inc_i(w_drop_i), .rd_idx_i(rq_idx_q), .rd_o(rd_drops));
   dsh_cnt_ram #(.Entries(NumQ), .CntW(CntW), .Slots(PauseSlots)) u_qpause (
     .clk_i, .rst_ni, .rmw_idx_i(qpause_idx), .inc_i(qpause_inc), .rd_idx_i(rq_idx_q), .rd_o(rd_qpauses));
   dsh_cnt_ram #(.Entries(NumPorts), .CntW(CntW), .Slots(1)) u_ppause (

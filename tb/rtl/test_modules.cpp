@@ -349,14 +349,17 @@ TEST(RecStore, HoldsWhatWasWrittenSlotOneWins) {
   unsigned both_same = 0;
   for (int i = 0; i < 20000; ++i) {
     const unsigned rq0 = rng() % kQ, rq1 = rng() % kQ, rp0 = rng() % kP, rp1 = rng() % kP, rps = rng() % kP;
-    // Each read's index comes in copies, one per memory (3-bit queue
-    // indices x 4, 2-bit port indices x 3).
-    auto q4 = [](unsigned i) { return i | i << 3 | i << 6 | i << 9; };
-    auto p3 = [](unsigned p) { return p | p << 2 | p << 4; };
-    dut.rd_deq_idx_i = q4(rq0);
-    dut.rd_enq_idx_i = q4(rq1);
-    dut.rd_deq_p_i = p3(rp0);
-    dut.rd_enq_p_i = p3(rp1);
+    // Each read's index comes in copies, one per memory slice (3-bit queue
+    // indices x 10, 2-bit port indices x 7).
+    auto copies = [](uint64_t i, unsigned bits, unsigned n) {
+      uint64_t v = 0;
+      for (unsigned k = 0; k < n; ++k) v |= i << (k * bits);
+      return v;
+    };
+    dut.rd_deq_idx_i = copies(rq0, 3, 10);
+    dut.rd_enq_idx_i = copies(rq1, 3, 10);
+    dut.rd_deq_p_i = copies(rp0, 2, 7);
+    dut.rd_enq_p_i = copies(rp1, 2, 7);
     dut.rd_stat_p_i = rps;
     dut.eval();
     auto qv = [&](unsigned k) { return q[k].valid ? q[k].bits : 0; };
@@ -457,7 +460,7 @@ TEST(Stats, ReadPortAndErrorCount) {
     dut.w_error_i = err;
     const unsigned nd = rng() % 6, ne = rng() % 6;
     dut.deq_idx_i = nd;
-    dut.enq_idx_i = ne;
+    dut.enq_idx_i = ne << 3 | ne;  // a copy for each counter memory
     dut.enq_p_i = ne / 2;
     dut.stat_rd_port_i = 0;
     dut.stat_rd_queue_i = 0;
