@@ -266,7 +266,10 @@ void build(const Request& r, const Sources& s, const Key& k, const fs::path& cac
   const fs::path tmp = cache / (k.dir + ".tmp." + std::to_string(::getpid()));
   const fs::path failed = cache / (k.dir + ".failed");
   std::error_code ec;
-  fs::remove_all(tmp, ec);
+  // What a killed build of this key left behind (under the lock, no other
+  // process is building it).
+  for (const auto& e : fs::directory_iterator(cache, ec))
+    if (e.path().filename().string().rfind(k.dir + ".tmp.", 0) == 0) fs::remove_all(e.path(), ec);
   fs::create_directories(tmp / "obj", ec);
   if (ec) throw RtlBuildError("cannot create " + tmp.string() + ": " + ec.message());
   const std::string log = (tmp / "build.log").string();
@@ -301,7 +304,8 @@ void build(const Request& r, const Sources& s, const Key& k, const fs::path& cac
   fs::remove_all(tmp / "obj", ec);  // the generated C++ and objects: tens of MB, not needed to load
   fs::rename(tmp, final_dir, ec);
   if (ec) {
-    fs::remove_all(tmp);
+    std::error_code ec2;
+    fs::remove_all(tmp, ec2);
     if (!fs::exists(final_dir / "dsh_rtl.so"))
       throw RtlBuildError("cannot move the RTL model into " + final_dir.string() + ": " + ec.message());
   }
@@ -367,6 +371,10 @@ Loaded& load(const Request& r, const Key& k, const fs::path& dir) {
 
 }  // namespace
 
+namespace {
+const RtlVariant& ondemand_variant(const Config& c);
+}
+
 std::string rtl_cache_dir() {
   std::string d = env("DSH_RTL_CACHE");
   if (!d.empty()) return d;
@@ -390,6 +398,18 @@ bool rtl_ondemand_supported(const Config& c, std::string* why) {
 }
 
 const RtlVariant& ondemand_rtl_variant(const Config& c) {
+  try {
+    return ondemand_variant(c);
+  } catch (const ConfigError&) {
+    throw;
+  } catch (const std::exception& e) {  // a file system error: one line, not a crash
+    throw RtlBuildError(std::string("RTL model on demand: ") + e.what());
+  }
+}
+
+namespace {
+
+const RtlVariant& ondemand_variant(const Config& c) {
   std::string why;
   if (!rtl_ondemand_supported(c, &why)) throw ConfigError(why);
   const Request r{c.n_ports, c.n_queues, c.thresh_latency, c.scheme, RtlWidths{}};
@@ -420,5 +440,7 @@ const RtlVariant& ondemand_rtl_variant(const Config& c) {
   }
   return load(r, k, dir).variant;
 }
+
+}  // namespace
 
 }  // namespace dsh
