@@ -1,5 +1,7 @@
 #include "mmu_model.h"
 
+#include "rtl_ondemand.h"
+
 #include <algorithm>
 #include <cctype>
 #include <deque>
@@ -27,12 +29,11 @@ const char* to_string(Backend b) {
 const RtlVariant& find_rtl_variant(const Config& c) {
   for (const auto& v : rtl_variants())
     if (v.matches(c)) return v;
+  std::string why;
+  if (rtl_ondemand_supported(c, &why)) return ondemand_rtl_variant(c);  // built once into the cache
   std::ostringstream m;
-  m << "no RTL model is built for n_ports=" << c.n_ports << " n_queues=" << c.n_queues
-    << " scheme=" << to_string(c.scheme) << " thresh_latency=" << c.thresh_latency
-    << "; built (add one with cmake -DDSH_RTL_EXTRA_VARIANTS=..., see cosim/CMakeLists.txt):";
-  for (const auto& v : rtl_variants())
-    m << ' ' << v.name;
+  m << "no RTL model for n_ports=" << c.n_ports << " n_queues=" << c.n_queues << " scheme=" << to_string(c.scheme)
+    << " thresh_latency=" << c.thresh_latency << ": " << why;
   throw ConfigError(m.str());
 }
 

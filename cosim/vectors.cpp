@@ -41,7 +41,8 @@ std::vector<StimRow> read_stimulus(std::istream& in, const std::string& name, co
   auto fail = [&](const std::string& why) {
     throw VectorError(name + ":" + std::to_string(line) + ": " + why);
   };
-  while (std::getline(in, text)) {
+  skip_bom(in);
+  while (get_line(in, text)) {
     ++line;
     const auto first = text.find_first_not_of(" \t\r");
     if (first == std::string::npos || text[first] == '#') continue;
@@ -49,7 +50,7 @@ std::vector<StimRow> read_stimulus(std::istream& in, const std::string& name, co
     if (!header) {
       std::ostringstream got;
       for (size_t i = 0; i < f.size(); ++i) got << (i ? "," : "") << f[i];
-      if (got.str() != kStimHeader) fail("expected the header '" + std::string(kStimHeader) + "', got '" + got.str() + "'");
+      if (got.str() != kStimHeader) fail("expected the header '" + std::string(kStimHeader) + "', got " + quoted(got.str()));
       header = true;
       continue;
     }
@@ -66,7 +67,7 @@ std::vector<StimRow> read_stimulus(std::istream& in, const std::string& name, co
       } catch (const std::exception&) {
         pos = 0;
       }
-      if (pos != f[i].size()) fail(std::string(kFields[i]) + " = '" + f[i] + "': expected a non-negative integer");
+      if (pos != f[i].size()) fail(std::string(kFields[i]) + " = " + quoted(f[i]) + ": expected a non-negative integer");
       if (v[i] > limits[i]) {
         std::ostringstream m;
         m << kFields[i] << " = " << v[i] << " exceeds " << limits[i];

@@ -7,14 +7,15 @@
 #include <string>
 #include <vector>
 
+#include "input.h"
 #include "mmu_model.h"
 
 namespace dsh {
 
 // A malformed vector file; what() is "file:line: field = 'value': why".
-class VectorError : public std::runtime_error {
+class VectorError : public InputError {
  public:
-  using std::runtime_error::runtime_error;
+  using InputError::InputError;
 };
 
 struct StimRow {
@@ -23,7 +24,8 @@ struct StimRow {
   size_t line = 0;  // in the file, for messages
 };
 
-// Reads a stimulus file. Every index and size must fit the RTL's widths for
+// Reads a stimulus file (a UTF-8 byte-order mark, CRLF line ends and blank
+// lines are accepted). Every index and size must fit the RTL's widths for
 // this configuration (an index beyond n_ports/n_queues that fits is kept:
 // it is a protocol error the MMU must flag).
 std::vector<StimRow> read_stimulus(std::istream& in, const std::string& name, const Config& cfg,

@@ -14,7 +14,7 @@ Scheme scheme_from_string(const std::string& s) {
   std::transform(u.begin(), u.end(), u.begin(), [](unsigned char c) { return std::toupper(c); });
   if (u == "SIH") return Scheme::SIH;
   if (u == "DSH") return Scheme::DSH;
-  throw ConfigError("scheme = '" + s + "': must be SIH or DSH");
+  throw ConfigError("scheme = " + quoted(s) + ": must be SIH or DSH");
 }
 
 int64_t Config::private_total_cells() const {
@@ -68,34 +68,34 @@ void Config::validate(const RtlWidths& w) const {
   }
 }
 
+void Config::validate_ranges() const { validate(RtlWidths{40, 8, 32}); }
+
 void Config::set(const std::string& field, const std::string& value) {
-  auto num = [&](long long lo) -> long long {
-    size_t pos = 0;
-    long long v = 0;
-    try {
-      v = std::stoll(value, &pos, 0);
-    } catch (const std::exception&) {
-      pos = 0;
-    }
-    if (pos == 0 || pos != value.size() || v < lo)
-      throw ConfigError(field + " = '" + value + "': expected " + (lo < 0 ? "an integer" : "a non-negative integer"));
-    return v;
-  };
-  if (field == "n_ports") n_ports = unsigned(std::min<long long>(num(0), 1 << 30));
-  else if (field == "n_queues") n_queues = unsigned(std::min<long long>(num(0), 1 << 30));
-  else if (field == "buffer_cells") buffer_cells = uint64_t(num(0));
-  else if (field == "private_cells") private_cells = uint64_t(num(0));
-  else if (field == "headroom_cells") headroom_cells = uint64_t(num(0));
-  else if (field == "alpha_log2") alpha_log2 = int(std::clamp<long long>(num(-(1LL << 30)), -(1 << 30), 1 << 30));
-  else if (field == "port_mult_log2") port_mult_log2 = unsigned(std::min<long long>(num(0), 1 << 30));
-  else if (field == "delta_q") delta_q = uint64_t(num(0));
-  else if (field == "delta_p") delta_p = uint64_t(num(0));
-  else if (field == "scheme") scheme = scheme_from_string(value);
-  else if (field == "thresh_latency") thresh_latency = unsigned(std::min<long long>(num(0), 1 << 30));
-  else
-    throw ConfigError("unknown configuration field '" + field +
-                      "' (known: n_ports, n_queues, buffer_cells, private_cells, headroom_cells, alpha_log2, "
-                      "port_mult_log2, delta_q, delta_p, scheme, thresh_latency)");
+  // Sizes fit the widest RTL counter (CellW 40); validate() checks the
+  // backend's own width.
+  constexpr uint64_t kCellsMax = (uint64_t(1) << 40) - 1;
+  auto u = [&](uint64_t lo, uint64_t hi) { return parse_uint(field, value, lo, hi); };
+  try {
+    if (field == "n_ports") n_ports = unsigned(u(1, 1024));
+    else if (field == "n_queues") n_queues = unsigned(u(1, 64));
+    else if (field == "buffer_cells") buffer_cells = u(1, kCellsMax);
+    else if (field == "private_cells") private_cells = u(0, kCellsMax);
+    else if (field == "headroom_cells") headroom_cells = u(0, kCellsMax);
+    else if (field == "alpha_log2") alpha_log2 = int(parse_int(field, value, kAlphaLog2Min, kAlphaLog2Max));
+    else if (field == "port_mult_log2") port_mult_log2 = unsigned(u(0, kPortMultLog2Max));
+    else if (field == "delta_q") delta_q = u(0, kCellsMax);
+    else if (field == "delta_p") delta_p = u(0, kCellsMax);
+    else if (field == "scheme") scheme = scheme_from_string(value);
+    else if (field == "thresh_latency") thresh_latency = unsigned(u(kThreshLatencyMin, kThreshLatencyMax));
+    else
+      throw ConfigError("unknown configuration field '" + field +
+                        "' (known: n_ports, n_queues, buffer_cells, private_cells, headroom_cells, alpha_log2, "
+                        "port_mult_log2, delta_q, delta_p, scheme, thresh_latency)");
+  } catch (const ConfigError&) {
+    throw;
+  } catch (const InputError& e) {
+    throw ConfigError(e.what());
+  }
 }
 
 std::string Config::describe() const {

@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "input.h"
+
 namespace dsh {
 
 enum class Scheme { SIH, DSH };
@@ -14,9 +16,9 @@ const char* to_string(Scheme s);
 Scheme scheme_from_string(const std::string& s);  // "SIH"/"DSH", any case; throws ConfigError
 
 // A configuration the RTL or the model cannot run; what() names field, value and limit.
-class ConfigError : public std::invalid_argument {
+class ConfigError : public InputError {
  public:
-  using std::invalid_argument::invalid_argument;
+  using InputError::InputError;
 };
 
 // Widths of the RTL datapath; a configuration must fit them (spec §1.2).
@@ -54,9 +56,13 @@ struct Config {
 
   // Throws ConfigError naming the field, its value and the limit.
   void validate(const RtlWidths& w = RtlWidths{}) const;
+  // The checks that do not depend on an RTL's widths (ranges, a shared
+  // buffer left): run before a backend is looked for.
+  void validate_ranges() const;
 
   // Sets one field by its name (spec §1.2) from text; throws ConfigError on an
-  // unknown name or a value that does not parse.
+  // unknown name, a value that is not a decimal integer (no float, no bool,
+  // no wrap) or one outside the field's fixed range.
   void set(const std::string& field, const std::string& value);
 
   std::string describe() const;  // one line, every field

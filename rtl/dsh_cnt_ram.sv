@@ -1,14 +1,18 @@
 // Statistics counters of one kind (say the drops of every queue) in a
-// memory, counted by read-modify-write: in stage E each counting slot reads
-// the entry its event may count (rmw_idx_i) and forms its value + 1; in
-// stage W, where the event is known (inc_i), it writes that. A read of an
-// entry that stage W writes in the same cycle takes the new value (a bypass
-// one write deep), so back-to-back events on one entry count every one. One
-// adder per slot, none per entry. A valid bit per entry, cleared by reset,
-// makes an entry read as 0 until its first count. A third read (rd_idx_i)
-// serves the statistics read port: the counts after stage W's last write.
-// Slots never count one entry in the same cycle (one event per queue and
-// per port a cycle); counts wrap modulo 2^CntW.
+// memory, counted by read-modify-write through three stages:
+//   D  each counting slot reads the entry its event may count (rmw_idx_i)
+//      and registers it (a registered read, as a block RAM does);
+//   E  the value is brought up to date with the writes of the last cycle and
+//      of this one (a bypass two writes deep) and + 1 is formed;
+//   W  where the event is known (inc_i), the slot writes that + 1.
+// So back-to-back events on one entry count every one; every path starts
+// and ends at a register (a read, a bypass and an incrementer, or a
+// register's fan-out to the entries). One adder per slot, none per entry. A
+// valid bit per entry, cleared by reset, makes an entry read as 0 until its
+// first count. A third read (rd_idx_i) serves the statistics read port: the
+// counts after stage W's last write. Slots never count one entry in the
+// same cycle (one event per queue and per port a cycle); counts wrap modulo
+// 2^CntW.
 `default_nettype none
 
 module dsh_cnt_ram #(
@@ -19,7 +23,7 @@ module dsh_cnt_ram #(
 ) (
   input  logic                  clk_i,
   input  logic                  rst_ni,
-  input  logic [Slots*IdxW-1:0] rmw_idx_i,  // stage E: slot k's entry
+  input  logic [Slots*IdxW-1:0] rmw_idx_i,  // stage D: slot k's entry
   input  logic [Slots-1:0]      inc_i,      // stage W: slot k counts the entry it read
   input  logic [IdxW-1:0]       rd_idx_i,
   output logic [CntW-1:0]       rd_o
@@ -33,34 +37,53 @@ module dsh_cnt_ram #(
 
   logic [CntW-1:0]       mem_q [Entries];
   logic [Entries-1:0]    valid_q;
-  logic [Slots*IdxW-1:0] idx_q;  // stage W: the entries read in stage E
-  logic [Slots*CntW-1:0] nxt_q;  // their counts + 1: what stage W writes
-  logic [Slots*CntW-1:0] val_d;
+  logic [Slots*IdxW-1:0] e_idx_q, w_idx_q, p_idx_q;  // stage E's, stage W's and W's last entries
+  logic [Slots*CntW-1:0] e_raw_q;  // stage E: the entries as read in D
+  logic [Slots*CntW-1:0] w_nxt_q;  // stage W: their counts + 1
+  logic [Slots*CntW-1:0] p_nxt_q;  // what stage W wrote at the last edge
+  logic [Slots-1:0]      p_inc_q;
+  logic [Slots*CntW-1:0] d_raw, e_val;
 
-  // Stage E's reads, with stage W's writes of this cycle; the + 1 is formed
-  // here, so that stage W only fans a register out to the entries.
   always_comb begin
     for (int k = 0; k < Slots; k++)
-      val_d[k*CntW +: CntW] = valid_q[rmw_idx_i[k*IdxW +: IdxW]] ? mem_q[rmw_idx_i[k*IdxW +: IdxW]] : '0;
-    for (int k = 0; k < Slots; k++)
-      for (int j = 0; j < Slots; j++)
-        if (inc_i[j] && idx_q[j*IdxW +: IdxW] == rmw_idx_i[k*IdxW +: IdxW] && fault != dsh_pkg::FaultCntBypass)
-          val_d[k*CntW +: CntW] = nxt_q[j*CntW +: CntW];
+      d_raw[k*CntW +: CntW] = valid_q[rmw_idx_i[k*IdxW +: IdxW]] ? mem_q[rmw_idx_i[k*IdxW +: IdxW]] : '0;
+  end
+
+  // Stage E: the writes the read in D missed, the older first.
+  always_comb begin
+    e_val = e_raw_q;
+    if (fault != dsh_pkg::FaultCntBypass)
+      for (int k = 0; k < Slots; k++) begin
+        for (int j = 0; j < Slots; j++)
+          if (p_inc_q[j] && p_idx_q[j*IdxW +: IdxW] == e_idx_q[k*IdxW +: IdxW])
+            e_val[k*CntW +: CntW] = p_nxt_q[j*CntW +: CntW];
+        for (int j = 0; j < Slots; j++)
+          if (inc_i[j] && w_idx_q[j*IdxW +: IdxW] == e_idx_q[k*IdxW +: IdxW])
+            e_val[k*CntW +: CntW] = w_nxt_q[j*CntW +: CntW];
+      end
   end
 
   always_ff @(posedge clk_i) begin
-    idx_q <= rmw_idx_i;
+    e_idx_q <= rmw_idx_i;
+    e_raw_q <= d_raw;
+    w_idx_q <= e_idx_q;
+    p_idx_q <= w_idx_q;
+    p_nxt_q <= w_nxt_q;
     for (int k = 0; k < Slots; k++) begin
-      nxt_q[k*CntW +: CntW] <= CntW'(dsh_pkg::inc64(64'(val_d[k*CntW +: CntW])));
-      if (inc_i[k]) mem_q[idx_q[k*IdxW +: IdxW]] <= nxt_q[k*CntW +: CntW];
+      w_nxt_q[k*CntW +: CntW] <= CntW'(dsh_pkg::inc64(64'(e_val[k*CntW +: CntW])));
+      if (inc_i[k]) mem_q[w_idx_q[k*IdxW +: IdxW]] <= w_nxt_q[k*CntW +: CntW];
     end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) valid_q <= '0;
-    else
+    if (!rst_ni) begin
+      valid_q <= '0;
+      p_inc_q <= '0;
+    end else begin
+      p_inc_q <= inc_i;
       for (int k = 0; k < Slots; k++)
-        if (inc_i[k]) valid_q[idx_q[k*IdxW +: IdxW]] <= 1'b1;
+        if (inc_i[k]) valid_q[w_idx_q[k*IdxW +: IdxW]] <= 1'b1;
+    end
   end
 
   assign rd_o = valid_q[rd_idx_i] ? mem_q[rd_idx_i] : '0;
@@ -68,7 +91,7 @@ module dsh_cnt_ram #(
 `ifndef SYNTHESIS
   if (Slots == 2) begin : g_check
     always @(posedge clk_i)
-      if (rst_ni && &inc_i) assert (idx_q[0 +: IdxW] != idx_q[IdxW +: IdxW]) else $error("dsh_cnt_ram: two counts of one entry");
+      if (rst_ni && &inc_i) assert (w_idx_q[0 +: IdxW] != w_idx_q[IdxW +: IdxW]) else $error("dsh_cnt_ram: two counts of one entry");
   end
 `endif
 endmodule

@@ -22,8 +22,8 @@
 //   D  the dequeue drains (dsh_deq_drain);
 //   E  admission, state machines, events; the limits it compares with come
 //      registered from dsh_thresh_pipe;
-//   W  records written, counters counted (dsh_stats reads them in E),
-//      outputs registered.
+//   W  records written, counters counted (dsh_stats reads them a stage
+//      before E), outputs registered.
 // The results of the inputs presented before clock edge e are visible after
 // edge e + 4 (spec §5.1 says e), outputs and records alike.
 //
@@ -221,6 +221,16 @@ module dsh_mmu #(
       r_deq_ridx_q[k*QIdxW +: QIdxW] <= deq_idx;
       r_enq_ridx_q[k*QIdxW +: QIdxW] <= enq_idx;
     end
+  end
+  // And copies for the counters (dsh_stats reads them a stage before E).
+  logic [QIdxW-1:0]   r_deq_cnt_idx_q, d_cnt_idx_q;
+  logic [2*QIdxW-1:0] r_enq_cnt_idx_q;  // drop and PAUSE counters
+  logic [PortW-1:0]   r_enq_cnt_p_q;
+  (* keep *) always_ff @(posedge clk_i) begin
+    r_deq_cnt_idx_q <= deq_idx;
+    r_enq_cnt_idx_q <= {2{enq_idx}};
+    r_enq_cnt_p_q   <= enq_p;
+    d_cnt_idx_q     <= r_deq_cnt_idx_q;
   end
   for (genvar k = 0; k < PCopies; k++) begin : g_pidx_copy
     (* keep *) always_ff @(posedge clk_i) begin
@@ -607,7 +617,7 @@ module dsh_mmu #(
   // ------------------------------------------- statistics and the read port
   dsh_stats #(.NumPorts(NumPorts), .NumQueues(NumQueues), .CellW(CellW), .CntW(CntW), .Dsh(Dsh)) u_stats (
     .clk_i, .rst_ni,
-    .e_deq_idx_i(e_deq_idx_q), .e_enq_idx_i(e_enq_idx_q), .e_enq_p_i(e_enq_p_q),
+    .deq_idx_i(d_cnt_idx_q), .enq_idx_i(r_enq_cnt_idx_q), .enq_p_i(r_enq_cnt_p_q),
     .w_qpause0_i(w_qpause0_q), .w_qpause1_i(w_qpause1_q), .w_drop_i(w_drop_q), .w_ppause_i(w_ppause_q),
     .w_error_i(w_error_q),
     .error_count_o(stat_error_count_o), .error_sticky_o(stat_error_sticky_o),

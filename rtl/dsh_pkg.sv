@@ -39,13 +39,14 @@ package dsh_pkg;
     inc64 = x ^ ((p << 1) | 64'd1);
   endfunction
 
-  // Copies of a record read's index, one per memory it addresses
-  // (dsh_rec_store): queue records {state and valid bits, h, hs, hsp}, port
-  // records {state and valid bits, shared, hdrm}. Each copy drives one
-  // memory's read multiplexers, not all of them. (dsh_rec_store unpacks
-  // exactly these numbers of copies.)
-  localparam int unsigned QReadCopies = 4;
-  localparam int unsigned PReadCopies = 3;
+  // Copies of a record read's index (dsh_rec_store): one for the state and
+  // valid bits, one for each of ReadSlices slices of each occupancy memory
+  // (queue records: h, hs, hsp; port records: shared, hdrm). Each copy
+  // drives one slice's read multiplexers, so an index bit's fan-out (and
+  // the buffer tree that synthesis builds for it) stays small.
+  localparam int unsigned ReadSlices  = 3;
+  localparam int unsigned QReadCopies = 1 + 3 * ReadSlices;
+  localparam int unsigned PReadCopies = 1 + 2 * ReadSlices;
 
   // Planted faults: simulation only, chosen at run time with the plusarg
   // +dsh_fault=N (0: none; cosim/mmu_model.h counts them in kRtlFaults).

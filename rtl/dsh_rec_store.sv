@@ -13,8 +13,9 @@
 // when both write one record). A read returns the array as it is; the
 // record being written in the same cycle is forwarded by the user (dsh_fwd).
 // Records travel as {qoff, hsp, hs, h} and {poff, hdrm, shared}. A read's
-// index comes in copies (dsh_pkg::QReadCopies, PReadCopies), copy k for
-// memory k, so that no index bit fans out to every memory's multiplexers.
+// index comes in copies (dsh_pkg::QReadCopies, PReadCopies), each for a
+// slice of one memory, so that no index bit fans out to every memory's
+// multiplexers.
 `default_nettype none
 
 module dsh_rec_store #(
@@ -65,16 +66,31 @@ module dsh_rec_store #(
   logic [NumQ-1:0]     qvalid_q, qoff_q;
   logic [NumPorts-1:0] pvalid_q, poff_q;
 
-  // Copy k of an index reads memory k.
+  // A read's index copies: [0] the state and valid bits, then each memory's
+  // slices in the order of the record, low slice first (dsh_pkg).
+  localparam int unsigned Slices = dsh_pkg::ReadSlices;
+  localparam int unsigned SliceW = (CellW + Slices - 1) / Slices;
+  function automatic [CellW-1:0] slice_mask(input integer sl);
+    for (int b = 0; b < CellW; b++) slice_mask[b] = b / SliceW == sl;
+  endfunction
   function automatic [QRecW-1:0] qrec(input logic [QCopies*QIdxW-1:0] c);
-    logic [QIdxW-1:0] i0, i1, i2, i3;
-    {i3, i2, i1, i0} = c;
-    qrec = qvalid_q[i0] ? {qoff_q[i0], occ_hsp_q[i3], occ_hs_q[i2], occ_h_q[i1]} : '0;
+    logic [CellW-1:0] h, hs, hsp;
+    {h, hs, hsp} = '0;
+    for (int sl = 0; sl < Slices; sl++) begin
+      h   |= occ_h_q[c[(1 + sl)*QIdxW +: QIdxW]] & slice_mask(sl);
+      hs  |= occ_hs_q[c[(1 + Slices + sl)*QIdxW +: QIdxW]] & slice_mask(sl);
+      hsp |= occ_hsp_q[c[(1 + 2 * Slices + sl)*QIdxW +: QIdxW]] & slice_mask(sl);
+    end
+    qrec = qvalid_q[c[0 +: QIdxW]] ? {qoff_q[c[0 +: QIdxW]], hsp, hs, h} : '0;
   endfunction
   function automatic [PRecW-1:0] prec(input logic [PCopies*PortW-1:0] c);
-    logic [PortW-1:0] p0, p1, p2;
-    {p2, p1, p0} = c;
-    prec = pvalid_q[p0] ? {poff_q[p0], port_hdrm_q[p2], port_shared_q[p1]} : '0;
+    logic [CellW-1:0] sh, hd;
+    {sh, hd} = '0;
+    for (int sl = 0; sl < Slices; sl++) begin
+      sh |= port_shared_q[c[(1 + sl)*PortW +: PortW]] & slice_mask(sl);
+      hd |= port_hdrm_q[c[(1 + Slices + sl)*PortW +: PortW]] & slice_mask(sl);
+    end
+    prec = pvalid_q[c[0 +: PortW]] ? {poff_q[c[0 +: PortW]], hd, sh} : '0;
   endfunction
   assign rd_deq_qrec_o  = qrec(rd_deq_idx_i);
   assign rd_enq_qrec_o  = qrec(rd_enq_idx_i);

@@ -3,9 +3,9 @@
 // read-modify-write (dsh_cnt_ram), the protocol error count and its sticky
 // flag, and the counter read port.
 //
-// Counting: stage E names the entries its slots may count (slot 0 the
-// dequeue's queue, slot 1 the enqueue's queue and port); stage W says which
-// count. Only slot 1 drops or pauses a port; under DSH both slots can pause
+// Counting (dsh_cnt_ram): a cycle before stage E, the entries its slots may
+// count are named (slot 0 the dequeue's queue, in stage D; slot 1 the
+// enqueue's queue and port, in stage R); stage W says which count. Only slot 1 drops or pauses a port; under DSH both slots can pause
 // a queue (a dequeue leaves its queue above a lower X_qoff), so the PAUSE
 // counters have two counting slots there. Resume counts are not stored:
 // PAUSE and RESUME of a queue (port) alternate from QON, so resumes =
@@ -34,10 +34,10 @@ module dsh_stats #(
   input  logic                clk_i,
   input  logic                rst_ni,
 
-  // Stage E: the entries the slots may count.
-  input  logic [QIdxW-1:0]    e_deq_idx_i,
-  input  logic [QIdxW-1:0]    e_enq_idx_i,
-  input  logic [PortW-1:0]    e_enq_p_i,
+  // The entries the slots may count, a cycle before stage E.
+  input  logic [QIdxW-1:0]    deq_idx_i,
+  input  logic [2*QIdxW-1:0]  enq_idx_i,  // two copies: the drop and the PAUSE counters
+  input  logic [PortW-1:0]    enq_p_i,
   // Stage W: what counts.
   input  logic                w_qpause0_i,   // slot 0's queue paused
   input  logic                w_qpause1_i,   // slot 1's queue paused
@@ -91,17 +91,17 @@ module dsh_stats #(
   localparam int unsigned PauseSlots = Dsh ? 2 : 1;
   logic [PauseSlots*QIdxW-1:0] qpause_idx;
   logic [PauseSlots-1:0]       qpause_inc;
-  assign qpause_idx = (PauseSlots*QIdxW)'({e_deq_idx_i, e_enq_idx_i});
+  assign qpause_idx = (PauseSlots*QIdxW)'({deq_idx_i, enq_idx_i[QIdxW +: QIdxW]});
   assign qpause_inc = PauseSlots'({w_qpause0_i, w_qpause1_i});
   dsh_cnt_ram #(.Entries(NumQ), .CntW(CntW), .Slots(1)) u_drops (
-    .clk_i, .rst_ni, .rmw_idx_i(e_enq_idx_i), .inc_i(w_drop_i), .rd_idx_i(rq_idx_q), .rd_o(rd_drops));
+    .clk_i, .rst_ni, .rmw_idx_i(enq_idx_i[0 +: QIdxW]), .inc_i(w_drop_i), .rd_idx_i(rq_idx_q), .rd_o(rd_drops));
   dsh_cnt_ram #(.Entries(NumQ), .CntW(CntW), .Slots(PauseSlots)) u_qpause (
     .clk_i, .rst_ni, .rmw_idx_i(qpause_idx), .inc_i(qpause_inc), .rd_idx_i(rq_idx_q), .rd_o(rd_qpauses));
   dsh_cnt_ram #(.Entries(NumPorts), .CntW(CntW), .Slots(1)) u_ppause (
-    .clk_i, .rst_ni, .rmw_idx_i(e_enq_p_i), .inc_i(Dsh && w_ppause_i), .rd_idx_i(rp_q), .rd_o(rd_ppauses));
+    .clk_i, .rst_ni, .rmw_idx_i(enq_p_i), .inc_i(Dsh && w_ppause_i), .rd_idx_i(rp_q), .rd_o(rd_ppauses));
   if (!Dsh) begin : g_sih
     logic unused_sih;
-    assign unused_sih = ^{e_deq_idx_i, w_qpause0_i};
+    assign unused_sih = ^{deq_idx_i, w_qpause0_i};
   end
 
   // ----------------------------------------------------------- read port

@@ -26,34 +26,15 @@ std::vector<std::string> split(const std::string& s) {
   return out;
 }
 
-double to_num(const std::string& v) {
-  size_t pos = 0;
-  double d = 0;
-  try {
-    d = std::stod(v, &pos);
-  } catch (const std::exception&) {
-    pos = 0;
-  }
-  if (pos == 0 || pos != v.size() || !std::isfinite(d)) throw ConfigError("'" + v + "' is not a number");
-  return d;
+// Strict numbers (common/input.h): what names the key in the message.
+double to_num(const std::string& what, const std::string& v, double lo = -1e300, double hi = 1e300,
+              bool lo_open = false) {
+  return parse_real(what, v, lo, hi, lo_open);
 }
 
-long long to_int(const std::string& v) {
-  const double d = to_num(v);
-  if (d != std::floor(d)) throw ConfigError("'" + v + "' is not an integer");
-  return (long long)d;
-}
-
-uint64_t to_u64(const std::string& v) {
-  const long long i = to_int(v);
-  if (i < 0) throw ConfigError("'" + v + "' is negative");
-  return uint64_t(i);
-}
-
-bool to_bool(const std::string& v) {
-  if (v == "true" || v == "1" || v == "yes") return true;
-  if (v == "false" || v == "0" || v == "no") return false;
-  throw ConfigError("'" + v + "' is not true/false");
+long long to_int(const std::string& what, const std::string& v, long long lo = -(1LL << 31),
+                 long long hi = (1LL << 31) - 1) {
+  return parse_int(what, v, lo, hi);
 }
 
 template <class T>
@@ -88,17 +69,18 @@ Entry chip_field(const std::string& f, const std::string& help) {
           }};
 }
 
-#define NUM(key, field, help) \
-  Entry{{key, help}, [](Params& p, const std::string& v) { p.field = decltype(p.field)(to_num(v)); }, \
+// Every number has its accepted range here; the text is parsed strictly.
+#define NUM(key, field, lo, hi, lo_open, help) \
+  Entry{{key, help}, [](Params& p, const std::string& v) { p.field = to_num(key, v, lo, hi, lo_open); }, \
         [](const Params& p) { return num_str(double(p.field)); }}
-#define U64(key, field, help) \
-  Entry{{key, help}, [](Params& p, const std::string& v) { p.field = decltype(p.field)(to_u64(v)); }, \
+#define U64(key, field, lo, hi, help) \
+  Entry{{key, help}, [](Params& p, const std::string& v) { p.field = decltype(p.field)(parse_uint(key, v, lo, hi)); }, \
         [](const Params& p) { return std::to_string(p.field); }}
 #define INT(key, field, help) \
-  Entry{{key, help}, [](Params& p, const std::string& v) { p.field = int(to_int(v)); }, \
+  Entry{{key, help}, [](Params& p, const std::string& v) { p.field = int(to_int(key, v)); }, \
         [](const Params& p) { return std::to_string(p.field); }}
 #define HOSTS(key, field, help) \
-  Entry{{key, help}, [](Params& p, const std::string& v) { p.field = parse_int_list(v); }, \
+  Entry{{key, help}, [](Params& p, const std::string& v) { p.field = parse_int_list(v, key); }, \
         [](const Params& p) { return join(p.field); }}
 
 const std::vector<Entry>& entries() {
@@ -128,21 +110,22 @@ const std::vector<Entry>& entries() {
       chip_field("delta_q", "queue resume hysteresis, cells"),
       chip_field("delta_p", "port resume hysteresis, cells"),
       chip_field("thresh_latency", "cycles from S to the thresholds (1..3)"),
-      U64("chip.cell_bytes", cell_bytes, "bytes per buffer cell"),
-      NUM("chip.mmu_clock_ghz", mmu_clock_ghz, "MMU clock; one enqueue and one dequeue per cycle"),
-      NUM("link.rate_gbps", link_gbps, "every link, Gb/s"),
-      NUM("link.prop_delay_ns", prop_delay_ns, "every link, propagation delay D_prop"),
-      U64("link.mtu_bytes", mtu_bytes, "MTU (headroom formula)"),
-      U64("link.processing_bytes", processing_bytes,
+      U64("chip.cell_bytes", cell_bytes, 1, 65536, "bytes per buffer cell"),
+      NUM("chip.mmu_clock_ghz", mmu_clock_ghz, 0, 1000, true, "MMU clock; one enqueue and one dequeue per cycle"),
+      NUM("link.rate_gbps", link_gbps, 0, 100000, true, "every link, Gb/s"),
+      NUM("link.prop_delay_ns", prop_delay_ns, 0, 1e9, false, "every link, propagation delay D_prop"),
+      U64("link.mtu_bytes", mtu_bytes, 1, 1048576, "MTU (headroom formula)"),
+      U64("link.processing_bytes", processing_bytes, 1, 1000000000,
           "upstream reaction to a PAUSE frame, bytes at link rate, from its first bit (spec §7.1 item 3)"),
-      U64("link.pause_frame_bytes", pause_frame_bytes, "PAUSE/RESUME frame length on the reverse link"),
+      U64("link.pause_frame_bytes", pause_frame_bytes, 1, 65536, "PAUSE/RESUME frame length on the reverse link"),
       {{"link.port_rate_gbps", "per-port link rate exceptions, port:gbps list (negative port from the end)"},
        [](Params& p, const std::string& v) {
          p.port_rate_gbps.clear();
          for (const auto& item : split(v)) {
            const auto c = item.find(':');
-           if (c == std::string::npos) throw ConfigError("'" + item + "': expected port:gbps");
-           p.port_rate_gbps.emplace_back(int(to_int(trim(item.substr(0, c)))), to_num(trim(item.substr(c + 1))));
+           if (c == std::string::npos) throw ConfigError(quoted(item) + ": expected port:gbps");
+           p.port_rate_gbps.emplace_back(int(to_int("link.port_rate_gbps port", trim(item.substr(0, c)))),
+                                         to_num("link.port_rate_gbps rate", trim(item.substr(c + 1)), 0, 100000, true));
          }
        },
        [](const Params& p) {
@@ -150,25 +133,25 @@ const std::vector<Entry>& entries() {
          for (const auto& [port, r] : p.port_rate_gbps) s += (s.empty() ? "" : ",") + std::to_string(port) + ":" + num_str(r);
          return s;
        }},
-      U64("switch.dwrr_quantum_bytes", dwrr_quantum_bytes, "DWRR quantum of the lossless classes"),
-      U64("traffic.packet_bytes", packet_bytes, "data packet size (last packet of a flow may be shorter)"),
+      U64("switch.dwrr_quantum_bytes", dwrr_quantum_bytes, 1, 1000000000, "DWRR quantum of the lossless classes"),
+      U64("traffic.packet_bytes", packet_bytes, 1, 1048576, "data packet size (last packet of a flow may be shorter)"),
       HOSTS("traffic.background_srcs", background_srcs, "hosts of the endless background flows, e.g. 0,1 or 0..1"),
       INT("traffic.background_dst", background_dst, "their destination; negative counts from the last port"),
-      U64("traffic.background_class", background_class, "their class"),
+      U64("traffic.background_class", background_class, 0, 63, "their class"),
       HOSTS("traffic.fanin_srcs", fanin_srcs, "hosts of the fan-in (bursty) flows, e.g. 2..17"),
       INT("traffic.fanin_dst", fanin_dst, "their destination; negative counts from the last port"),
       {{"traffic.fanin_classes", "classes each fan-in host sends on (one flow each, sharing the burst)"},
-       [](Params& p, const std::string& v) { p.fanin_classes = parse_int_list(v); },
+       [](Params& p, const std::string& v) { p.fanin_classes = parse_int_list(v, "traffic.fanin_classes"); },
        [](const Params& p) { return join(p.fanin_classes); }},
       HOSTS("traffic.reverse_srcs", reverse_srcs,
             "hosts sending endlessly to fanin_srcs[k] (keeps the reverse links busy); empty for S1"),
-      U64("traffic.reverse_class", reverse_class, "their class"),
-      NUM("traffic.settle_us", settle_us, "pfc-avoidance: earliest fan-in start"),
-      NUM("traffic.settle_after_pause_us", settle_after_pause_us,
+      U64("traffic.reverse_class", reverse_class, 0, 63, "their class"),
+      NUM("traffic.settle_us", settle_us, 0, 1e7, false, "pfc-avoidance: earliest fan-in start"),
+      NUM("traffic.settle_after_pause_us", settle_after_pause_us, 0, 1e7, false,
           "pfc-avoidance: the fan-in starts no earlier than this after every background queue paused once"),
-      NUM("traffic.start_stagger_ns", start_stagger_ns, "host h starts its flows h * this later"),
-      NUM("traffic.run_us", run_us, "saturate: simulated time per point"),
-      NUM("traffic.max_run_us", max_run_us, "hard stop of any point"),
+      NUM("traffic.start_stagger_ns", start_stagger_ns, 0, 1e9, false, "host h starts its flows h * this later"),
+      NUM("traffic.run_us", run_us, 0, 1e7, true, "saturate: simulated time per point"),
+      NUM("traffic.max_run_us", max_run_us, 0, 1e7, true, "hard stop of any point"),
       {{"sweep.schemes", "list of dsh, sih"},
        [](Params& p, const std::string& v) {
          p.schemes.clear();
@@ -180,20 +163,25 @@ const std::vector<Entry>& entries() {
        },
        [](const Params& p) { return join(p.schemes); }},
       {{"sweep.burst_pct", "total fan-in burst, % of the buffer: list, or lo:hi:step"},
-       [](Params& p, const std::string& v) { p.burst_pct = parse_num_list(v); },
+       [](Params& p, const std::string& v) { p.burst_pct = parse_num_list(v, "sweep.burst_pct"); },
        [](const Params& p) { return join(p.burst_pct); }},
-      U64("sweep.refine_steps", refine_steps, "bisections between the last pause-free and first paused point"),
+      U64("sweep.refine_steps", refine_steps, 0, 30, "bisections between the last pause-free and first paused point"),
       {{"run.backend", "MMU backend: golden | rtl | lockstep"},
        [](Params& p, const std::string& v) { p.backend = backend_from_string(v); },
        [](const Params& p) { return std::string(to_string(p.backend)); }},
-      U64("run.jobs", jobs, "points simulated in parallel (one process each)"),
+      U64("run.jobs", jobs, 1, 256, "points simulated in parallel (one process each)"),
       {{"run.full_compare", "lockstep: compare every queue and port every cycle (slow)"},
-       [](Params& p, const std::string& v) { p.full_compare = to_bool(v); },
+       [](Params& p, const std::string& v) { p.full_compare = parse_bool("run.full_compare", v); },
        [](const Params& p) { return std::string(p.full_compare ? "true" : "false"); }},
+      {{"run.allow_lossy",
+        "true: run a chip whose headroom is below what the link needs (chip.headroom_cells), its outputs labelled lossy"},
+       [](Params& p, const std::string& v) { p.allow_lossy = parse_bool("run.allow_lossy", v); },
+       [](const Params& p) { return std::string(p.allow_lossy ? "true" : "false"); }},
       {{"run.rtl_variant", "rtl/lockstep: RTL parameter set by name (default: the one matching the chip)"},
        [](Params& p, const std::string& v) { p.rtl_variant = v; },
        [](const Params& p) { return p.rtl_variant; }},
-      U64("run.rtl_fault", rtl_fault, "rtl/lockstep: plant this fault of rtl/dsh_pkg.sv in the RTL (0 none; tests)"),
+      U64("run.rtl_fault", rtl_fault, 0, kRtlFaults,
+          "rtl/lockstep: plant this fault of rtl/dsh_pkg.sv in the RTL (0 none; tests)"),
   };
   return e;
 }
@@ -223,35 +211,45 @@ const Entry& find_entry(const std::string& key) {
 
 }  // namespace
 
-std::vector<int> parse_int_list(const std::string& s) {
+std::vector<int> parse_int_list(const std::string& s, const std::string& what) {
   std::vector<int> out;
   for (const auto& item : split(s)) {
     const auto dots = item.find("..");
     if (dots == std::string::npos) {
-      out.push_back(int(to_int(item)));
+      out.push_back(int(to_int(what, item)));
       continue;
     }
-    const long long a = to_int(trim(item.substr(0, dots))), b = to_int(trim(item.substr(dots + 2)));
-    if (b < a || b - a > 100000) throw ConfigError("bad range '" + item + "'");
+    const long long a = to_int(what, trim(item.substr(0, dots))), b = to_int(what, trim(item.substr(dots + 2)));
+    if (b < a || b - a > 100000)
+      throw ConfigError(what + " = " + quoted(item) + ": a range a..b needs a <= b and at most 100000 values");
     for (long long i = a; i <= b; ++i) out.push_back(int(i));
+    if (out.size() > 100000) throw ConfigError(what + ": more than 100000 values");
   }
   return out;
 }
 
-std::vector<double> parse_num_list(const std::string& s) {
+std::vector<double> parse_num_list(const std::string& s, const std::string& what) {
   std::vector<double> out;
   for (const auto& item : split(s)) {
     if (std::count(item.begin(), item.end(), ':') != 2) {
-      out.push_back(to_num(item));
+      out.push_back(to_num(what, item));
       continue;
     }
     const auto c1 = item.find(':'), c2 = item.rfind(':');
-    const double lo = to_num(item.substr(0, c1)), hi = to_num(item.substr(c1 + 1, c2 - c1 - 1)),
-                 step = to_num(item.substr(c2 + 1));
-    if (step <= 0 || hi < lo || (hi - lo) / step > 10000) throw ConfigError("bad range '" + item + "'");
+    const double lo = to_num(what, item.substr(0, c1)), hi = to_num(what, item.substr(c1 + 1, c2 - c1 - 1)),
+                 step = to_num(what, item.substr(c2 + 1));
+    if (step <= 0 || hi < lo || (hi - lo) / step > 10000)
+      throw ConfigError(what + " = " + quoted(item) + ": a range lo:hi:step needs lo <= hi, step > 0 and at most 10000 steps");
     for (double x = lo; x <= hi + step * 1e-9; x += step) out.push_back(std::round(x * 1e9) / 1e9);
+    if (out.size() > 10000) throw ConfigError(what + ": more than 10000 values");
   }
   return out;
+}
+
+void check_burst_pct(const std::string& what, double pct) {
+  if (!(pct > 0 && pct <= kBurstPctMax))
+    throw ConfigError(what + " = " + num_str(pct) + " is out of range (0, " + num_str(kBurstPctMax) +
+                      "] (% of the buffer)");
 }
 
 const std::vector<KeyInfo>& param_keys() {
@@ -267,27 +265,40 @@ void Params::set(const std::string& key, const std::string& value) {
   const Entry& e = find_entry(trim(key));
   try {
     e.set(*this, trim(value));
-  } catch (const ConfigError& x) {
+  } catch (const InputError& x) {
     const std::string what = x.what();
-    // Config::set already names the field; say which key.
+    // Config::set names the field; say which key (unless the message does).
+    if (what.rfind(e.info.key, 0) == 0) throw ConfigError(what);
     throw ConfigError(e.info.key + ": " + what);
   }
 }
 
-void Params::load_toml(const std::string& path) {
+void Params::load_toml(const std::string& path) { load_toml_text(read_text_file("scenario", path), path); }
+
+void Params::load_toml_text(const std::string& text_in, const std::string& path) {
   toml::table t;
   try {
-    t = toml::parse_file(path);
+    t = toml::parse(text_in, path);
   } catch (const toml::parse_error& e) {
     std::ostringstream m;
     m << path << ":" << e.source().begin.line << ": " << e.description();
     throw ConfigError(m.str());
   }
+  // Each value as the text the key's parser reads. A float keeps its point
+  // (3.0, not 3) and a boolean stays true/false, so that a key that wants an
+  // integer refuses them instead of taking 3 or 1.
   std::function<std::string(const toml::node&)> text = [&](const toml::node& n) -> std::string {
     if (auto s = n.value_exact<std::string>()) return *s;
     if (auto b = n.value_exact<bool>()) return *b ? "true" : "false";
     if (auto i = n.value_exact<int64_t>()) return std::to_string(*i);
-    if (auto d = n.value_exact<double>()) return num_str(*d);
+    if (auto d = n.value_exact<double>()) {
+      std::ostringstream m;
+      m.precision(17);
+      m << *d;
+      std::string r = m.str();
+      if (r.find_first_of(".eEn") == std::string::npos) r += ".0";
+      return r;
+    }
     if (auto a = n.as_array()) {
       std::string s;
       for (const auto& x : *a) s += (s.empty() ? "" : ",") + text(x);
@@ -297,7 +308,8 @@ void Params::load_toml(const std::string& path) {
   };
   for (const auto& [sec, node] : t) {
     const auto* tab = node.as_table();
-    if (!tab) throw ConfigError(path + ": top-level key '" + std::string(sec.str()) + "' must be in a [section]");
+    if (!tab) throw ConfigError(path + ":" + std::to_string(node.source().begin.line) + ": top-level key '" +
+                                std::string(sec.str()) + "' must be in a [section]");
     for (const auto& [k, v] : *tab) {
       const std::string key = std::string(sec.str()) + "." + std::string(k.str());
       try {
@@ -319,17 +331,7 @@ unsigned Params::port_of(int host) const {
   return host < 0 ? unsigned(int(mmu.n_ports) + host) : unsigned(host);
 }
 
-uint64_t Params::headroom_cells() const {
-  if (!headroom_auto) return mmu.headroom_cells;
-  LinkParams l;
-  l.link_gbps = link_gbps;
-  l.prop_delay_ns = prop_delay_ns;
-  l.mtu_bytes = mtu_bytes;
-  l.processing_bytes = processing_bytes;
-  l.cell_bytes = cell_bytes;
-  l.pkt_bytes = packet_bytes;
-  return dsh::headroom_cells(l);
-}
+uint64_t Params::headroom_cells() const { return headroom_auto ? link_headroom_cells() : mmu.headroom_cells; }
 
 Config Params::mmu_config(Scheme s) const {
   Config c = mmu;
@@ -350,19 +352,61 @@ uint64_t Params::burst_bytes(double pct) const {
 }
 
 void Params::validate() const {
+  validate_scenario();
+  const auto bad = infeasible();
+  if (bad.size() == schemes.size()) {
+    std::string m;
+    for (const auto& [sch, why] : bad) m += (m.empty() ? "" : "; ") + sch + ": " + why;
+    throw ConfigError(m);
+  }
+}
+
+std::vector<std::pair<std::string, std::string>> Params::infeasible() const {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& s : schemes) {
+    try {
+      const Scheme sch = scheme_from_string(s);
+      const Config c = mmu_config(sch);
+      c.validate_ranges();  // the fields first, then the backend's widths
+      c.validate(widths(sch));
+    } catch (const ConfigError& e) {
+      out.emplace_back(s, e.what());
+    }
+  }
+  return out;
+}
+
+uint64_t Params::link_headroom_cells() const {
+  LinkParams l;
+  l.link_gbps = link_gbps;
+  l.prop_delay_ns = prop_delay_ns;
+  l.mtu_bytes = mtu_bytes;
+  l.processing_bytes = processing_bytes;
+  l.cell_bytes = cell_bytes;
+  l.pkt_bytes = packet_bytes;
+  return dsh::headroom_cells(l);
+}
+
+bool Params::lossy() const { return !headroom_auto && mmu.headroom_cells < link_headroom_cells(); }
+
+void Params::validate_scenario() const {
   auto fail = [](const std::string& m) { throw ConfigError(m); };
   const int np = int(mmu.n_ports);
   auto host_ok = [&](const char* key, int h) {
     const int p = h < 0 ? np + h : h;
     if (p < 0 || p >= np)
       fail(std::string(key) + " = " + std::to_string(h) + " is out of range 0.." + std::to_string(np - 1) +
-           " (chip.n_ports = " + std::to_string(np) + ")");
+           " (chip.n_ports = " + std::to_string(np) + "; or -" + std::to_string(np) + "..-1 counted from the last port)");
   };
   auto class_ok = [&](const char* key, unsigned c) {
     if (c >= mmu.n_queues)
       fail(std::string(key) + " = " + std::to_string(c) + " is not a lossless class 0.." +
            std::to_string(mmu.n_queues - 1) + " (chip.n_queues)");
   };
+  if (mmu.n_ports < 1 || mmu.n_ports > 1024)
+    fail("chip.n_ports = " + std::to_string(mmu.n_ports) + " is out of range 1..1024");
+  if (mmu.n_queues < 1 || mmu.n_queues > 64)
+    fail("chip.n_queues = " + std::to_string(mmu.n_queues) + " is out of range 1..64");
   for (int h : background_srcs) host_ok("traffic.background_srcs", h);
   for (int h : fanin_srcs) host_ok("traffic.fanin_srcs", h);
   for (int h : reverse_srcs) host_ok("traffic.reverse_srcs", h);
@@ -371,25 +415,35 @@ void Params::validate() const {
   class_ok("traffic.background_class", background_class);
   if (fanin_classes.empty()) fail("traffic.fanin_classes is empty");
   for (int c : fanin_classes) {
-    if (c < 0) fail("traffic.fanin_classes has a negative class");
+    if (c < 0) fail("traffic.fanin_classes = " + std::to_string(c) + " is not a lossless class 0.." +
+                    std::to_string(mmu.n_queues - 1) + " (chip.n_queues)");
     class_ok("traffic.fanin_classes", unsigned(c));
   }
   for (const auto& [port, r] : port_rate_gbps) {
     host_ok("link.port_rate_gbps", port);
-    if (r <= 0) fail("link.port_rate_gbps: rate of port " + std::to_string(port) + " must be > 0");
+    if (!(r > 0)) fail("link.port_rate_gbps: rate of port " + std::to_string(port) + " must be > 0");
   }
   class_ok("traffic.reverse_class", reverse_class);
   if (fanin_srcs.empty()) fail("traffic.fanin_srcs is empty");
   if (!reverse_srcs.empty() && reverse_srcs.size() > fanin_srcs.size())
-    fail("traffic.reverse_srcs has more hosts than traffic.fanin_srcs");
+    fail("traffic.reverse_srcs has " + std::to_string(reverse_srcs.size()) + " hosts, more than traffic.fanin_srcs (" +
+         std::to_string(fanin_srcs.size()) + ")");
+  // A destination among its sources: a flow from a port to itself.
   for (int h : fanin_srcs)
-    if (port_of(h) == port_of(fanin_dst)) fail("traffic.fanin_srcs contains its destination " + std::to_string(h));
+    if (port_of(h) == port_of(fanin_dst))
+      fail("traffic.fanin_srcs contains its destination traffic.fanin_dst = " + std::to_string(fanin_dst) + " (port " +
+           std::to_string(port_of(fanin_dst)) + ")");
   for (int h : background_srcs)
     if (port_of(h) == port_of(background_dst))
-      fail("traffic.background_srcs contains its destination " + std::to_string(h));
-  if (link_gbps <= 0) fail("link.rate_gbps must be > 0");
-  if (prop_delay_ns < 0) fail("link.prop_delay_ns must be >= 0");
-  if (mmu_clock_ghz <= 0 || mmu_clock_ghz > 1000) fail("chip.mmu_clock_ghz must be in (0, 1000]");
+      fail("traffic.background_srcs contains its destination traffic.background_dst = " +
+           std::to_string(background_dst) + " (port " + std::to_string(port_of(background_dst)) + ")");
+  for (size_t k = 0; k < reverse_srcs.size(); ++k)
+    if (port_of(reverse_srcs[k]) == port_of(fanin_srcs[k]))
+      fail("traffic.reverse_srcs[" + std::to_string(k) + "] = " + std::to_string(reverse_srcs[k]) +
+           " sends to itself (its destination is traffic.fanin_srcs[" + std::to_string(k) + "])");
+  if (!(link_gbps > 0)) fail("link.rate_gbps must be > 0");
+  if (!(prop_delay_ns >= 0)) fail("link.prop_delay_ns must be >= 0");
+  if (!(mmu_clock_ghz > 0 && mmu_clock_ghz <= 1000)) fail("chip.mmu_clock_ghz must be in (0, 1000]");
   if (cell_bytes == 0) fail("chip.cell_bytes must be > 0");
   if (packet_bytes == 0 || packet_bytes > mtu_bytes)
     fail("traffic.packet_bytes = " + std::to_string(packet_bytes) + " must be 1..link.mtu_bytes (" +
@@ -399,11 +453,22 @@ void Params::validate() const {
          " must be 1..link.processing_bytes (the frame is received within the processing time)");
   if (dwrr_quantum_bytes == 0) fail("switch.dwrr_quantum_bytes must be > 0");
   if (schemes.empty()) fail("sweep.schemes is empty");
-  for (double b : burst_pct)
-    if (b <= 0 || b > 1000) fail("sweep.burst_pct = " + num_str(b) + " is out of range (0, 1000]");
-  if (jobs == 0) fail("run.jobs must be >= 1");
-  if (max_run_us <= 0) fail("traffic.max_run_us must be > 0");
-  for (const auto& s : schemes) mmu_config(scheme_from_string(s)).validate(widths(scheme_from_string(s)));
+  if (kind == Kind::PfcAvoidance && burst_pct.empty()) fail("sweep.burst_pct is empty");
+  for (double b : burst_pct) check_burst_pct("sweep.burst_pct", b);
+  if (jobs == 0 || jobs > 256) fail("run.jobs = " + std::to_string(jobs) + " is out of range 1..256");
+  if (!(max_run_us > 0)) fail("traffic.max_run_us must be > 0");
+  // The fan-in burst must fit the packets' byte counter of a flow.
+  if (kind == Kind::PfcAvoidance && double(buffer_bytes()) * kBurstPctMax / 100.0 > 1e15)
+    fail("chip.buffer_cells * chip.cell_bytes = " + std::to_string(buffer_bytes()) + " B is too large (at most 1e14 B)");
+  // Precondition: a headroom below what the link needs makes the lossless
+  // classes lossy; refused unless the run asks for it (and is labelled so).
+  if (lossy() && !allow_lossy) {
+    const uint64_t need = link_headroom_cells();
+    fail("chip.headroom_cells = " + std::to_string(mmu.headroom_cells) + " is below what the link needs, " +
+         std::to_string(need) + " cells (2*(C*D_prop + MTU) + processing in " + std::to_string(packet_bytes) +
+         " B packets; 'auto' gives it): the lossless classes would drop instead of pausing. Use 'auto' or at least " +
+         std::to_string(need) + ", or --set run.allow_lossy=true to run it labelled lossy");
+  }
 }
 
 RtlWidths Params::widths(Scheme s) const {

@@ -70,7 +70,8 @@ struct Params {
   // [run]
   Backend backend = Backend::Lockstep;
   unsigned jobs = 2;
-  bool full_compare = false;  // lockstep: every queue every cycle (slow) instead of the touched ones
+  bool full_compare = false;
+  bool allow_lossy = false;   // run a headroom below the link's need (labelled lossy) instead of refusing it  // lockstep: every queue every cycle (slow) instead of the touched ones
   std::string rtl_variant;    // rtl/lockstep: this built parameter set by name (default: the matching one)
   unsigned rtl_fault = 0;     // rtl/lockstep: a planted fault of rtl/dsh_pkg.sv (the checker's self-test)
 
@@ -79,12 +80,24 @@ struct Params {
   // "a..b". Throws ConfigError naming the key.
   void set(const std::string& key, const std::string& value);
   void load_toml(const std::string& path);  // every key of the file, in file order
+  void load_toml_text(const std::string& text, const std::string& name);  // the same from text
   std::string dump() const;                 // "key = value" per line, all keys
-  void validate() const;                    // throws ConfigError naming the key and limit
+  // Throws ConfigError naming the key and limit: validate_scenario(), and
+  // at least one scheme of sweep.schemes feasible on this chip.
+  void validate() const;
+  // Everything but the chip's per-scheme configuration, including the
+  // preconditions of the experiment (a destination among its sources; a
+  // headroom below the link's need unless run.allow_lossy).
+  void validate_scenario() const;
+  // The schemes of sweep.schemes that cannot be configured on this chip (no
+  // shared buffer left, no RTL built for it, ...), with the reason.
+  std::vector<std::pair<std::string, std::string>> infeasible() const;
+  bool lossy() const;  // chip.headroom_cells is below link_headroom_cells()
 
   // Derived values.
   unsigned port_of(int host) const;  // negative counted from the end
   uint64_t headroom_cells() const;   // eta in cells (auto or the chip value)
+  uint64_t link_headroom_cells() const;  // what the link needs (spec §1.3 formula): the 'auto' value
   Config mmu_config(Scheme s) const;
   RtlWidths widths(Scheme s) const;  // of the backend that will run
   uint64_t buffer_bytes() const { return mmu.buffer_cells * cell_bytes; }
@@ -102,9 +115,15 @@ struct KeyInfo {
 };
 const std::vector<KeyInfo>& param_keys();  // for --help and --list
 
-// Parses "a,b,c" with ranges "a..b" (hosts) and "lo:hi:step" (numbers).
-std::vector<int> parse_int_list(const std::string& s);
-std::vector<double> parse_num_list(const std::string& s);
+// Parses "a,b,c" with ranges "a..b" (hosts) and "lo:hi:step" (numbers);
+// `what` names the key in a refusal.
+std::vector<int> parse_int_list(const std::string& s, const std::string& what = "value");
+std::vector<double> parse_num_list(const std::string& s, const std::string& what = "value");
+
+// A burst size, % of the buffer: (0, kBurstPctMax]. The sweep, --point and
+// --trace all check it here.
+inline constexpr double kBurstPctMax = 1000;
+void check_burst_pct(const std::string& what, double pct);
 
 // eq. (7)/(19) generalised so that the N congested queues drain at k times
 // the rate of a bursty queue (the paper assumes k = 1; in S1 the background

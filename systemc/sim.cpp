@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <map>
@@ -27,6 +28,9 @@ int sc_main(int, char**) {
 namespace dsh::sc {
 
 namespace {
+
+volatile sig_atomic_t g_interrupted = 0;
+void on_interrupt(int sig) { g_interrupted = sig; }
 
 std::vector<unsigned> traced_ports(const Params& p) {
   std::vector<unsigned> v;
@@ -94,6 +98,10 @@ pid_t fork_with_pipe(const std::function<std::string()>& work, int& read_fd) {
   const pid_t pid = ::fork();
   if (pid < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
   if (pid == 0) {
+    // The parent's interrupt handler is not the child's: a child stops at
+    // once on SIGINT/SIGTERM (the parent removes what it leaves).
+    ::signal(SIGINT, SIG_DFL);
+    ::signal(SIGTERM, SIG_DFL);
     ::close(fds[0]);
     const std::string out = work();
     write_all(fds[1], out.data(), out.size());
@@ -185,7 +193,12 @@ PointResult run_point(const Params& p, const PointSpec& s) {
     m.peak_queue_hdrm_cells = st.peak_queue_hdrm;
     m.peak_port_hdrm_cells = st.peak_port_hdrm;
     for (const Flow& f : net.flows())
-      if (f.fanin) m.fanin_bytes_admitted += f.admitted;
+      if (f.fanin) {
+        m.fanin_bytes_admitted += f.admitted;
+        m.fanin_bytes_total += f.bytes;
+        m.fanin_bytes_generated += f.generated;
+        m.fanin_bytes_done += f.admitted + f.dropped;
+      }
     m.sim_us = sc_core::sc_time_stamp().to_seconds() * 1e6;
     m.fanin_start_us = net.fanin_start_us();
     m.mmu_cycles = st.mmu_cycles;
@@ -217,24 +230,77 @@ PointResult run_point_isolated(const Params& p, const PointSpec& s) {
   return out;
 }
 
+bool interrupted() { return g_interrupted != 0; }
+
+std::string stimulus_fault(const Params& p, const Metrics& m) {
+  if (p.kind != Kind::PfcAvoidance) return "";
+  char b[512];
+  if (m.fanin_bytes_generated == 0) {
+    std::snprintf(b, sizeof b,
+                  "the fan-in never started: it waits for traffic.settle_us = %g us and for every background queue "
+                  "(traffic.background_srcs) to pause once, and the background never got there within "
+                  "traffic.max_run_us = %g us (%llu PAUSE frames in all, %llu drops); the point measured nothing",
+                  p.settle_us, p.max_run_us, (unsigned long long)m.pause_frames, (unsigned long long)m.drops);
+    return b;
+  }
+  if (m.fanin_bytes_total && m.fanin_bytes_done < m.fanin_bytes_total) {
+    std::snprintf(b, sizeof b,
+                  "the fan-in did not finish: %llu of %llu burst bytes admitted or dropped by traffic.max_run_us = %g us",
+                  (unsigned long long)m.fanin_bytes_done, (unsigned long long)m.fanin_bytes_total, p.max_run_us);
+    return b;
+  }
+  return "";
+}
+
 bool run_points(const Params& p, unsigned jobs, const std::function<std::optional<PointSpec>()>& next,
                 const std::function<void(const PointResult&)>& done) {
   std::vector<Child> running;
   bool ok = true;
+  // Ctrl-C: stop the children we started, by pid, and wait for them.
+  struct sigaction sa {}, old_int {}, old_term {};
+  sa.sa_handler = on_interrupt;
+  sigemptyset(&sa.sa_mask);
+  ::sigaction(SIGINT, &sa, &old_int);
+  ::sigaction(SIGTERM, &sa, &old_term);
+  auto restore = [&] {
+    ::sigaction(SIGINT, &old_int, nullptr);
+    ::sigaction(SIGTERM, &old_term, nullptr);
+  };
+  auto stop_all = [&] {
+    for (Child& o : running) ::kill(o.pid, SIGTERM);  // our own children, by pid
+    for (Child& o : running) {
+      ::close(o.fd);
+      int st = 0;
+      while (::waitpid(o.pid, &st, 0) < 0 && errno == EINTR) {
+      }
+      if (!o.spec.trace_stem.empty()) std::remove((o.spec.trace_stem + ".vcd").c_str());  // a partial trace
+    }
+    running.clear();
+  };
   for (;;) {
+    if (g_interrupted) {
+      stop_all();
+      restore();
+      return false;
+    }
     while (ok && running.size() < std::max(1u, jobs)) {
       auto s = next();
       if (!s) break;
       running.push_back(spawn(p, *s));
     }
-    if (running.empty()) return ok;
+    if (running.empty()) {
+      restore();
+      return ok;
+    }
     std::vector<pollfd> pf;
     for (const Child& c : running) pf.push_back({c.fd, POLLIN, 0});
     if (::poll(pf.data(), pf.size(), -1) < 0) {
       if (errno == EINTR) continue;
+      restore();
       throw std::runtime_error(std::string("poll: ") + std::strerror(errno));
     }
     for (size_t i = pf.size(); i-- > 0;) {
+      if (g_interrupted) break;
       if (!(pf[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
       Child& c = running[i];
       char buf[65536];
@@ -246,7 +312,12 @@ bool run_points(const Params& p, unsigned jobs, const std::function<std::optiona
       if (n < 0 && errno == EINTR) continue;
       ::close(c.fd);
       int status = 0;
-      ::waitpid(c.pid, &status, 0);
+      while (::waitpid(c.pid, &status, 0) < 0 && errno == EINTR) {
+      }
+      if (g_interrupted) {  // it may have died of the same Ctrl-C: not a failure, not a result
+        running.erase(running.begin() + long(i));
+        break;
+      }
       PointResult r = decode(c.spec, c.buf, status);
       running.erase(running.begin() + long(i));
       const bool first_failure = ok && !r.ok();

@@ -31,6 +31,9 @@ struct Metrics {
   uint64_t pause_frames = 0, resume_frames = 0, drops = 0;
   uint64_t peak_shared_cells = 0, peak_queue_hdrm_cells = 0, peak_port_hdrm_cells = 0;
   uint64_t fanin_bytes_admitted = 0;
+  uint64_t fanin_bytes_total = 0;      // what the scenario's fan-in flows are to send (0: endless)
+  uint64_t fanin_bytes_generated = 0;  // what their hosts generated
+  uint64_t fanin_bytes_done = 0;       // admitted + dropped
   double fanin_start_us = 0;
   double sim_us = 0, wall_s = 0;
   uint64_t mmu_cycles = 0, mmu_busy_cycles = 0;
@@ -45,6 +48,18 @@ struct PointResult {
   std::string note;   // e.g. where the trace went
   bool ok() const { return error.empty(); }
 };
+
+// Empty when the point's stimulus happened as the scenario describes; else
+// why the point is invalid (the fan-in never started: the background flows
+// never reached the state the scenario waits for; the burst was not all
+// sent by traffic.max_run_us). About the stimulus only: a pause-free point
+// or a point with drops is a result.
+std::string stimulus_fault(const Params& p, const Metrics& m);
+
+// Set by SIGINT/SIGTERM while run_points runs: the running points are
+// stopped (SIGTERM to each child by pid, then waited for) and run_points
+// returns false without calling `done` for them.
+bool interrupted();
 
 // Runs one point in this process. Call at most once per process.
 PointResult run_point(const Params& p, const PointSpec& s);

@@ -2,6 +2,7 @@
 
 #include <toml++/toml.h>
 
+#include <iostream>
 #include <sstream>
 
 namespace dsh {
@@ -24,10 +25,10 @@ void add_config_options(CLI::App& app, ConfigCli& cli) {
   }
 }
 
-void load_config_file(const std::string& path, Config& c) {
+void load_config_text(const std::string& text, const std::string& path, Config& c) {
   toml::table t;
   try {
-    t = toml::parse_file(path);
+    t = toml::parse(text, path);
   } catch (const toml::parse_error& e) {
     std::ostringstream m;
     m << path << ":" << e.source().begin.line << ": " << e.description();
@@ -35,15 +36,39 @@ void load_config_file(const std::string& path, Config& c) {
   }
   for (const auto& [key, node] : t) {
     const std::string where = path + ":" + std::to_string(node.source().begin.line) + ": ";
+    const std::string k(key.str());
     std::string value;
-    if (auto i = node.value<int64_t>()) value = std::to_string(*i);
-    else if (auto s = node.value<std::string>()) value = *s;
-    else throw ConfigError(where + std::string(key.str()) + ": expected an integer or a string");
+    if (auto i = node.value_exact<int64_t>()) value = std::to_string(*i);
+    else if (auto s = node.value_exact<std::string>()) value = *s;
+    else if (node.is_boolean())
+      throw ConfigError(where + k + " = " + (*node.value_exact<bool>() ? "true" : "false") +
+                        ": expected an integer or a string, got a boolean");
+    else if (node.is_floating_point())
+      throw ConfigError(where + k + " = " + std::to_string(*node.value_exact<double>()) +
+                        ": expected an integer, got a floating-point number");
+    else if (node.is_table())
+      throw ConfigError(where + "[" + k + "]: sections are not used in an MMU configuration (field = value lines)");
+    else throw ConfigError(where + k + ": expected an integer or a string");
     try {
-      c.set(std::string(key.str()), value);
+      c.set(k, value);
     } catch (const ConfigError& e) {
       throw ConfigError(where + e.what());
     }
+  }
+}
+
+void load_config_file(const std::string& path, Config& c) {
+  load_config_text(read_text_file("--config", path), path, c);
+}
+
+int parse_command_line(CLI::App& app, int argc, char** argv, const char* tool) {
+  try {
+    app.parse(argc, argv);
+    return -1;
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help
+    std::cerr << tool << ": error: " << e.what() << "\n" << tool << ": run with --help for the options\n";
+    return kExitBadInput;
   }
 }
 

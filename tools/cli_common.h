@@ -8,6 +8,8 @@
 #include <string>
 
 #include "config.h"
+#include "input.h"
+#include "output.h"
 
 namespace dsh {
 
@@ -23,7 +25,24 @@ void add_config_options(CLI::App& app, ConfigCli& cli);
 Config resolve_config(const ConfigCli& cli, Config base = Config{});
 
 // Reads `key = value` pairs whose keys are the field names of spec §1.2.
-// Throws ConfigError "file:line: ..." on an unknown key or a bad value.
+// Throws ConfigError "file:line: ..." on an unknown key or a bad value
+// (a TOML boolean or float where an integer is meant included).
 void load_config_file(const std::string& path, Config& c);
+// The same from text (`name` for messages): the fuzz target's entry.
+void load_config_text(const std::string& text, const std::string& name, Config& c);
+
+// Parses the command line. Returns -1 when it parsed, else the exit status:
+// 0 after --help, 2 for a bad command line ("<tool>: error: ..." on stderr).
+int parse_command_line(CLI::App& app, int argc, char** argv, const char* tool);
+
+// Exit statuses shared by every tool (README "Exit status").
+enum ExitCode : int {
+  kExitOk = 0,
+  kExitCheckFailed = 1,  // ran; drops, a lockstep mismatch or a differing --expect
+  kExitBadInput = 2,     // refused before any work: option, field, file, output path
+  kExitToolFailed = 3,   // a process or a write failed during the run
+  kExitInvalidExperiment = 4,  // the stimulus did not happen as the scenario describes
+  kExitInterrupted = 130,
+};
 
 }  // namespace dsh

@@ -20,36 +20,64 @@ int main(int argc, char** argv) {
   using namespace dsh;
   CLI::App app{"Random bursty and adversarial MMU traffic through the golden model, the RTL or both in lockstep."};
   ConfigCli cfg_cli;
-  uint64_t cycles = 1000000, seed = 1, trace_cycles = 20000;
+  // Numbers are taken as text and parsed strictly below (no wrap, no NaN).
+  std::string cycles_s = "1000000", seed_s = "1", trace_cycles_s = "20000", error_rate_s = "0.002";
   std::string backend_name = "lockstep", fst_path = "out/dsh_run.fst", stim_out;
-  double error_rate = 0.002;
-  app.add_option("-n,--cycles", cycles, "MMU cycles to run")->capture_default_str()->check(CLI::PositiveNumber);
-  app.add_option("-s,--seed", seed, "traffic seed")->capture_default_str();
+  app.add_option("-n,--cycles", cycles_s, "MMU cycles to run, 1..10^12")->capture_default_str();
+  app.add_option("-s,--seed", seed_s, "traffic seed, 0..2^64-1")->capture_default_str();
   app.add_option("-b,--backend", backend_name, "golden | rtl | lockstep")->capture_default_str();
   app.add_option("--fst", fst_path, "FST trace of the RTL ('' for none)")->capture_default_str();
-  app.add_option("--trace-cycles", trace_cycles, "trace only the last N cycles")->capture_default_str();
-  app.add_option("--error-rate", error_rate, "share of events made protocol errors")
-      ->capture_default_str()
-      ->check(CLI::Range(0.0, 1.0));
+  app.add_option("--trace-cycles", trace_cycles_s, "trace only the last N cycles, 1..10^12")->capture_default_str();
+  app.add_option("--error-rate", error_rate_s, "share of events made protocol errors, 0..1")->capture_default_str();
   app.add_option("--stimulus-out", stim_out, "also write the stimulus as a vector file for dsh-replay");
+  std::string fault_s = "0";
   unsigned fault = 0;
-  app.add_option("--fault", fault, "plant this fault in the RTL (rtl/dsh_pkg.sv; 0 none): see what a bug there looks like")
-      ->capture_default_str()
-      ->check(CLI::Range(0u, kRtlFaults));
+  app.add_option("--fault", fault_s,
+                 "plant this fault in the RTL (rtl/dsh_pkg.sv, 0..11; 0 none): see what a bug there looks like")
+      ->capture_default_str();
   add_config_options(app, cfg_cli);
-  CLI11_PARSE(app, argc, argv);
+  const int parsed = parse_command_line(app, argc, argv, "dsh-run");
+  if (parsed >= 0) return parsed;
 
+  // Everything the run needs is checked before it starts (exit 2).
+  uint64_t cycles = 0, seed = 0, trace_cycles = 0;
+  double error_rate = 0;
+  Backend backend = Backend::Lockstep;
+  Config cfg;
+  RtlWidths widths;
   try {
-    const Backend backend = backend_from_string(backend_name);
-    const Config cfg = resolve_config(cfg_cli);
-    const RtlWidths widths = widths_for(cfg, backend);
+    cycles = parse_uint("--cycles", cycles_s, 1, 1000000000000ull);
+    seed = parse_uint("--seed", seed_s, 0, ~uint64_t(0));
+    trace_cycles = parse_uint("--trace-cycles", trace_cycles_s, 1, 1000000000000ull);
+    error_rate = parse_real("--error-rate", error_rate_s, 0.0, 1.0);
+    backend = backend_from_string(backend_name);
+    if (!cfg_cli.file.empty()) check_input_file("--config", cfg_cli.file);
+    if (app.count("--stimulus-out")) check_output_file("--stimulus-out", stim_out, {cfg_cli.file});
+    fault = unsigned(parse_uint("--fault", fault_s, 0, kRtlFaults));
+    if (fault && backend == Backend::Golden) throw InputError("--fault = " + fault_s + ": needs --backend rtl or lockstep");
+    if (backend != Backend::Golden && !fst_path.empty()) {
+      std::filesystem::path p(fst_path);
+      if (p.has_parent_path()) check_output_dir("--fst", p.parent_path().string());
+      check_output_file("--fst", fst_path, {cfg_cli.file, stim_out});
+      if (!stim_out.empty() && std::filesystem::path(stim_out).lexically_normal() == p.lexically_normal())
+        throw InputError("--fst = " + fst_path + ": is also the --stimulus-out file");
+    }
+    cfg = resolve_config(cfg_cli);
+    cfg.validate_ranges();  // the fields' ranges first, then the backend's widths
+    widths = widths_for(cfg, backend);
     cfg.validate(widths);
-    if (fault && backend == Backend::Golden) throw ConfigError("--fault needs --backend rtl or lockstep");
+  } catch (const std::exception& e) {
+    std::cerr << "dsh-run: error: " << e.what() << '\n';
+    if (std::string(e.what()).find("no RTL model") != std::string::npos)
+      std::cerr << "dsh-run: the golden model runs any configuration: --backend golden\n";
+    return kExitBadInput;
+  }
+
+  install_interrupt_cleanup("dsh-run", stim_out.empty() ? "no stimulus file written" : "no " + stim_out + " written");
+  try {
     RtlOptions ro;
     ro.fault = fault;
     if (backend != Backend::Golden && !fst_path.empty()) {
-      std::filesystem::path p(fst_path);
-      if (p.has_parent_path()) std::filesystem::create_directories(p.parent_path());
       ro.fst_path = fst_path;
       ro.trace_from = cycles > trace_cycles ? cycles - trace_cycles : 0;
     }
@@ -62,10 +90,12 @@ int main(int argc, char** argv) {
     to.seed = seed;
     to.error_rate = error_rate;
     Traffic traffic(cfg, widths, to);
-    std::ofstream stim;
+    std::unique_ptr<AtomicFile> stim_file;
+    std::ostream* stim = nullptr;
     if (!stim_out.empty()) {
-      stim.open(stim_out);
-      write_stimulus_header(stim);
+      stim_file = std::make_unique<AtomicFile>(stim_out);
+      stim = &stim_file->out();
+      write_stimulus_header(*stim);
     }
 
     std::cout << "dsh-run: " << cfg.describe() << "\n         backend " << to_string(backend) << ", seed " << seed
@@ -87,7 +117,7 @@ int main(int argc, char** argv) {
       if (c < cycles) {
         in = traffic.next(shadow ? *shadow : *model);
         if (shadow) shadow->step(in);
-        if (stim.is_open() && (in.deq.valid || in.enq.valid)) write_stimulus_row(stim, c, in);
+        if (stim && (in.deq.valid || in.enq.valid)) write_stimulus_row(*stim, c, in);
       }
       in_flight.push_back(in);
       const CycleOut& o = model->step(in);
@@ -115,6 +145,7 @@ int main(int argc, char** argv) {
       }
     }
     model->finish();
+    if (stim_file) stim_file->commit();
     if (progressed) std::cerr << '\n';
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const uint64_t adm = regions[1] + regions[2] + regions[3] + regions[4];
@@ -136,12 +167,14 @@ int main(int argc, char** argv) {
     if (!ro.fst_path.empty())
       std::printf("trace        %s (cycles %llu..%llu; open with gtkwave)\n", ro.fst_path.c_str(),
                   (unsigned long long)ro.trace_from, (unsigned long long)(cycles + lat - 1));
+    if (stim_file) std::printf("stimulus     %s (dsh-replay reads it)\n", stim_out.c_str());
   } catch (const MismatchError& e) {
     std::cerr << e.what() << '\n';
-    return 1;
+    if (!stim_out.empty()) std::cerr << "dsh-run: lockstep mismatch; " << stim_out << " not written (the seed reproduces the run)\n";
+    return kExitCheckFailed;
   } catch (const std::exception& e) {
     std::cerr << "dsh-run: error: " << e.what() << '\n';
-    return 2;
+    return kExitToolFailed;
   }
-  return 0;
+  return kExitOk;
 }

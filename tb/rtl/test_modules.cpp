@@ -349,14 +349,17 @@ TEST(RecStore, HoldsWhatWasWrittenSlotOneWins) {
   unsigned both_same = 0;
   for (int i = 0; i < 20000; ++i) {
     const unsigned rq0 = rng() % kQ, rq1 = rng() % kQ, rp0 = rng() % kP, rp1 = rng() % kP, rps = rng() % kP;
-    // Each read's index comes in copies, one per memory (3-bit queue
-    // indices x 4, 2-bit port indices x 3).
-    auto q4 = [](unsigned i) { return i | i << 3 | i << 6 | i << 9; };
-    auto p3 = [](unsigned p) { return p | p << 2 | p << 4; };
-    dut.rd_deq_idx_i = q4(rq0);
-    dut.rd_enq_idx_i = q4(rq1);
-    dut.rd_deq_p_i = p3(rp0);
-    dut.rd_enq_p_i = p3(rp1);
+    // Each read's index comes in copies, one per memory slice (3-bit queue
+    // indices x 10, 2-bit port indices x 7).
+    auto copies = [](uint64_t i, unsigned bits, unsigned n) {
+      uint64_t v = 0;
+      for (unsigned k = 0; k < n; ++k) v |= i << (k * bits);
+      return v;
+    };
+    dut.rd_deq_idx_i = copies(rq0, 3, 10);
+    dut.rd_enq_idx_i = copies(rq1, 3, 10);
+    dut.rd_deq_p_i = copies(rp0, 2, 7);
+    dut.rd_enq_p_i = copies(rp1, 2, 7);
     dut.rd_stat_p_i = rps;
     dut.eval();
     auto qv = [&](unsigned k) { return q[k].valid ? q[k].bits : 0; };
@@ -395,22 +398,22 @@ TEST(RecStore, HoldsWhatWasWrittenSlotOneWins) {
 }
 
 // dsh_cnt_ram, 5 entries of 6 bits, 2 slots: every count lands, through
-// back-to-back counts of one entry (the bypass) and wraps; entries read 0
-// until their first count.
+// back-to-back counts of one entry (the two-deep bypass) and wraps; entries
+// read 0 until their first count. Entries are named two cycles before the
+// cycle that counts them (stage D, then E, then W counts).
 TEST(CntRam, CountsEveryEventBackToBack) {
   Ctx ctx;
   Vcnt_ram dut(&ctx);
   reset(dut);
   uint32_t ref[5] = {};
   std::mt19937 rng(23);
-  unsigned prev0 = 0, prev1 = 1, back_to_back = 0;
-  bool last0 = false, last1 = false;
+  unsigned name0[2] = {0, 0}, name1[2] = {1, 1};  // [0] named last cycle, [1] the cycle before
+  unsigned back_to_back = 0, last0 = 9, last1 = 9;
   for (int i = 0; i < 40000; ++i) {
-    // Stage E names the entries (mostly the last ones again); stage W counts
-    // the ones named a cycle earlier, never one entry in both slots.
-    const unsigned i0 = rng() % 3 ? prev0 : rng() % 5;
-    unsigned i1 = rng() % 3 ? prev1 : rng() % 5;
-    const bool inc0 = i && rng() % 2, inc1 = i && rng() % 2 && !(inc0 && prev0 == prev1);
+    // Mostly the same entries again; never one entry counted in both slots.
+    const unsigned i0 = rng() % 3 ? name0[0] : rng() % 5, i1 = rng() % 3 ? name1[0] : rng() % 5;
+    const bool inc0 = i > 1 && rng() % 2;
+    const bool inc1 = i > 1 && rng() % 2 && !(inc0 && name0[1] == name1[1]);
     dut.rmw_idx_i = i1 << 3 | i0;
     dut.inc_i = unsigned(inc1) << 1 | unsigned(inc0);
     const unsigned rd = rng() % 5;
@@ -418,13 +421,13 @@ TEST(CntRam, CountsEveryEventBackToBack) {
     dut.eval();
     ASSERT_EQ(dut.rd_o, ref[rd]) << "step " << i << " entry " << rd;
     edge(dut);
-    if (inc0) ref[prev0] = (ref[prev0] + 1) & 63;
-    if (inc1) ref[prev1] = (ref[prev1] + 1) & 63;
-    back_to_back += (inc0 && last0) + (inc1 && last1);
-    last0 = inc0 && i0 == prev0;
-    last1 = inc1 && i1 == prev1;
-    prev0 = i0;
-    prev1 = i1;
+    if (inc0) ref[name0[1]] = (ref[name0[1]] + 1) & 63;
+    if (inc1) ref[name1[1]] = (ref[name1[1]] + 1) & 63;
+    back_to_back += (inc0 && last0 == name0[1]) + (inc1 && last1 == name1[1]);
+    last0 = inc0 ? name0[1] : 9;
+    last1 = inc1 ? name1[1] : 9;
+    name0[1] = name0[0], name0[0] = i0;
+    name1[1] = name1[0], name1[0] = i1;
   }
   EXPECT_GT(back_to_back, 1000u);
   for (unsigned e = 0; e < 5; ++e) {
@@ -444,11 +447,11 @@ TEST(Stats, ReadPortAndErrorCount) {
   uint32_t drops[6] = {}, qpauses[6] = {}, ppauses[3] = {}, errors = 0;
   bool sticky = false;
   std::mt19937 rng(29);
-  unsigned e_deq = 0, e_enq = 1, e_p = 0;
+  // Entries named two cycles before the cycle that counts them: [1] oldest.
+  unsigned deq[2] = {0, 0}, enq[2] = {1, 1};
   for (int i = 0; i < 20000; ++i) {
-    // Events of the entries named a cycle earlier (none in the first).
-    const bool qp0 = i && rng() % 4 == 0, qp1 = i && rng() % 4 == 0 && !(qp0 && e_deq == e_enq);
-    const bool drop = i && rng() % 3 == 0, pp = i && rng() % 5 == 0;
+    const bool qp0 = i > 1 && rng() % 4 == 0, qp1 = i > 1 && rng() % 4 == 0 && !(qp0 && deq[1] == enq[1]);
+    const bool drop = i > 1 && rng() % 3 == 0, pp = i > 1 && rng() % 5 == 0;
     const unsigned err = rng() % 4;
     dut.w_qpause0_i = qp0;
     dut.w_qpause1_i = qp1;
@@ -456,25 +459,24 @@ TEST(Stats, ReadPortAndErrorCount) {
     dut.w_ppause_i = pp;
     dut.w_error_i = err;
     const unsigned nd = rng() % 6, ne = rng() % 6;
-    dut.e_deq_idx_i = nd;
-    dut.e_enq_idx_i = ne;
-    dut.e_enq_p_i = ne / 2;
+    dut.deq_idx_i = nd;
+    dut.enq_idx_i = ne << 3 | ne;  // a copy for each counter memory
+    dut.enq_p_i = ne / 2;
     dut.stat_rd_port_i = 0;
     dut.stat_rd_queue_i = 0;
     dut.qoff_i = 0;
     dut.rd_prec_i = 0;
     edge(dut);
-    if (qp0) qpauses[e_deq] = (qpauses[e_deq] + 1) & 63;
-    if (qp1) qpauses[e_enq] = (qpauses[e_enq] + 1) & 63;
-    if (drop) drops[e_enq] = (drops[e_enq] + 1) & 63;
-    if (pp) ppauses[e_p] = (ppauses[e_p] + 1) & 63;
+    if (qp0) qpauses[deq[1]] = (qpauses[deq[1]] + 1) & 63;
+    if (qp1) qpauses[enq[1]] = (qpauses[enq[1]] + 1) & 63;
+    if (drop) drops[enq[1]] = (drops[enq[1]] + 1) & 63;
+    if (pp) ppauses[enq[1] / 2] = (ppauses[enq[1] / 2] + 1) & 63;
     errors = (errors + (err & 1) + (err >> 1)) & 63;
     sticky |= err != 0;
     ASSERT_EQ(dut.error_count_o, errors) << "step " << i;
     ASSERT_EQ(dut.error_sticky_o, sticky) << "step " << i;
-    e_deq = nd;
-    e_enq = ne;
-    e_p = ne / 2;
+    deq[1] = deq[0], deq[0] = nd;
+    enq[1] = enq[0], enq[0] = ne;
   }
   dut.w_qpause0_i = dut.w_qpause1_i = dut.w_drop_i = dut.w_ppause_i = 0;
   dut.w_error_i = 0;

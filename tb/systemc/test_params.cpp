@@ -80,10 +80,74 @@ TEST(Params, ErrorsNameTheKey) {
   const std::string e = error_of([&] { p.validate(); });
   EXPECT_NE(e.find("traffic.fanin_dst"), std::string::npos) << e;
   EXPECT_NE(e.find("0..31"), std::string::npos) << e;
+  // SIH headroom alone is 32*7*228 = 51072 cells: SIH cannot be configured
+  // on this chip. With both schemes asked for, SIH is reported infeasible and
+  // DSH runs; asking for SIH alone is refused.
   Params q = s1();
-  q.set("chip.buffer_cells", "32768");  // SIH headroom alone is 32*7*228 = 51072 cells
+  q.set("chip.buffer_cells", "32768");
+  EXPECT_EQ(error_of([&] { q.validate(); }), "");
+  const auto bad = q.infeasible();
+  ASSERT_EQ(bad.size(), 1u);
+  EXPECT_EQ(bad[0].first, "sih");
+  EXPECT_NE(bad[0].second.find("buffer_cells = 32768"), std::string::npos) << bad[0].second;
+  q.set("sweep.schemes", "sih");
   const std::string e2 = error_of([&] { q.validate(); });
   EXPECT_NE(e2.find("buffer_cells"), std::string::npos) << e2;
+}
+
+// Issue 14: numbers are parsed strictly; each refusal names the key, the
+// value and the accepted range.
+TEST(Params, StrictNumbers) {
+  Params p = s1();
+  EXPECT_NE(error_of([&] { p.set("run.jobs", "0"); }).find("run.jobs = 0 is out of range 1..256"), std::string::npos);
+  EXPECT_NE(error_of([&] { p.set("link.rate_gbps", "nan"); }).find("link.rate_gbps = 'nan'"), std::string::npos);
+  EXPECT_NE(error_of([&] { p.set("link.rate_gbps", "0"); }).find("out of range (0, 100000]"), std::string::npos);
+  EXPECT_NE(error_of([&] { p.set("chip.cell_bytes", "18446744073709551616"); }).find("out of range 1..65536"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { p.set("chip.n_ports", "true"); }).find("expected an integer"), std::string::npos);
+  EXPECT_NE(error_of([&] { p.set("traffic.background_dst", "-1.0"); }).find("expected an integer"), std::string::npos);
+  EXPECT_NE(error_of([&] { p.set("run.full_compare", "1"); }).find("expected true or false"), std::string::npos);
+  EXPECT_NE(error_of([&] { p.set("sweep.burst_pct", "5:60"); }).find("'5:60'"), std::string::npos);
+  EXPECT_EQ(p.jobs, 2u) << "a refused value leaves the key as it was";
+}
+
+// A TOML boolean or float where an integer is meant is refused, with the
+// file's line; a byte-order mark and CRLF line ends are read.
+TEST(Params, TomlTypesAndLineEnds) {
+  Params p;
+  EXPECT_NE(error_of([&] { p.load_toml_text("[chip]\nn_ports = 2\nn_queues = true\n", "x.toml"); })
+                .find("x.toml:3: chip.n_queues"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { p.load_toml_text("[chip]\nbuffer_cells = 100.0\n", "x.toml"); }).find("'100.0'"),
+            std::string::npos);
+  Params q;
+  q.load_toml_text("\xEF\xBB\xBF[chip]\r\nn_ports = 16\r\n\r\n", "bom.toml");
+  EXPECT_EQ(q.mmu.n_ports, 16u);
+}
+
+// Preconditions known before a run: a headroom below the link's need is
+// refused unless run.allow_lossy; a destination among its sources is refused.
+TEST(Params, Preconditions) {
+  Params p = s1();
+  p.set("chip.headroom_cells", "0");
+  const std::string e = error_of([&] { p.validate(); });
+  EXPECT_NE(e.find("chip.headroom_cells = 0 is below what the link needs, 228 cells"), std::string::npos) << e;
+  p.set("run.allow_lossy", "true");
+  EXPECT_EQ(error_of([&] { p.validate(); }), "");
+  EXPECT_TRUE(p.lossy());
+  Params a = s1();
+  a.set("chip.headroom_cells", "228");  // exactly the need: lossless
+  EXPECT_FALSE(a.lossy());
+  a.set("chip.headroom_cells", "227");
+  EXPECT_TRUE(a.lossy());
+  Params r = s1();
+  r.set("traffic.reverse_srcs", "2");  // fanin_srcs[0] = 2
+  EXPECT_NE(error_of([&] { r.validate(); }).find("traffic.reverse_srcs[0] = 2 sends to itself"), std::string::npos);
+  Params b = s1();
+  EXPECT_NE(error_of([&] { check_burst_pct("burst", -3); }).find("burst = -3 is out of range (0, 1000]"),
+            std::string::npos);
+  b.set("sweep.burst_pct", "0");
+  EXPECT_NE(error_of([&] { b.validate(); }).find("sweep.burst_pct = 0 is out of range"), std::string::npos);
 }
 
 }  // namespace

@@ -13,15 +13,19 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 
 #include "sim.h"
 
 namespace dsh::sc {
 namespace {
 
+// DSH_TEST_BACKEND=golden (scripts/test-sanitize.sh): the switch model on the
+// golden MMU, for a build that has no 32x7 RTL.
 Params scenario(const std::string& file) {
   Params p;
   p.load_toml(std::string(DSH_SCENARIO_DIR) + "/" + file);
+  if (const char* b = std::getenv("DSH_TEST_BACKEND")) p.set("run.backend", b);
   return p;
 }
 

@@ -1,0 +1,61 @@
+// Outputs that lose nothing (issue 14): output paths are checked before a run
+// starts, and results are written under a temporary name and renamed into
+// place when complete, so an interrupted or failed run never leaves a file
+// that looks finished. Plain C++17 and POSIX.
+#pragma once
+
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "input.h"
+
+namespace dsh {
+
+// An output file: `path` must not be empty, not a directory, not the same
+// file (device and inode) as any of `inputs`, and its directory must exist
+// and be writable (an existing file must be writable too). Throws InputError
+// naming `what` ("-o", "--stimulus-out") and the path.
+void check_output_file(const std::string& what, const std::string& path, const std::vector<std::string>& inputs = {});
+
+// An output directory: created (with parents) when missing; must be a
+// writable directory. Throws InputError naming `what` and the path.
+void check_output_dir(const std::string& what, const std::string& path);
+
+// True when a and b name the same existing file (device and inode).
+bool same_file(const std::string& a, const std::string& b);
+
+// Writes `path` through "<dir>/.<name>.tmp-<pid>": commit() flushes, checks
+// the stream and renames over `path`; the destructor removes the temporary
+// file when commit() was not reached. The temporary name is registered for
+// removal on SIGINT/SIGTERM (install_interrupt_cleanup).
+class AtomicFile {
+ public:
+  explicit AtomicFile(const std::string& path);
+  ~AtomicFile();
+  AtomicFile(const AtomicFile&) = delete;
+  AtomicFile& operator=(const AtomicFile&) = delete;
+  std::ostream& out() { return out_; }
+  const std::string& path() const { return path_; }
+  const std::string& temp_path() const { return tmp_; }
+  void commit();  // throws std::runtime_error naming the path on a write error
+ private:
+  std::string path_, tmp_;
+  std::ofstream out_;
+  bool done_ = false;
+};
+
+// Writes `text` to `path` through an AtomicFile.
+void write_file_atomically(const std::string& path, const std::string& text);
+
+// Temporary files to remove when the process is interrupted. Kept in a fixed
+// table so that the signal handler needs no allocation.
+void register_temp(const std::string& path);
+void unregister_temp(const std::string& path);
+
+// SIGINT and SIGTERM: remove the registered temporary files, print
+// "<tool>: interrupted; <note>" and exit 130 (SIGINT) or 143 (SIGTERM).
+// `note` says what was kept; it is copied.
+void install_interrupt_cleanup(const char* tool, const std::string& note = "no output written");
+
+}  // namespace dsh
