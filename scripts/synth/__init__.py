@@ -3,6 +3,7 @@
 scripts/synth.py is the entry point; it only calls synth.cli.main. Modules:
 
   common   paths of the repository, exit codes, errors, small helpers
+  files    output paths checked before a run (exit 2), atomic writes
   tools    finding, versioning and running external tools (process groups)
   config   Config (dsh_mmu's parameters) and FlowOptions (the run's knobs)
   record   the typed result of one run (RunResult and its parts), to and from

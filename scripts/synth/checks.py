@@ -5,6 +5,7 @@ import json
 from pathlib import Path
 
 from .common import EXIT_FAIL, EXIT_OK, EXIT_SKIP, UsageError, say
+from .files import write_atomically
 from .record import CheckVerdict
 
 CHECKS = ["latch", "yosys-check", "timing", "area"]
@@ -26,10 +27,16 @@ def parse_checks(s):
 
 
 def load_limits(path):
+    """The limits file's JSON; {} when it does not exist. UsageError when it
+    is a directory, cannot be read or is not JSON."""
     try:
         return json.loads(Path(path).read_text())
     except FileNotFoundError:
         return {}
+    except IsADirectoryError:
+        raise UsageError(f"--limits {path}: is a directory, expected a JSON file")
+    except OSError as e:
+        raise UsageError(f"--limits {path}: cannot read it: {e.strerror}")
     except ValueError as e:
         raise UsageError(f"--limits {path}: not valid JSON ({e})")
 
@@ -127,5 +134,5 @@ def record_limits(res, path, margin):
                          "cells": a.cells, "flops": a.flops, "date": res.date,
                          "yosys": tools.get("yosys"), "sta": tools.get("sta")}
     data["configs"] = dict(sorted(data["configs"].items()))
-    Path(path).write_text(json.dumps(data, indent=2) + "\n")
+    write_atomically(path, json.dumps(data, indent=2) + "\n")
     say(f"recorded {cfg} in {path} (margin {margin:.0%})")

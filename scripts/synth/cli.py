@@ -13,6 +13,7 @@ from .checks import evaluate_checks, exit_status, load_limits, parse_checks, rec
 from .common import (DEFAULT_LIBERTY, EXIT_TOOL, EXIT_USAGE, LIMITS, MANIFEST, ROOT, ToolError,
                      UsageError, fmt_s, say)
 from .config import SWEEP, Config, FlowOptions, validate_config
+from .files import check_out_dir, check_out_file
 from .fpga import DEFAULT_PACKAGE, ICE40
 from .flow import Run
 from .liberty import DEFAULT_DONT_USE, prepare_liberty
@@ -199,9 +200,13 @@ def resolve_period(text, recorded, name, limits_path):
 
 
 def parse_configs(text):
-    """--configs 'PxQ[,PxQ...]' -> [(ports, queues)]; SWEEP when None."""
-    if not text:
+    """--configs 'PxQ[,PxQ...]' -> [(ports, queues)]; SWEEP when None (not
+    given). An empty or blank list is refused, not taken as the full sweep."""
+    if text is None:
         return list(SWEEP)
+    if not text.strip():
+        raise UsageError("--configs '': expected a list PxQ[,PxQ...], e.g. 32x7,8x8 (without --configs: the "
+                         "full sweep)")
     sizes = []
     for item in text.split(","):
         m = re.fullmatch(r"\s*(\d+)x(\d+)\s*", item)
@@ -249,23 +254,41 @@ def run(argv=None):
     except ToolError as e:
         print(f"synth.py: error: {e}", file=sys.stderr)
         return EXIT_TOOL
+    except OSError as e:  # an I/O failure the checks above did not foresee: one line, no traceback
+        where = f"{e.filename}: " if e.filename else ""
+        print(f"synth.py: error: {where}{e.strerror or e}", file=sys.stderr)
+        return EXIT_TOOL
     except KeyboardInterrupt:
         return 130
 
 
 def run_main(a):
-    # Every argument is checked before a tool is looked for.
+    # Every argument is checked before a tool is looked for, and the output
+    # paths before anything is run or written.
     if not Path(a.manifest).is_file():
         raise UsageError(f"--manifest {a.manifest}: no such file")
     manifest = Path(a.manifest).resolve()
     checks = parse_checks(a.check)
     if a.jobs < 1:
         raise UsageError(f"--jobs {a.jobs} must be at least 1")
+    if a.jobs > 256:
+        raise UsageError(f"--jobs {a.jobs} is out of range 1..256")
+    if str(a.limits) != str(LIMITS) and not a.record_limits and not Path(a.limits).exists():
+        raise UsageError(f"--limits {a.limits}: no such file (without --limits: {LIMITS}; "
+                         "--record-limits creates it)")
     if a.package is None:
         a.package = DEFAULT_PACKAGE[a.device]
     if a.uncertainty < 0:
         raise UsageError(f"--uncertainty {a.uncertainty} must be >= 0")
+    if a.configs is not None and a.mode != "report":
+        raise UsageError(f"--configs is for the report mode, not {a.mode}")
+    if a.out is not None:
+        check_out_dir("--out", a.out)
     limits = load_limits(a.limits)
+    if a.record_limits:
+        check_out_file("--limits", a.limits)
+    if a.liberty is not None:
+        resolve_liberty(a, required=True)
     if a.mode == "report":
         return run_report(a, limits, manifest)
 
@@ -273,6 +296,7 @@ def run_main(a):
     rec = (limits.get("configs") or {}).get(cfg.name, {})
     period = resolve_period(a.period, rec.get("asic") or {}, cfg.name, a.limits)
     out = Path(a.out).resolve() if a.out else ROOT / "out" / "synth" / a.mode / cfg.name
+    check_out_dir("--out", out)
     mode, lp, skipped = a.mode, None, None
     if mode == "asic":
         lp = resolve_liberty(a, required=not a.liberty_optional)
@@ -317,8 +341,8 @@ def run_report(a, limits, manifest):
     mode, lp = a.report_mode, None
     if mode in ("auto", "asic"):
         lp = resolve_liberty(a, required=(mode == "asic"))
+    check_out_dir("--out", out)
     need_tool("yosys")
-    out.mkdir(parents=True, exist_ok=True)
     lib, removed = None, []
     if mode in ("auto", "asic"):
         if lp is None:

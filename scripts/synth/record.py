@@ -7,10 +7,10 @@ from_dict() reads such a file back. Round trip: from_dict(to_dict(r)) == r.
 
 import json
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Optional
 
 from .config import Config
+from .files import write_atomically
 
 
 def _put(d, key, value, keep_none=False):
@@ -282,4 +282,4 @@ class RunResult:
         return json.dumps(self.to_dict(), indent=2) + "\n"
 
     def write(self, path):
-        Path(path).write_text(self.to_json())
+        write_atomically(path, self.to_json())

@@ -4,6 +4,7 @@ parallel, report.md and report.csv."""
 import concurrent.futures
 import csv
 import datetime
+import io
 import math
 import threading
 import time
@@ -11,6 +12,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from .common import EXIT_OK, EXIT_TOOL, fmt_s, say
+from .files import write_atomically
 from .flow import Run
 
 
@@ -119,10 +121,11 @@ def write_report(results, out, ctx, mode):
     """report.csv and report.md in out from RunResults; mode asic or generic."""
     rows = [row_of(r) for r in results]
     rows.sort(key=lambda r: (r["pq"], r["ports"], r["scheme"]))
-    with open(out / "report.csv", "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=CSV_COLUMNS)
-        w.writeheader()
-        w.writerows(rows)
+    buf = io.StringIO(newline="")
+    w = csv.DictWriter(buf, fieldnames=CSV_COLUMNS)
+    w.writeheader()
+    w.writerows(rows)
+    write_atomically(out / "report.csv", buf.getvalue())
     size_key = "area_um2" if mode == "asic" else "transistors"
     unit = "um2" if mode == "asic" else "transistors"
     md = [f"# dsh_mmu synthesis sweep ({mode})", "",
@@ -192,7 +195,7 @@ def write_report(results, out, ctx, mode):
                       f"{r['crit_stages']} cells")
     md += ["", "Figures: see docs/synthesis.md. Per-configuration logs and summary.json are in "
            "the sub-directories of this folder."]
-    (out / "report.md").write_text("\n".join(md) + "\n")
+    write_atomically(out / "report.md", "\n".join(md) + "\n")
 
 
 # ------------------------------------------------------------------- sweep

@@ -6,6 +6,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -82,6 +83,12 @@ def on_signal(signum, _frame):
                 os.killpg(p.pid, 9)
             except OSError:
                 pass
+    try:
+        sys.stderr.write("\nsynth.py: interrupted; the running tools were stopped; configurations that "
+                         "finished keep their summary.json, no report.md/report.csv was written\n")
+        sys.stderr.flush()
+    except Exception:
+        pass
     os._exit(128 + signum)
 
 

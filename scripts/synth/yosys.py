@@ -122,8 +122,9 @@ def run_yosys(script_lines, out, res, *, name="yosys", timeout_min=None, log=Non
         raise ToolError(f"{name} timed out after {fmt_s(sec)} (--timeout {timeout_min} min)")
     if rc != 0:
         errs = tool_errors(out / f"{name}.log") or tool_errors(out / f"{name}.stdout")
+        log_path = out / f"{name}.log"
         raise ToolError(f"{name} failed (exit {rc}) after {fmt_s(sec)}: "
-                        + ("; ".join(errs) if errs else f"see {out / (name + '.log')}"))
+                        + ("; ".join(errs) + f" (log {log_path})" if errs else f"see {log_path}"))
     if log:
         log(f"{name}: done in {fmt_s(sec)}")
 

@@ -27,18 +27,20 @@ class Cli(unittest.TestCase):
         self.env.stop()
         self.tmp.cleanup()
 
-    def call(self, *argv):
-        """(exit status, stderr) of scripts/synth.py argv."""
+    def call(self, *argv, out=True):
+        """(exit status, stderr) of scripts/synth.py argv (with --out a fresh
+        directory unless out is False)."""
         err = io.StringIO()
+        extra = ["--out", str(Path(self.tmp.name) / "out")] if out else []
         with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
             try:
-                rc = cli.run(list(argv) + ["--out", str(Path(self.tmp.name) / "out")])
+                rc = cli.run(list(argv) + extra)
             except SystemExit as e:  # argparse's own errors
                 rc = e.code
         return rc, err.getvalue()
 
-    def refused(self, option, *argv):
-        rc, err = self.call(*argv)
+    def refused(self, option, *argv, out=True):
+        rc, err = self.call(*argv, out=out)
         self.assertEqual(rc, 2, f"{argv}: exit {rc}, stderr {err!r}")
         self.assertIn(option, err, f"{argv}: the message does not name {option}")
         return err
@@ -90,6 +92,69 @@ class Cli(unittest.TestCase):
             rc, err = self.call(*argv)
             self.assertEqual(rc, 3, f"{argv}: exit {rc}, stderr {err!r}")
             self.assertIn("'yosys' not found on PATH", err)
+
+    def test_empty_configs_is_not_the_full_sweep(self):
+        for empty in ("", "  "):
+            err = self.refused("--configs", "report", "--configs", empty)
+            self.assertEqual(err, "synth.py: error: --configs '': expected a list PxQ[,PxQ...], "
+                             "e.g. 32x7,8x8 (without --configs: the full sweep)\n")
+
+    def test_configs_only_in_the_report_mode(self):
+        err = self.refused("--configs", "generic", "--configs", "2x2")
+        self.assertEqual(err, "synth.py: error: --configs is for the report mode, not generic\n")
+
+    def test_jobs_out_of_range(self):
+        for n in ("300", "18446744073709551616"):
+            err = self.refused("--jobs", "report", "--jobs", n)
+            self.assertEqual(err, f"synth.py: error: --jobs {n} is out of range 1..256\n")
+        rc, err = self.call("report", "--configs", "2x2", "--jobs", "256")
+        self.assertEqual(rc, 3, err)  # the limit itself is accepted
+
+    def test_out_that_is_a_file(self):
+        f = Path(self.tmp.name) / "cfg.toml"
+        f.write_text("n_ports = 2\n")
+        for mode in ("generic", "report"):
+            err = self.refused("--out", mode, "--out", str(f), out=False)
+            self.assertEqual(err, f"synth.py: error: --out {f}: {f} exists and is not a directory\n")
+        err = self.refused("--out", "generic", "--out", str(f / "x"), out=False)
+        self.assertEqual(err, f"synth.py: error: --out {f / 'x'}: {f} exists and is not a directory\n")
+        self.assertEqual(f.read_text(), "n_ports = 2\n")
+
+    def test_limits_that_does_not_exist(self):
+        missing = Path(self.tmp.name) / "nope.json"
+        err = self.refused("--limits", "generic", "--limits", str(missing))
+        self.assertTrue(err.startswith(f"synth.py: error: --limits {missing}: no such file (without "
+                                       "--limits: "), err)
+        # --record-limits creates it: the arguments are good (as far as the tools)
+        rc, err = self.call("generic", "--limits", str(missing), "--record-limits")
+        self.assertEqual(rc, 3, err)
+        self.assertFalse(missing.exists())
+        # ... but not in a directory that does not exist
+        nodir = Path(self.tmp.name) / "nodir" / "l.json"
+        err = self.refused("--limits", "generic", "--limits", str(nodir), "--record-limits")
+        self.assertEqual(err, f"synth.py: error: --limits {nodir}: directory {nodir.parent} "
+                         "does not exist\n")
+
+    def test_limits_that_is_a_directory(self):
+        err = self.refused("--limits", "generic", "--limits", self.tmp.name)
+        self.assertEqual(err, f"synth.py: error: --limits {self.tmp.name}: is a directory, "
+                         "expected a JSON file\n")
+
+    def test_an_explicit_liberty_is_checked_in_every_mode(self):
+        missing = str(Path(self.tmp.name) / "nope.lib")
+        for mode in ("generic", "fpga", "report"):
+            err = self.refused("--liberty", mode, "--liberty", missing)
+            self.assertEqual(err, f"synth.py: error: --liberty {missing}: no such file\n")
+
+    def test_an_unforeseen_os_error_is_one_line_and_exit_3(self):
+        for exc, line in ((PermissionError(13, "Permission denied", "/o/summary.json"),
+                           "synth.py: error: /o/summary.json: Permission denied\n"),
+                          (OSError(28, "No space left on device"),
+                           "synth.py: error: No space left on device\n"),
+                          (OSError("bare"), "synth.py: error: bare\n")):
+            with mock.patch.object(cli, "run_main", side_effect=exc):
+                rc, err = self.call("generic")
+            self.assertEqual((rc, err), (3, line))
 
 
 if __name__ == "__main__":
