@@ -12,7 +12,7 @@ from pathlib import Path
 from unittest import mock
 
 import synth_fixtures
-from synth import checks, files, yosys
+from synth import checks, files, report, yosys
 from synth.common import ToolError, UsageError
 from synth.record import RunResult
 
@@ -110,6 +110,22 @@ class Atomic(unittest.TestCase):
             res.write(f)
         rep.assert_called_once()
         self.assertEqual(RunResult.from_dict(json.loads(f.read_text())).to_dict(), res.to_dict())
+        self.assertEqual(temporaries(self.d), [])
+
+    def test_report_md_and_csv_are_written_atomically(self):
+        (self.d / "report.md").write_text("old\n")
+        results = [synth_fixtures.asic_result(4, 4, s) for s in ("sih", "dsh")]
+        ctx = report.ReportContext(cell_w=20, size_w=8, cnt_w=32, latency=2, period=4.0,
+                                   input_delay=0.2, output_delay=0.2, yosys_version="Yosys 0.23",
+                                   sta_version="2.0.17", rtl=results[0].rtl, date="2026-01-01")
+        with mock.patch.object(files.os, "replace", wraps=os.replace) as rep:
+            report.write_report(results, self.d, ctx, "asic")
+        self.assertEqual(sorted(Path(c.args[1]).name for c in rep.call_args_list),
+                         ["report.csv", "report.md"])
+        self.assertTrue((self.d / "report.md").read_text().startswith("# dsh_mmu synthesis sweep"))
+        # the CSV keeps csv's own line ends (\r\n), as when written to a file opened with newline=""
+        self.assertTrue((self.d / "report.csv").read_bytes().startswith(b"config,scheme,"))
+        self.assertIn(b"\r\n", (self.d / "report.csv").read_bytes())
         self.assertEqual(temporaries(self.d), [])
 
 
