@@ -119,6 +119,21 @@ class Cli(unittest.TestCase):
         err = self.refused("--out", "generic", "--out", str(f / "x"), out=False)
         self.assertEqual(err, f"synth.py: error: --out {f / 'x'}: {f} exists and is not a directory\n")
         self.assertEqual(f.read_text(), "n_ports = 2\n")
+        # checked first, as in the other tools: before the configuration's own values
+        err = self.refused("--out", "generic", "--ports", "0", "--out", str(f), out=False)
+        self.assertNotIn("--ports", err)
+
+    def test_default_out_is_checked_too(self):
+        root = Path(self.tmp.name) / "root"
+        root.mkdir()
+        (root / "out").write_text("")
+        want = root / "out" / "synth" / "generic" / "sih_2x2"
+        with mock.patch.object(cli, "ROOT", root), \
+                mock.patch.object(cli, "DEFAULT_LIBERTY", root / "pdk" / "none.lib"):
+            err = self.refused("--out", "generic", "--ports", "2", "--queues", "2", "--scheme", "sih",
+                               out=False)
+        self.assertEqual(err, f"synth.py: error: --out {want}: {root / 'out'} exists and is not a "
+                         "directory\n")
 
     def test_limits_that_does_not_exist(self):
         missing = Path(self.tmp.name) / "nope.json"
