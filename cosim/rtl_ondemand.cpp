@@ -87,9 +87,11 @@ Sources sources() {
     if (line.empty() || line[0] == '/' || line.size() < 4 || line.compare(line.size() - 3, 3, ".sv")) continue;
     s.rtl.push_back(src + "/rtl/" + line);
   }
-  s.cxx = {src + "/golden/config.cpp", src + "/golden/mmu.cpp"};
+  // The golden model's configuration (RtlModel validates it) and what it
+  // parses with (common/).
+  s.cxx = {src + "/golden/config.cpp", src + "/golden/mmu.cpp", src + "/common/input.cpp"};
   for (const char* h : {"cosim/rtl_model.h", "cosim/rtl_observe.h", "cosim/mmu_model.h", "cosim/rtl_plugin_abi.h",
-                        "cosim/rtl_plugin.cpp.in", "golden/config.h", "golden/mmu.h"})
+                        "cosim/rtl_plugin.cpp.in", "golden/config.h", "golden/mmu.h", "common/input.h"})
     s.headers.push_back(src + "/" + h);
   return s;
 }
@@ -150,7 +152,7 @@ std::vector<std::string> verilator_args(const Request& r, const Sources& s, cons
                                 "-GSizeW=" + std::to_string(r.w.size_w), "-GCntW=" + std::to_string(r.w.cnt_w),
                                 // a shared library with its own, hidden, Verilator runtime
                                 "-CFLAGS", "-std=c++17 -fPIC -fvisibility=hidden -fvisibility-inlines-hidden -DNDEBUG",
-                                "-CFLAGS", "-I" + src + "/cosim -I" + src + "/golden",
+                                "-CFLAGS", "-I" + src + "/cosim -I" + src + "/golden -I" + src + "/common",
                                 "-LDFLAGS", "-shared -Wl,--version-script=" + tmp + "/dsh_rtl.map",
                                 "-LDFLAGS", "-Wl,--exclude-libs,ALL -Wl,-z,defs -lz",
                                 "-MAKEFLAGS", std::string("OPT_FAST=-O2 OPT_GLOBAL=-O2 OPT_SLOW=-O1 CXX=") + kCxx +

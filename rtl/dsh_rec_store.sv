@@ -22,13 +22,14 @@ module dsh_rec_store #(
   parameter int unsigned NumPorts  = 32,
   parameter int unsigned NumQueues = 7,
   parameter int unsigned CellW     = 20,
+  parameter int unsigned ReadSlices = dsh_pkg::ReadSlices,
   localparam int unsigned NumQ  = NumPorts * NumQueues,
   localparam int unsigned QIdxW = dsh_pkg::idx_w(NumQ),
   localparam int unsigned PortW = dsh_pkg::idx_w(NumPorts),
   localparam int unsigned QRecW = 3 * CellW + 1,
   localparam int unsigned PRecW = 2 * CellW + 1,
-  localparam int unsigned QCopies = dsh_pkg::QReadCopies,
-  localparam int unsigned PCopies = dsh_pkg::PReadCopies
+  localparam int unsigned QCopies = 1 + 3 * ReadSlices,
+  localparam int unsigned PCopies = 1 + 2 * ReadSlices
 ) (
   input  logic              clk_i,
   input  logic              rst_ni,
@@ -68,7 +69,7 @@ module dsh_rec_store #(
 
   // A read's index copies: [0] the state and valid bits, then each memory's
   // slices in the order of the record, low slice first (dsh_pkg).
-  localparam int unsigned Slices = dsh_pkg::ReadSlices;
+  localparam int unsigned Slices = ReadSlices;
   localparam int unsigned SliceW = (CellW + Slices - 1) / Slices;
   function automatic [CellW-1:0] slice_mask(input integer sl);
     for (int b = 0; b < CellW; b++) slice_mask[b] = b / SliceW == sl;
