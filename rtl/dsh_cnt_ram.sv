@@ -28,12 +28,8 @@ module dsh_cnt_ram #(
   input  logic [IdxW-1:0]       rd_idx_i,
   output logic [CntW-1:0]       rd_o
 );
-`ifdef SYNTHESIS
-  localparam int unsigned fault = dsh_pkg::FaultNone;
-`else
-  int unsigned fault;  // planted fault (+dsh_fault=N)
-  initial if (!$value$plusargs("dsh_fault=%d", fault)) fault = dsh_pkg::FaultNone;
-`endif
+  logic [31:0] fault;  // planted fault (dsh_fault)
+  dsh_fault u_fault (.fault_o(fault));
 
   logic [CntW-1:0]       mem_q [Entries];
   logic [Entries-1:0]    valid_q;

@@ -47,16 +47,12 @@ module dsh_deq_drain #(
   logic [W-1:0]     h, hs, hsp, c, k;
   logic [SizeW-1:0] h8, w8;  // headroom and shared parts, modulo 2^SizeW
   logic [CellW-1:0] h_in;
-`ifdef SYNTHESIS
-  assign h_in = h_i;
-`else
-  // Planted fault dsh_pkg::FaultDrainOrder (+dsh_fault=N, the lockstep
-  // checker's self-test): the headroom part is taken as empty, so shared
-  // drains before headroom.
-  int unsigned fault;
-  initial if (!$value$plusargs("dsh_fault=%d", fault)) fault = dsh_pkg::FaultNone;
+  // Planted fault dsh_pkg::FaultDrainOrder (the lockstep checker's
+  // self-test): the headroom part is taken as empty, so shared drains
+  // before headroom.
+  logic [31:0] fault;
+  dsh_fault u_fault (.fault_o(fault));
   assign h_in = fault == dsh_pkg::FaultDrainOrder ? '0 : h_i;
-`endif
   assign h   = W'(h_in);
   assign hs  = W'(hs_i);
   assign hsp = W'(hsp_i);

@@ -67,12 +67,8 @@ module dsh_fwd #(
   output logic             r_same_queue_o,
   output logic             d_same_queue_o
 );
-`ifdef SYNTHESIS
-  localparam int unsigned fault = dsh_pkg::FaultNone;
-`else
-  int unsigned fault;  // planted fault (+dsh_fault=N)
-  initial if (!$value$plusargs("dsh_fault=%d", fault)) fault = dsh_pkg::FaultNone;
-`endif
+  logic [31:0] fault;  // planted fault (dsh_fault)
+  dsh_fault u_fault (.fault_o(fault));
   // The first set bit of a priority list, one-hot.
   function automatic [3:0] first4(input logic [3:0] hit);
     first4 = hit & ~{hit[2:0] | {hit[1:0], 1'b0} | {hit[0], 2'b0}, 1'b0};

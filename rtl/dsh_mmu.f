@@ -2,6 +2,7 @@
 // Paths are relative to this file's directory; the package first, then
 // leaves before their users.
 dsh_pkg.sv
+dsh_fault.sv
 dsh_dt_calc.sv
 dsh_size_terms.sv
 dsh_limits.sv

@@ -75,7 +75,8 @@ OLD_STYLE = [
     (re.compile(r"contract-decisions(?:\.md)?"), "old file docs/contract-decisions.md"),
     (re.compile(r"mmu-contract\.md"), "old external contract mmu-contract.md"),
 ]
-# "../shared", "/work/shared", "shared" + "/spec" (papers, liberty, style).
+# the folder beside the repository by a relative or an absolute path, or by
+# its sub-folders (papers, liberty, style).
 SHARED = re.compile(r"(?:\.\./)+shared\b|/work/shared\b|(?<![\w.-])shared[/](?:spec|papers|liberty|style)\b")
 DOC_PATH = re.compile(r"(?<![\w./-])(docs/[\w./-]+\.md)\b")
 # A spec file named without its folder: the old external files had these names.
