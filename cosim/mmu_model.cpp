@@ -63,6 +63,10 @@ class GoldenModel final : public MmuModel {
   Mmu m_;
 };
 
+bool all_idle(const std::deque<CycleIn>& q) {
+  return std::all_of(q.begin(), q.end(), [](const CycleIn& i) { return i.idle(); });
+}
+
 std::string events_str(const CycleOut& o) {
   std::string s;
   for (unsigned i = 0; i < o.n_events; ++i) s += (i ? ";" : "") + o.events[i].str();
@@ -89,8 +93,7 @@ class Lockstep final : public MmuModel {
     while (behind_.cycle() < gold_.cycle()) check(rtl_->step(CycleIn{}));
   }
   bool quiet() const override {
-    return gold_.quiet() && behind_.quiet() && rtl_->quiet() &&
-           std::none_of(pending_.begin(), pending_.end(), [](const CycleIn& i) { return i.deq.valid || i.enq.valid; });
+    return gold_.quiet() && behind_.quiet() && rtl_->quiet() && all_idle(pending_);
   }
   // Stepped, every cycle compared, until the RTL and both golden models are
   // quiet; then all three skip the rest and their whole state is compared.
@@ -185,8 +188,7 @@ class Delayed final : public MmuModel {
   }
   void finish() override { inner_->finish(); }
   bool quiet() const override {
-    return inner_->quiet() &&
-           std::none_of(pending_.begin(), pending_.end(), [](const CycleIn& i) { return i.deq.valid || i.enq.valid; });
+    return inner_->quiet() && all_idle(pending_);
   }
   const CycleOut& skip_idle(uint64_t n) override {
     const CycleOut* o = &idle_;

@@ -192,7 +192,7 @@ const CycleOut& Mmu::step(const CycleIn& in) {
   s_hist_.pop_front();
   s_hist_.push_back(s_);
   ++cycle_;
-  idle_run_ = in.deq.valid || in.enq.valid ? 0 : idle_run_ + 1;
+  idle_run_ = in.idle() ? idle_run_ + 1 : 0;
   return out_;
 }
 

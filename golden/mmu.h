@@ -40,6 +40,7 @@ struct Op {
 struct CycleIn {
   Op deq;
   Op enq;
+  bool idle() const { return !deq.valid && !enq.valid; }  // neither a dequeue nor an enqueue
 };
 
 // Thresholds in effect during a cycle (spec §3.1, §3.2). SIH: x_qoff = X_off,

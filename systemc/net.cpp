@@ -274,14 +274,14 @@ std::pair<CycleOut, Packet*> Switch::step(const CycleIn& in, Packet* enq_pkt) {
   Stats& st = net_.stats();
   const CycleOut out = mmu.step(in);
   st.mmu_cycles = ++next_cycle_;
-  const bool real = in.enq.valid || in.deq.valid;
+  const bool real = !in.idle();
   st.mmu_busy_cycles += real;
   real_in_flight_ += real;
   in_flight_.push_back({in, enq_pkt});
   if (in_flight_.size() <= mmu.latency()) return {out, nullptr};  // pipeline filling: no results yet
   const InFlight done = in_flight_.front();
   in_flight_.pop_front();
-  real_in_flight_ -= done.in.enq.valid || done.in.deq.valid;
+  real_in_flight_ -= !done.in.idle();
   if (out.error())
     throw std::runtime_error("MMU protocol error at cycle " + std::to_string(next_cycle_ - 1 - mmu.latency()) +
                              (out.enq_error ? " (enqueue)" : " (dequeue)"));

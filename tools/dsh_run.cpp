@@ -117,7 +117,7 @@ int main(int argc, char** argv) {
       if (c < cycles) {
         in = traffic.next(shadow ? *shadow : *model);
         if (shadow) shadow->step(in);
-        if (stim && (in.deq.valid || in.enq.valid)) write_stimulus_row(*stim, c, in);
+        if (stim && !in.idle()) write_stimulus_row(*stim, c, in);
       }
       in_flight.push_back(in);
       const CycleOut& o = model->step(in);
