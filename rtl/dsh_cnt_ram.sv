@@ -3,7 +3,8 @@
 //   D  each counting slot reads the entry its event may count (rmw_idx_i)
 //      and registers it (a registered read, as a block RAM does);
 //   E  the value is brought up to date with the writes of the last cycle and
-//      of this one (a bypass two writes deep) and + 1 is formed;
+//      of this one (a bypass two writes deep; whether a write is to the same
+//      entry is compared in D and registered) and + 1 is formed;
 //   W  where the event is known (inc_i), the slot writes that + 1.
 // So back-to-back events on one entry count every one; every path starts
 // and ends at a register (a read, a bypass and an incrementer, or a
@@ -33,12 +34,16 @@ module dsh_cnt_ram #(
 
   logic [CntW-1:0]       mem_q [Entries];
   logic [Entries-1:0]    valid_q;
-  logic [Slots*IdxW-1:0] e_idx_q, w_idx_q, p_idx_q;  // stage E's, stage W's and W's last entries
+  logic [Slots*IdxW-1:0] e_idx_q, w_idx_q;  // stage E's and stage W's entries
   logic [Slots*CntW-1:0] e_raw_q;  // stage E: the entries as read in D
   logic [Slots*CntW-1:0] w_nxt_q;  // stage W: their counts + 1
   logic [Slots*CntW-1:0] p_nxt_q;  // what stage W wrote at the last edge
   logic [Slots-1:0]      p_inc_q;
   logic [Slots*CntW-1:0] d_raw, e_val;
+  // Stage E: slot k's entry is the one slot j writes now (hw) / wrote at
+  // the last edge (hp), compared a cycle ahead: W then holds E's entries
+  // and the last write W's.
+  logic [Slots*Slots-1:0] hw_q, hp_q;
 
   always_comb begin
     for (int k = 0; k < Slots; k++)
@@ -51,10 +56,10 @@ module dsh_cnt_ram #(
     if (fault != dsh_pkg::FaultCntBypass)
       for (int k = 0; k < Slots; k++) begin
         for (int j = 0; j < Slots; j++)
-          if (p_inc_q[j] && p_idx_q[j*IdxW +: IdxW] == e_idx_q[k*IdxW +: IdxW])
+          if (p_inc_q[j] && hp_q[k*Slots + j])
             e_val[k*CntW +: CntW] = p_nxt_q[j*CntW +: CntW];
         for (int j = 0; j < Slots; j++)
-          if (inc_i[j] && w_idx_q[j*IdxW +: IdxW] == e_idx_q[k*IdxW +: IdxW])
+          if (inc_i[j] && hw_q[k*Slots + j])
             e_val[k*CntW +: CntW] = w_nxt_q[j*CntW +: CntW];
       end
   end
@@ -63,8 +68,12 @@ module dsh_cnt_ram #(
     e_idx_q <= rmw_idx_i;
     e_raw_q <= d_raw;
     w_idx_q <= e_idx_q;
-    p_idx_q <= w_idx_q;
     p_nxt_q <= w_nxt_q;
+    for (int k = 0; k < Slots; k++)
+      for (int j = 0; j < Slots; j++) begin
+        hw_q[k*Slots + j] <= e_idx_q[j*IdxW +: IdxW] == rmw_idx_i[k*IdxW +: IdxW];
+        hp_q[k*Slots + j] <= w_idx_q[j*IdxW +: IdxW] == rmw_idx_i[k*IdxW +: IdxW];
+      end
     for (int k = 0; k < Slots; k++) begin
       w_nxt_q[k*CntW +: CntW] <= CntW'(dsh_pkg::inc64(64'(e_val[k*CntW +: CntW])));
       if (inc_i[k]) mem_q[w_idx_q[k*IdxW +: IdxW]] <= w_nxt_q[k*CntW +: CntW];

@@ -8,7 +8,13 @@
 //      after the cycle); slot 1 wins;
 //   D  the dequeue draining now: its queue after it, when it goes.
 // The selects are one-hot ({R, E slot 0, E slot 1, D}; R: the array, with
-// W) and come from registered indices, except D's `go`, known late.
+// W). The index compares are made a cycle ahead and registered: the
+// pipeline never stalls, so the entry each stage holds next cycle is the
+// one the stage before it holds now. This unit keeps its own copy of each
+// stage's entry (a key {port, queue}, both 0 for an entry out of range,
+// which matches the flat index p*NumQueues + q, 0 when out of range), so
+// that in stage R a select is a registered hit and'ed with the stage's
+// enable (D's `go` is known late).
 // Besides the selects: same_queue_o / same_port_o (stage R's enqueue and
 // stage D's dequeue touch one queue / port), r_same_queue_o (R's enqueue and
 // R's dequeue, a cycle apart in the specification, touch one queue) and
@@ -20,36 +26,24 @@
 module dsh_fwd #(
   parameter int unsigned NumPorts  = 32,
   parameter int unsigned NumQueues = 7,
-  localparam int unsigned NumQ  = NumPorts * NumQueues,
-  localparam int unsigned QIdxW = dsh_pkg::idx_w(NumQ),
-  localparam int unsigned PortW = dsh_pkg::idx_w(NumPorts)
+  localparam int unsigned PortW  = dsh_pkg::idx_w(NumPorts),
+  localparam int unsigned QueueW = dsh_pkg::idx_w(NumQueues),
+  localparam int unsigned KeyW   = PortW + QueueW
 ) (
-  // Stage R: the dequeue of cycle c+1 and the enqueue of cycle c.
-  input  logic [QIdxW-1:0] r_deq_idx_i,
-  input  logic [PortW-1:0] r_deq_p_i,
+  input  logic             clk_i,
+  // The entries stage R takes at the next clock edge: {port, queue}, 0 when
+  // out of range.
+  input  logic [KeyW-1:0]  nx_deq_key_i,
+  input  logic [KeyW-1:0]  nx_enq_key_i,
+  // This cycle's enables of each stage.
   input  logic             r_enq_ok_i,
-  input  logic [QIdxW-1:0] r_enq_idx_i,
-  input  logic [PortW-1:0] r_enq_p_i,
-  // Stage D: the dequeue of cycle c.
   input  logic             d_ok_i,
   input  logic             d_go_i,     // late
-  input  logic [QIdxW-1:0] d_idx_i,
-  input  logic [PortW-1:0] d_p_i,
-  // Stage E: slot 0 (dequeue), slot 1 (enqueue).
   input  logic             e_deq_ok_i,
   input  logic             e_deq_go_i,
-  input  logic [QIdxW-1:0] e_deq_idx_i,
-  input  logic [PortW-1:0] e_deq_p_i,
   input  logic             e_enq_ok_i,
-  input  logic [QIdxW-1:0] e_enq_idx_i,
-  input  logic [PortW-1:0] e_enq_p_i,
-  // Stage W: the writes.
   input  logic             w_deq_we_i,
-  input  logic [QIdxW-1:0] w_deq_idx_i,
-  input  logic [PortW-1:0] w_deq_p_i,
   input  logic             w_enq_we_i,
-  input  logic [QIdxW-1:0] w_enq_idx_i,
-  input  logic [PortW-1:0] w_enq_p_i,
 
   // W into R's reads, one-hot {array, W slot 0, W slot 1}.
   output logic [2:0]       w_deq_qsel_o,
@@ -77,6 +71,43 @@ module dsh_fwd #(
     first3 = hit & ~{hit[1:0] | {hit[0], 1'b0}, 1'b0};
   endfunction
 
+  // ------------------------------------------------- each stage's entry
+  logic [KeyW-1:0] r_deq_q, r_enq_q, d_q, e_deq_q, e_enq_q;
+  always_ff @(posedge clk_i) begin
+    r_deq_q <= nx_deq_key_i;
+    r_enq_q <= nx_enq_key_i;
+    d_q     <= r_deq_q;
+    e_deq_q <= d_q;
+    e_enq_q <= r_enq_q;
+  end
+
+  // --------------------------------------- hits, compared a cycle ahead
+  // Next cycle W holds what E holds now, E slot 0 what D holds, E slot 1
+  // what R's enqueue holds, D what R's dequeue holds.
+  typedef struct packed {
+    logic w0, w1, e0, e1, d;  // the same entry as W slot 0, W slot 1, E slot 0, E slot 1, D (that order)
+  } hits_t;
+  function automatic hits_t queue_hits(input logic [KeyW-1:0] k);
+    queue_hits = {k == e_deq_q, k == e_enq_q, k == d_q, k == r_enq_q, k == r_deq_q};
+  endfunction
+  function automatic hits_t port_hits(input logic [PortW-1:0] p);
+    port_hits = {p == e_deq_q[KeyW-1 -: PortW], p == e_enq_q[KeyW-1 -: PortW], p == d_q[KeyW-1 -: PortW],
+                 p == r_enq_q[KeyW-1 -: PortW], p == r_deq_q[KeyW-1 -: PortW]};
+  endfunction
+  hits_t rdq_q, req_q, rdp_q, rep_q;  // R's dequeue / enqueue against each stage: queue, port
+  logic  rr_q;                        // R's enqueue and R's dequeue: one queue
+  logic  de0p_q, de1p_q;              // D's port against E slot 0's / slot 1's
+  always_ff @(posedge clk_i) begin
+    rdq_q  <= queue_hits(nx_deq_key_i);
+    req_q  <= queue_hits(nx_enq_key_i);
+    rdp_q  <= port_hits(nx_deq_key_i[KeyW-1 -: PortW]);
+    rep_q  <= port_hits(nx_enq_key_i[KeyW-1 -: PortW]);
+    rr_q   <= nx_enq_key_i == nx_deq_key_i;
+    de0p_q <= r_deq_q[KeyW-1 -: PortW] == d_q[KeyW-1 -: PortW];
+    de1p_q <= r_deq_q[KeyW-1 -: PortW] == r_enq_q[KeyW-1 -: PortW];
+  end
+
+  // ------------------------------------------------ selects, in stage R
   logic wq, wp, ddq, dde, dp, e0q, e1q, e0p, e1p;  // paths in use
   assign wq  = fault != dsh_pkg::FaultWQueue;
   assign wp  = fault != dsh_pkg::FaultWPort;
@@ -88,30 +119,25 @@ module dsh_fwd #(
   assign e0p = fault != dsh_pkg::FaultE0Port;
   assign e1p = fault != dsh_pkg::FaultE1Port;
 
-  assign w_deq_qsel_o = first3({1'b1, wq && w_deq_we_i && w_deq_idx_i == r_deq_idx_i,
-                                   wq && w_enq_we_i && w_enq_idx_i == r_deq_idx_i});
-  assign w_enq_qsel_o = first3({1'b1, wq && w_deq_we_i && w_deq_idx_i == r_enq_idx_i,
-                                   wq && w_enq_we_i && w_enq_idx_i == r_enq_idx_i});
-  assign w_deq_psel_o = first3({1'b1, wp && w_deq_we_i && w_deq_p_i == r_deq_p_i,
-                                   wp && w_enq_we_i && w_enq_p_i == r_deq_p_i});
-  assign w_enq_psel_o = first3({1'b1, wp && w_deq_we_i && w_deq_p_i == r_enq_p_i,
-                                   wp && w_enq_we_i && w_enq_p_i == r_enq_p_i});
+  assign w_deq_qsel_o = first3({1'b1, wq && w_deq_we_i && rdq_q.w0, wq && w_enq_we_i && rdq_q.w1});
+  assign w_enq_qsel_o = first3({1'b1, wq && w_deq_we_i && req_q.w0, wq && w_enq_we_i && req_q.w1});
+  assign w_deq_psel_o = first3({1'b1, wp && w_deq_we_i && rdp_q.w0, wp && w_enq_we_i && rdp_q.w1});
+  assign w_enq_psel_o = first3({1'b1, wp && w_deq_we_i && rep_q.w0, wp && w_enq_we_i && rep_q.w1});
 
-  assign same_queue_o = dde && d_go_i && d_idx_i == r_enq_idx_i;
-  assign same_port_o  = dp && d_ok_i && d_p_i == r_enq_p_i;
-  assign f_deq_qsel_o = first4({1'b1, e0q && e_deq_go_i && e_deq_idx_i == r_deq_idx_i,
-                                   e1q && e_enq_ok_i && e_enq_idx_i == r_deq_idx_i,
-                                   ddq && d_go_i && d_idx_i == r_deq_idx_i});
-  assign f_enq_qsel_o = first4({1'b1, e0q && e_deq_go_i && e_deq_idx_i == r_enq_idx_i,
-                                   e1q && e_enq_ok_i && e_enq_idx_i == r_enq_idx_i, same_queue_o});
-  assign f_deq_psel_o = first4({1'b1, e0p && e_deq_ok_i && e_deq_p_i == r_deq_p_i,
-                                   e1p && e_enq_ok_i && e_enq_p_i == r_deq_p_i, 1'b0});
-  assign f_enq_psel_o = first4({1'b1, e0p && e_deq_ok_i && e_deq_p_i == r_enq_p_i,
-                                   e1p && e_enq_ok_i && e_enq_p_i == r_enq_p_i, 1'b0});
-  assign f_d_psel_o   = first4({1'b1, e0p && e_deq_ok_i && e_deq_p_i == d_p_i,
-                                   e1p && e_enq_ok_i && e_enq_p_i == d_p_i, 1'b0});
-  assign r_same_queue_o = e1q && r_enq_ok_i && r_enq_idx_i == r_deq_idx_i;
-  assign d_same_queue_o = e0q && d_ok_i && d_idx_i == r_deq_idx_i;
+  assign same_queue_o = dde && d_go_i && req_q.d;
+  assign same_port_o  = dp && d_ok_i && rep_q.d;
+  assign f_deq_qsel_o = first4({1'b1, e0q && e_deq_go_i && rdq_q.e0, e1q && e_enq_ok_i && rdq_q.e1,
+                                   ddq && d_go_i && rdq_q.d});
+  assign f_enq_qsel_o = first4({1'b1, e0q && e_deq_go_i && req_q.e0, e1q && e_enq_ok_i && req_q.e1,
+                                   same_queue_o});
+  assign f_deq_psel_o = first4({1'b1, e0p && e_deq_ok_i && rdp_q.e0, e1p && e_enq_ok_i && rdp_q.e1, 1'b0});
+  assign f_enq_psel_o = first4({1'b1, e0p && e_deq_ok_i && rep_q.e0, e1p && e_enq_ok_i && rep_q.e1, 1'b0});
+  assign f_d_psel_o   = first4({1'b1, e0p && e_deq_ok_i && de0p_q, e1p && e_enq_ok_i && de1p_q, 1'b0});
+  assign r_same_queue_o = e1q && r_enq_ok_i && rr_q;
+  assign d_same_queue_o = e0q && d_ok_i && rdq_q.d;
+
+  logic unused_hits;  // R's dequeue port against D's own port
+  assign unused_hits = ^{rdp_q.d};
 endmodule
 
 `default_nettype wire

@@ -294,14 +294,14 @@ module dsh_mmu #(
   logic e_deq_ok_q, e_deq_go_q, e_enq_ok_q;
   logic [QIdxW-1:0] e_deq_idx_q, e_enq_idx_q;
   logic [PortW-1:0] e_deq_p_q, e_enq_p_q;
+  logic [PortW+QueueW-1:0] deq_key, enq_key;  // {port, queue}, 0 when out of range
+  assign deq_key = deq_in ? {deq_port_i, deq_queue_i} : '0;
+  assign enq_key = a_enq_in ? {a_enq_port_q, a_enq_queue_q} : '0;
   dsh_fwd #(.NumPorts(NumPorts), .NumQueues(NumQueues)) u_fwd (
-    .r_deq_idx_i(r_deq_idx_q), .r_deq_p_i(r_deq_p_q),
-    .r_enq_ok_i(r_enq_ok_q), .r_enq_idx_i(r_enq_idx_q), .r_enq_p_i(r_enq_p_q),
-    .d_ok_i(d_ok_q), .d_go_i(dd_go), .d_idx_i(d_idx_q), .d_p_i(d_p_q),
-    .e_deq_ok_i(e_deq_ok_q), .e_deq_go_i(e_deq_go_q), .e_deq_idx_i(e_deq_idx_q), .e_deq_p_i(e_deq_p_q),
-    .e_enq_ok_i(e_enq_ok_q), .e_enq_idx_i(e_enq_idx_q), .e_enq_p_i(e_enq_p_q),
-    .w_deq_we_i(w_deq_we_q), .w_deq_idx_i(w_deq_idx_q), .w_deq_p_i(w_deq_p_q),
-    .w_enq_we_i(w_enq_we_q), .w_enq_idx_i(w_enq_idx_q), .w_enq_p_i(w_enq_p_q),
+    .clk_i, .nx_deq_key_i(deq_key), .nx_enq_key_i(enq_key),
+    .r_enq_ok_i(r_enq_ok_q), .d_ok_i(d_ok_q), .d_go_i(dd_go),
+    .e_deq_ok_i(e_deq_ok_q), .e_deq_go_i(e_deq_go_q), .e_enq_ok_i(e_enq_ok_q),
+    .w_deq_we_i(w_deq_we_q), .w_enq_we_i(w_enq_we_q),
     .w_deq_qsel_o(w_deq_qsel), .w_enq_qsel_o(w_enq_qsel), .w_deq_psel_o(w_deq_psel), .w_enq_psel_o(w_enq_psel),
     .f_deq_qsel_o(f_deq_qsel), .f_enq_qsel_o(f_enq_qsel), .f_deq_psel_o(f_deq_psel),
     .f_enq_psel_o(f_enq_psel), .f_d_psel_o(f_d_psel),
