@@ -98,7 +98,7 @@ class RtlModel final : public MmuModel, public RtlReadPort {
   unsigned latency() const override { return kRtlLatency; }
 
   QueueState queue(uint32_t p, uint32_t q) const override {
-    const unsigned i = p * cfg_.n_queues + q;
+    const unsigned i = rtl_observe::queue_entry(p, q, cfg_.n_ports);
     QueueState s;
     s.qoff = obs_.qoff(i);
     s.drops = obs_.drops(i);

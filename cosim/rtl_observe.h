@@ -25,10 +25,13 @@ inline bool bit(const T& v, unsigned i) {
 // (u_stats): the counters' memories (dsh_cnt_ram) and their valid bits.
 #define DSH_OBS(r, path) ((r)->dsh_mmu__DOT__##path)
 
+// A queue's entry in dsh_mmu's memories: queue-major (spec §9.7).
+inline unsigned queue_entry(unsigned port, unsigned queue, unsigned n_ports) { return queue * n_ports + port; }
+
 template <class Root>
 struct Observe {
   const Root* r;
-  // Queue i = port * n_queues + queue.
+  // Queue i = queue_entry(port, queue, n_ports).
   bool qvalid(unsigned i) const { return bit(DSH_OBS(r, u_store__DOT__qvalid_q), i); }
   bool qoff(unsigned i) const { return bit(DSH_OBS(r, u_store__DOT__qoff_q), i); }
   uint64_t occ_h(unsigned i) const { return DSH_OBS(r, u_store__DOT__occ_h_q)[i]; }

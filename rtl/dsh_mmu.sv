@@ -154,8 +154,11 @@ module dsh_mmu #(
     pick_p = '0;
     for (int i = 0; i < 4; i++) pick_p |= v[i*PRecW +: PRecW] & {PRecW{sel[i]}};
   endfunction
+  // A queue's entry in the memories, queue-major (spec §9.7): with a
+  // power-of-two port count it is {q, p}, no adder between the dequeue's
+  // input pins and the read index copies.
   function automatic [QIdxW-1:0] queue_idx(input logic [PortW-1:0] p, input logic [QueueW-1:0] q);
-    queue_idx = QIdxW'(p) * QIdxW'(NumQueues) + QIdxW'(q);
+    queue_idx = QIdxW'(q) * QIdxW'(NumPorts) + QIdxW'(p);
   endfunction
   function automatic logic in_range(input logic [PortW-1:0] p, input logic [QueueW-1:0] q);
     in_range = 32'(p) < NumPorts && 32'(q) < NumQueues;

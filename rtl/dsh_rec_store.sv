@@ -7,6 +7,9 @@
 // drain). The flow-control state bits are flops: they leave the MMU as
 // vectors.
 //
+// Queue entries are queue-major: q * NumPorts + p (dsh_mmu's queue_idx);
+// qoff_o is in the MMU's output order, p * NumQueues + q.
+//
 // Ports: two asynchronous reads of queue and of port records (stage R's
 // dequeue and enqueue), one of port records for the statistics read, and
 // two writes (stage W's slots: 0 the dequeue's, 1 the enqueue's, which wins
@@ -130,7 +133,13 @@ module dsh_rec_store #(
     end
   end
 
-  assign qoff_o = qoff_q;
+  // Entry q*NumPorts + p (the memories' order, dsh_mmu) is output bit
+  // p*NumQueues + q.
+  for (genvar p = 0; p < NumPorts; p++) begin : g_qoff_p
+    for (genvar q = 0; q < NumQueues; q++) begin : g_qoff_q
+      assign qoff_o[p*NumQueues + q] = qoff_q[q*NumPorts + p];
+    end
+  end
   assign poff_o = poff_q;
 endmodule
 

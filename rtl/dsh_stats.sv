@@ -51,7 +51,7 @@ module dsh_stats #(
   // Read port; the state bits and the port record come from dsh_rec_store.
   input  logic [PortW-1:0]    stat_rd_port_i,
   input  logic [QueueW-1:0]   stat_rd_queue_i,
-  input  logic [NumQ-1:0]     qoff_i,
+  input  logic [NumQ-1:0]     qoff_i,  // the MMU's qoff_o, bit p*NumQueues + q
   output logic [PortW-1:0]    rd_p_o,
   input  logic [PRecW-1:0]    rd_prec_i,
   output logic [CntW-1:0]     stat_rd_drops_o,
@@ -71,7 +71,7 @@ module dsh_stats #(
 
   // ------------------------------------------------------------ requests
   logic             rq_ok_q, rp_ok_q;  // in range
-  logic [QIdxW-1:0] rq_idx_q;
+  logic [QIdxW-1:0] rq_idx_q, rq_bit_q;  // the counters' entry (queue-major, dsh_mmu), qoff_i's bit
   logic [PortW-1:0] rp_q;
   logic p_in, q_in;
   assign p_in = 32'(stat_rd_port_i) < NumPorts;
@@ -79,7 +79,8 @@ module dsh_stats #(
   always_ff @(posedge clk_i) begin
     rp_ok_q  <= p_in;
     rq_ok_q  <= q_in;
-    rq_idx_q <= q_in ? QIdxW'(stat_rd_port_i) * QIdxW'(NumQueues) + QIdxW'(stat_rd_queue_i) : '0;
+    rq_idx_q <= q_in ? QIdxW'(stat_rd_queue_i) * QIdxW'(NumPorts) + QIdxW'(stat_rd_port_i) : '0;
+    rq_bit_q <= q_in ? QIdxW'(stat_rd_port_i) * QIdxW'(NumQueues) + QIdxW'(stat_rd_queue_i) : '0;
     rp_q     <= p_in ? stat_rd_port_i : '0;
   end
   assign rd_p_o = rp_q;
@@ -111,7 +112,7 @@ module dsh_stats #(
   always_ff @(posedge clk_i) begin
     rd_drops_q   <= rq_ok_q ? rd_drops : '0;
     rd_qpauses_q <= rq_ok_q ? rd_qpauses : '0;
-    rd_qoff_q    <= rq_ok_q && qoff_i[rq_idx_q];
+    rd_qoff_q    <= rq_ok_q && qoff_i[rq_bit_q];
     rd_ppauses_q <= rp_ok_q ? rd_ppauses : '0;
     {rd_poff_q, rd_phdrm_q, rd_pshared_q} <= rp_ok_q ? rd_prec_i : '0;
   end

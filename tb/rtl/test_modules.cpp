@@ -370,14 +370,16 @@ TEST(RecStore, HoldsWhatWasWrittenSlotOneWins) {
     ASSERT_EQ(dut.rd_enq_prec_o, pv(rp1)) << "step " << i;
     ASSERT_EQ(dut.rd_stat_prec_o, pv(rps)) << "step " << i;
     uint64_t qoff = 0, poff = 0;
-    for (unsigned k = 0; k < kQ; ++k) qoff |= uint64_t(qv(k) >> 36 & 1) << k;
+    // Entry k is queue k / kP of port k % kP (queue-major); qoff_o's bit of
+    // queue (p, q) is p * 2 + q.
+    for (unsigned k = 0; k < kQ; ++k) qoff |= uint64_t(qv(k) >> 36 & 1) << (k % kP * 2 + k / kP);
     for (unsigned k = 0; k < kP; ++k) poff |= uint64_t(pv(k) >> 24 & 1) << k;
     ASSERT_EQ(dut.qoff_o, qoff) << "step " << i;
     ASSERT_EQ(dut.poff_o, poff) << "step " << i;
     // A dequeue writes only a record an enqueue wrote before.
-    const bool w0 = rng() % 2 && q[rq0].valid && p[rq0 / 2].valid, w1 = rng() % 3 != 0;
+    const bool w0 = rng() % 2 && q[rq0].valid && p[rq0 % kP].valid, w1 = rng() % 3 != 0;
     const unsigned wq0 = rq0, wq1 = rng() % 4 == 0 ? rq0 : rng() % kQ;
-    const unsigned wp0 = wq0 / 2, wp1 = wq1 / 2;
+    const unsigned wp0 = wq0 % kP, wp1 = wq1 % kP;
     const uint64_t d0 = rng() & qmask, d1 = rng() & qmask, e0 = rng() & pmask, e1 = rng() & pmask;
     dut.wr_deq_i = w0;
     dut.wr_deq_idx_i = wq0;
@@ -461,7 +463,7 @@ TEST(Stats, ReadPortAndErrorCount) {
     const unsigned nd = rng() % 6, ne = rng() % 6;
     dut.deq_idx_i = nd;
     dut.enq_idx_i = ne << 3 | ne;  // a copy for each counter memory
-    dut.enq_p_i = ne / 2;
+    dut.enq_p_i = ne % 3;  // entries are queue-major: entry = queue * 3 + port
     dut.stat_rd_port_i = 0;
     dut.stat_rd_queue_i = 0;
     dut.qoff_i = 0;
@@ -470,7 +472,7 @@ TEST(Stats, ReadPortAndErrorCount) {
     if (qp0) qpauses[deq[1]] = (qpauses[deq[1]] + 1) & 63;
     if (qp1) qpauses[enq[1]] = (qpauses[enq[1]] + 1) & 63;
     if (drop) drops[enq[1]] = (drops[enq[1]] + 1) & 63;
-    if (pp) ppauses[enq[1] / 2] = (ppauses[enq[1] / 2] + 1) & 63;
+    if (pp) ppauses[enq[1] % 3] = (ppauses[enq[1] % 3] + 1) & 63;
     errors = (errors + (err & 1) + (err >> 1)) & 63;
     sticky |= err != 0;
     ASSERT_EQ(dut.error_count_o, errors) << "step " << i;
@@ -492,12 +494,12 @@ TEST(Stats, ReadPortAndErrorCount) {
       dut.rd_prec_i = uint64_t(poff) << 24 | uint64_t(port + 7) << 12 | (port + 9);
       edge(dut);
       edge(dut);
-      const unsigned i = port * 2 + queue;
+      const unsigned i = queue * 3 + port, b = port * 2 + queue;  // counter entry, qoff_i bit
       const bool ok = port < 3;
       const std::string at = "read " + std::to_string(port) + "." + std::to_string(queue);
       EXPECT_EQ(dut.stat_rd_drops_o, ok ? drops[i] : 0) << at;
       EXPECT_EQ(dut.stat_rd_pauses_o, ok ? qpauses[i] : 0) << at;
-      EXPECT_EQ(dut.stat_rd_resumes_o, ok ? (qpauses[i] - (qoff >> i & 1)) & 63 : 0) << at;
+      EXPECT_EQ(dut.stat_rd_resumes_o, ok ? (qpauses[i] - (qoff >> b & 1)) & 63 : 0) << at;
       EXPECT_EQ(dut.stat_rd_port_pauses_o, ok ? ppauses[port] : 0) << at;
       EXPECT_EQ(dut.stat_rd_port_resumes_o, ok ? (ppauses[port] - poff) & 63 : 0) << at;
       EXPECT_EQ(dut.stat_rd_port_hdrm_o, ok ? port + 7 : 0) << at;
