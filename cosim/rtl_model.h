@@ -102,7 +102,7 @@ class RtlModel final : public MmuModel, public RtlReadPort {
     QueueState s;
     s.qoff = obs_.qoff(i);
     s.drops = obs_.drops(i);
-    s.pauses = obs_.qpauses(i);
+    s.pauses = obs_.qpauses(i) & cnt_mask_;
     s.resumes = (s.pauses - s.qoff) & cnt_mask_;  // as the RTL's read port: PAUSE and RESUME alternate
     if (!obs_.qvalid(i)) return s;
     // The RTL keeps prefix sums in drain order: headroom, + shared, + private.

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <type_traits>
+#include <utility>
 
 namespace dsh::rtl_observe {
 
@@ -28,6 +29,17 @@ inline bool bit(const T& v, unsigned i) {
 // A queue's entry in dsh_mmu's memories: queue-major (spec §9.7).
 inline unsigned queue_entry(unsigned port, unsigned queue, unsigned n_ports) { return queue * n_ports + port; }
 
+// Which arrangement of the PAUSE counters a build has (dsh_stats's
+// PauseBanks and scheme).
+#define DSH_OBS_HAS(trait, path)                                                                  \
+  template <class R, class = void>                                                                \
+  struct trait : std::false_type {};                                                              \
+  template <class R>                                                                              \
+  struct trait<R, std::void_t<decltype(std::declval<const R&>().dsh_mmu__DOT__##path)>> : std::true_type {};
+DSH_OBS_HAS(HasPause2Slot, u_stats__DOT__g_qpause_2slot__DOT__u_qpause__DOT__mem_q)
+DSH_OBS_HAS(HasPauseDeqBank, u_stats__DOT__g_qpause_bank__DOT__g_deq_bank__DOT__u_qpause_deq__DOT__mem_q)
+#undef DSH_OBS_HAS
+
 template <class Root>
 struct Observe {
   const Root* r;
@@ -44,9 +56,20 @@ struct Observe {
   uint64_t drops(unsigned i) const {
     return bit(DSH_OBS(r, u_stats__DOT__u_drops__DOT__valid_q), i) ? DSH_OBS(r, u_stats__DOT__u_drops__DOT__mem_q)[i] : 0;
   }
+  // The PAUSE counts, modulo 2^CntW once masked: one memory with two
+  // counting slots, or (PauseBanks = 2) a bank per slot, added.
   uint64_t qpauses(unsigned i) const {
-    return bit(DSH_OBS(r, u_stats__DOT__u_qpause__DOT__valid_q), i) ? DSH_OBS(r, u_stats__DOT__u_qpause__DOT__mem_q)[i]
-                                                                    : 0;
+    if constexpr (HasPause2Slot<Root>::value) {
+      return bit(DSH_OBS(r, u_stats__DOT__g_qpause_2slot__DOT__u_qpause__DOT__valid_q), i)
+                 ? DSH_OBS(r, u_stats__DOT__g_qpause_2slot__DOT__u_qpause__DOT__mem_q)[i] : 0;
+    } else {
+      uint64_t n = bit(DSH_OBS(r, u_stats__DOT__g_qpause_bank__DOT__u_qpause__DOT__valid_q), i)
+                       ? DSH_OBS(r, u_stats__DOT__g_qpause_bank__DOT__u_qpause__DOT__mem_q)[i] : 0;
+      if constexpr (HasPauseDeqBank<Root>::value)
+        n += bit(DSH_OBS(r, u_stats__DOT__g_qpause_bank__DOT__g_deq_bank__DOT__u_qpause_deq__DOT__valid_q), i)
+                 ? DSH_OBS(r, u_stats__DOT__g_qpause_bank__DOT__g_deq_bank__DOT__u_qpause_deq__DOT__mem_q)[i] : 0;
+      return n;
+    }
   }
   uint64_t ppauses(unsigned p) const {
     return bit(DSH_OBS(r, u_stats__DOT__u_ppause__DOT__valid_q), p) ? DSH_OBS(r, u_stats__DOT__u_ppause__DOT__mem_q)[p]

@@ -10,10 +10,13 @@
 // and ends at a register (a read, a bypass and an incrementer, or a
 // register's fan-out to the entries). One adder per slot, none per entry. A
 // valid bit per entry, cleared by reset, makes an entry read as 0 until its
-// first count. A third read (rd_idx_i) serves the statistics read port: the
-// counts after stage W's last write. Slots never count one entry in the
-// same cycle (one event per queue and per port a cycle); counts wrap modulo
-// 2^CntW.
+// first count; it is applied after the read's register, so that each read
+// is a memory read straight into a register (a block RAM's synchronous
+// read, where the target has them). A third read serves the statistics read
+// port: rd_idx_i is read at the clock edge and rd_o holds the count from
+// the edge on (the counts after stage W's writes before that edge). Slots
+// never count one entry in the same cycle (one event per queue and per port
+// a cycle); counts wrap modulo 2^CntW.
 `default_nettype none
 
 module dsh_cnt_ram #(
@@ -36,6 +39,7 @@ module dsh_cnt_ram #(
   logic [Entries-1:0]    valid_q;
   logic [Slots*IdxW-1:0] e_idx_q, w_idx_q;  // stage E's and stage W's entries
   logic [Slots*CntW-1:0] e_raw_q;  // stage E: the entries as read in D
+  logic [Slots-1:0]      e_valid_q;  // ... and whether each had been counted
   logic [Slots*CntW-1:0] w_nxt_q;  // stage W: their counts + 1
   logic [Slots*CntW-1:0] p_nxt_q;  // what stage W wrote at the last edge
   logic [Slots-1:0]      p_inc_q;
@@ -46,13 +50,12 @@ module dsh_cnt_ram #(
   logic [Slots*Slots-1:0] hw_q, hp_q;
 
   always_comb begin
-    for (int k = 0; k < Slots; k++)
-      d_raw[k*CntW +: CntW] = valid_q[rmw_idx_i[k*IdxW +: IdxW]] ? mem_q[rmw_idx_i[k*IdxW +: IdxW]] : '0;
+    for (int k = 0; k < Slots; k++) d_raw[k*CntW +: CntW] = mem_q[rmw_idx_i[k*IdxW +: IdxW]];
   end
 
   // Stage E: the writes the read in D missed, the older first.
   always_comb begin
-    e_val = e_raw_q;
+    for (int k = 0; k < Slots; k++) e_val[k*CntW +: CntW] = e_valid_q[k] ? e_raw_q[k*CntW +: CntW] : '0;
     if (fault != dsh_pkg::FaultCntBypass)
       for (int k = 0; k < Slots; k++) begin
         for (int j = 0; j < Slots; j++)
@@ -67,6 +70,7 @@ module dsh_cnt_ram #(
   always_ff @(posedge clk_i) begin
     e_idx_q <= rmw_idx_i;
     e_raw_q <= d_raw;
+    for (int k = 0; k < Slots; k++) e_valid_q[k] <= valid_q[rmw_idx_i[k*IdxW +: IdxW]];
     w_idx_q <= e_idx_q;
     p_nxt_q <= w_nxt_q;
     for (int k = 0; k < Slots; k++)
@@ -91,7 +95,13 @@ module dsh_cnt_ram #(
     end
   end
 
-  assign rd_o = valid_q[rd_idx_i] ? mem_q[rd_idx_i] : '0;
+  logic [CntW-1:0] rd_q;
+  logic            rd_valid_q;
+  always_ff @(posedge clk_i) begin
+    rd_q       <= mem_q[rd_idx_i];
+    rd_valid_q <= valid_q[rd_idx_i];
+  end
+  assign rd_o = rd_valid_q ? rd_q : '0;
 
 `ifndef SYNTHESIS
   if (Slots == 2) begin : g_check

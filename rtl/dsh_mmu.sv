@@ -46,6 +46,8 @@ module dsh_mmu #(
   parameter int unsigned CntW          = 32,   // statistics counters
   parameter bit          Dsh           = 1'b1, // 1 DSH, 0 SIH
   parameter int unsigned ThreshLatency = 2,    // 1..3 cycles
+  parameter int unsigned PauseBanks    = 1,    // DSH PAUSE counters: 1 memory, 2 write ports (ASIC) or 2 banks (FPGA)
+  parameter int unsigned ReadSlices    = dsh_pkg::ReadSlices,  // record read index copies (ASIC) or 1 (FPGA)
   localparam int unsigned PortW  = dsh_pkg::idx_w(NumPorts),
   localparam int unsigned QueueW = dsh_pkg::idx_w(NumQueues),
   localparam int unsigned NumQ   = NumPorts * NumQueues,
@@ -144,6 +146,12 @@ module dsh_mmu #(
   if (ThreshLatency < 1 || ThreshLatency > 3) begin : g_bad_thresh_latency
     $error("dsh_mmu: ThreshLatency must be in 1..3");
   end
+  if (PauseBanks < 1 || PauseBanks > 2) begin : g_bad_pause_banks
+    $error("dsh_mmu: PauseBanks must be 1 or 2");
+  end
+  if (ReadSlices < 1 || ReadSlices > CellW) begin : g_bad_read_slices
+    $error("dsh_mmu: ReadSlices must be in 1..CellW");
+  end
 
   // One of three or four records by a one-hot select: one AND-OR level.
   function automatic [QRecW-1:0] pick_q(input logic [3:0] sel, input logic [4*QRecW-1:0] v);
@@ -176,7 +184,8 @@ module dsh_mmu #(
   logic [QIdxW-1:0]    r_deq_idx_q, r_enq_idx_q;  // 0 when out of range
   logic [PortW-1:0]    r_deq_p_q, r_enq_p_q;
   // The same again, one copy per memory the read addresses (dsh_rec_store).
-  localparam int unsigned QCopies = dsh_pkg::QReadCopies, PCopies = dsh_pkg::PReadCopies;
+  localparam int unsigned QCopies = dsh_pkg::qread_copies(ReadSlices);
+  localparam int unsigned PCopies = dsh_pkg::pread_copies(ReadSlices);
   logic [QCopies*QIdxW-1:0] r_deq_ridx_q, r_enq_ridx_q;
   logic [PCopies*PortW-1:0] r_deq_rp_q, r_enq_rp_q;
   logic [PortW-1:0]    r_deq_port_q, r_enq_port_q;  // as presented, for the outputs
@@ -272,7 +281,7 @@ module dsh_mmu #(
   logic [PRecW-1:0] ar_deq_prec, ar_enq_prec;
   logic [PortW-1:0] stat_rd_p;
   logic [PRecW-1:0] stat_rd_prec;
-  dsh_rec_store #(.NumPorts(NumPorts), .NumQueues(NumQueues), .CellW(CellW)) u_store (
+  dsh_rec_store #(.NumPorts(NumPorts), .NumQueues(NumQueues), .CellW(CellW), .ReadSlices(ReadSlices)) u_store (
     .clk_i, .rst_ni,
     .rd_deq_idx_i(r_deq_ridx_q), .rd_enq_idx_i(r_enq_ridx_q),
     .rd_deq_qrec_o(ar_deq_qrec), .rd_enq_qrec_o(ar_enq_qrec),
@@ -618,7 +627,8 @@ module dsh_mmu #(
   end
 
   // ------------------------------------------- statistics and the read port
-  dsh_stats #(.NumPorts(NumPorts), .NumQueues(NumQueues), .CellW(CellW), .CntW(CntW), .Dsh(Dsh)) u_stats (
+  dsh_stats #(.NumPorts(NumPorts), .NumQueues(NumQueues), .CellW(CellW), .CntW(CntW), .Dsh(Dsh),
+              .PauseBanks(PauseBanks)) u_stats (
     .clk_i, .rst_ni,
     .deq_idx_i(d_cnt_idx_q), .enq_idx_i(r_enq_cnt_idx_q), .enq_p_i(r_enq_cnt_p_q),
     .w_qpause0_i(w_qpause0_q), .w_qpause1_i(w_qpause1_q), .w_drop_i(w_drop_q), .w_ppause_i(w_ppause_q),

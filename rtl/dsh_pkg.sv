@@ -44,10 +44,16 @@ package dsh_pkg;
   // (queue records: h, hs, hsp; port records: shared, hdrm). Each copy
   // drives one slice's read multiplexers, so an index bit's fan-out (and
   // the buffer tree that synthesis builds for it) stays small: at 32 x 7 a
-  // bit driving all 60 bits' multiplexers took 2 ns of buffers.
+  // bit driving all 60 bits' multiplexers took 2 ns of buffers. The default
+  // of dsh_mmu's ReadSlices (an FPGA, with LUT multiplexers and no buffer
+  // trees, takes 1).
   localparam int unsigned ReadSlices  = 10;
-  localparam int unsigned QReadCopies = 1 + 3 * ReadSlices;
-  localparam int unsigned PReadCopies = 1 + 2 * ReadSlices;
+  function automatic integer qread_copies(input integer slices);
+    qread_copies = 1 + 3 * slices;
+  endfunction
+  function automatic integer pread_copies(input integer slices);
+    pread_copies = 1 + 2 * slices;
+  endfunction
 
   // Planted faults: simulation only, chosen at run time with the plusarg
   // +dsh_fault=N (0: none; cosim/mmu_model.h counts them in kRtlFaults).

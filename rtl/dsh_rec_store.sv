@@ -16,7 +16,7 @@
 // when both write one record). A read returns the array as it is; the
 // record being written in the same cycle is forwarded by the user (dsh_fwd).
 // Records travel as {qoff, hsp, hs, h} and {poff, hdrm, shared}. A read's
-// index comes in copies (dsh_pkg::QReadCopies, PReadCopies), each for a
+// index comes in copies (dsh_pkg::qread_copies, pread_copies), each for a
 // slice of one memory, so that no index bit fans out to every memory's
 // multiplexers.
 `default_nettype none
@@ -31,8 +31,8 @@ module dsh_rec_store #(
   localparam int unsigned PortW = dsh_pkg::idx_w(NumPorts),
   localparam int unsigned QRecW = 3 * CellW + 1,
   localparam int unsigned PRecW = 2 * CellW + 1,
-  localparam int unsigned QCopies = 1 + 3 * ReadSlices,
-  localparam int unsigned PCopies = 1 + 2 * ReadSlices
+  localparam int unsigned QCopies = dsh_pkg::qread_copies(ReadSlices),
+  localparam int unsigned PCopies = dsh_pkg::pread_copies(ReadSlices)
 ) (
   input  logic              clk_i,
   input  logic              rst_ni,

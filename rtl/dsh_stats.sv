@@ -12,9 +12,10 @@
 // pauses - qoff (pauses - poff).
 //
 // Read port, three cycles: the request (stat_rd_port_i, stat_rd_queue_i) is
-// registered; the counters, the state bit and the port record (from
-// dsh_rec_store, through rd_p_o / rd_prec_i) are read and registered; the
-// resumes are derived and the answer registered. The values are those
+// registered; the counters (a registered read in dsh_cnt_ram), the state
+// bit and the port record (from dsh_rec_store, through rd_p_o / rd_prec_i)
+// are read and registered; the resumes are derived (and, with two PAUSE
+// banks, the banks added) and the answer registered. The values are those
 // after the cycle whose results the stat_* outputs show one cycle after the
 // request. Indices out of range read 0.
 `default_nettype none
@@ -25,6 +26,7 @@ module dsh_stats #(
   parameter int unsigned CellW     = 20,
   parameter int unsigned CntW      = 32,
   parameter bit          Dsh       = 1'b1,
+  parameter int unsigned PauseBanks = 1,  // DSH's PAUSE counters: 1 memory with 2 write ports, or 2 banks
   localparam int unsigned NumQ   = NumPorts * NumQueues,
   localparam int unsigned QIdxW  = dsh_pkg::idx_w(NumQ),
   localparam int unsigned PortW  = dsh_pkg::idx_w(NumPorts),
@@ -86,36 +88,51 @@ module dsh_stats #(
   assign rd_p_o = rp_q;
 
   // ------------------------------------------------------------ counters
+  // Each memory reads rq_idx_q / rp_q at the clock edge (a registered read).
   logic [CntW-1:0] rd_drops, rd_qpauses, rd_ppauses;
-  // SIH pauses a queue only on an admission (slot 1) and never a port: its
-  // PAUSE counters have one counting slot, its port counters never count.
-  localparam int unsigned PauseSlots = Dsh ? 2 : 1;
-  logic [PauseSlots*QIdxW-1:0] qpause_idx;
-  logic [PauseSlots-1:0]       qpause_inc;
-  assign qpause_idx = (PauseSlots*QIdxW)'({deq_idx_i, enq_idx_i[QIdxW +: QIdxW]});
-  assign qpause_inc = PauseSlots'({w_qpause0_i, w_qpause1_i});
   dsh_cnt_ram #(.Entries(NumQ), .CntW(CntW), .Slots(1)) u_drops (
     .clk_i, .rst_ni, .rmw_idx_i(enq_idx_i[0 +: QIdxW]), .inc_i(w_drop_i), .rd_idx_i(rq_idx_q), .rd_o(rd_drops));
-  dsh_cnt_ram #(.Entries(NumQ), .CntW(CntW), .Slots(PauseSlots)) u_qpause (
-    .clk_i, .rst_ni, .rmw_idx_i(qpause_idx), .inc_i(qpause_inc), .rd_idx_i(rq_idx_q), .rd_o(rd_qpauses));
   dsh_cnt_ram #(.Entries(NumPorts), .CntW(CntW), .Slots(1)) u_ppause (
     .clk_i, .rst_ni, .rmw_idx_i(enq_p_i), .inc_i(Dsh && w_ppause_i), .rd_idx_i(rp_q), .rd_o(rd_ppauses));
-  if (!Dsh) begin : g_sih
-    logic unused_sih;
-    assign unused_sih = ^{deq_idx_i, w_qpause0_i};
+  // PAUSE counters. SIH pauses a queue only on an admission (slot 1): one
+  // counting slot. DSH has two (a dequeue can pause its queue): with
+  // PauseBanks = 1 one memory with two write ports; with PauseBanks = 2 a
+  // memory per slot, each with one write port (block RAM on an FPGA), whose
+  // counts the read port adds.
+  if (Dsh && PauseBanks == 1) begin : g_qpause_2slot
+    dsh_cnt_ram #(.Entries(NumQ), .CntW(CntW), .Slots(2)) u_qpause (
+      .clk_i, .rst_ni, .rmw_idx_i({deq_idx_i, enq_idx_i[QIdxW +: QIdxW]}), .inc_i({w_qpause0_i, w_qpause1_i}),
+      .rd_idx_i(rq_idx_q), .rd_o(rd_qpauses));
+  end else begin : g_qpause_bank
+    logic [CntW-1:0] rd_enq;
+    dsh_cnt_ram #(.Entries(NumQ), .CntW(CntW), .Slots(1)) u_qpause (
+      .clk_i, .rst_ni, .rmw_idx_i(enq_idx_i[QIdxW +: QIdxW]), .inc_i(w_qpause1_i), .rd_idx_i(rq_idx_q), .rd_o(rd_enq));
+    if (Dsh) begin : g_deq_bank
+      logic [CntW-1:0] rd_deq;
+      dsh_cnt_ram #(.Entries(NumQ), .CntW(CntW), .Slots(1)) u_qpause_deq (
+        .clk_i, .rst_ni, .rmw_idx_i(deq_idx_i), .inc_i(w_qpause0_i), .rd_idx_i(rq_idx_q), .rd_o(rd_deq));
+      assign rd_qpauses = rd_enq + rd_deq;
+    end else begin : g_sih
+      assign rd_qpauses = rd_enq;
+      logic unused_sih;
+      assign unused_sih = ^{deq_idx_i, w_qpause0_i};
+    end
   end
 
   // ----------------------------------------------------------- read port
-  logic [CntW-1:0]  rd_drops_q, rd_qpauses_q, rd_ppauses_q;
+  logic             rd_q_ok_q, rd_p_ok_q;  // the request in range, a cycle later
   logic             rd_qoff_q, rd_poff_q;
   logic [CellW-1:0] rd_pshared_q, rd_phdrm_q;
   always_ff @(posedge clk_i) begin
-    rd_drops_q   <= rq_ok_q ? rd_drops : '0;
-    rd_qpauses_q <= rq_ok_q ? rd_qpauses : '0;
-    rd_qoff_q    <= rq_ok_q && qoff_i[rq_bit_q];
-    rd_ppauses_q <= rp_ok_q ? rd_ppauses : '0;
+    rd_q_ok_q <= rq_ok_q;
+    rd_p_ok_q <= rp_ok_q;
+    rd_qoff_q <= rq_ok_q && qoff_i[rq_bit_q];
     {rd_poff_q, rd_phdrm_q, rd_pshared_q} <= rp_ok_q ? rd_prec_i : '0;
   end
+  logic [CntW-1:0] drops, qpauses, ppauses;
+  assign drops   = rd_q_ok_q ? rd_drops : '0;
+  assign qpauses = rd_q_ok_q ? rd_qpauses : '0;
+  assign ppauses = rd_p_ok_q ? rd_ppauses : '0;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -127,11 +144,11 @@ module dsh_stats #(
       stat_rd_port_shared_o  <= '0;
       stat_rd_port_hdrm_o    <= '0;
     end else begin
-      stat_rd_drops_o        <= rd_drops_q;
-      stat_rd_pauses_o       <= rd_qpauses_q;
-      stat_rd_resumes_o      <= rd_qoff_q ? dec(rd_qpauses_q) : rd_qpauses_q;
-      stat_rd_port_pauses_o  <= rd_ppauses_q;
-      stat_rd_port_resumes_o <= rd_poff_q ? dec(rd_ppauses_q) : rd_ppauses_q;
+      stat_rd_drops_o        <= drops;
+      stat_rd_pauses_o       <= qpauses;
+      stat_rd_resumes_o      <= rd_qoff_q ? dec(qpauses) : qpauses;
+      stat_rd_port_pauses_o  <= ppauses;
+      stat_rd_port_resumes_o <= rd_poff_q ? dec(ppauses) : ppauses;
       stat_rd_port_shared_o  <= rd_pshared_q;
       stat_rd_port_hdrm_o    <= rd_phdrm_q;
     end

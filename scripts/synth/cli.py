@@ -92,6 +92,14 @@ def build_parser():
                    help="Dsh parameter: dsh (1) or sih (0); default dsh")
     g.add_argument("--latency", type=int, default=2, metavar="N",
                    help="ThreshLatency, 1..3 (default 2)")
+    g.add_argument("--pause-banks", type=int, choices=[1, 2], metavar="N",
+                   help="PauseBanks: DSH's PAUSE counters in 1 memory with two write ports or in "
+                        "2 banks, one per counting slot (block RAM on an FPGA); default 2 in fpga "
+                        "mode, 1 otherwise")
+    g.add_argument("--read-slices", type=int, metavar="N",
+                   help="ReadSlices: copies of a record read's index, one per slice of each memory, "
+                        "1..CellW (for the ASIC's buffer trees); default 1 in fpga mode, the RTL's "
+                        "default (10) otherwise")
     t = p.add_argument_group("asic")
     t.add_argument("--liberty", metavar="FILE",
                    help="Liberty file, plain or .gz (default $DSH_LIBERTY, else the committed sky130 HD "
@@ -165,8 +173,14 @@ def build_parser():
 
 # ------------------------------------------------------------- resolution
 def config_from_args(a, ports=None, queues=None, scheme=None):
+    fpga = a.mode == "fpga"
+    banks = a.pause_banks or (2 if fpga else 1)
+    if a.read_slices is not None and not 1 <= a.read_slices <= a.cell_w:
+        raise UsageError(f"--read-slices {a.read_slices} is out of range: ReadSlices must be in "
+                         f"1..CellW (--cell-w {a.cell_w})")
+    slices = a.read_slices if a.read_slices is not None else (1 if fpga else 0)
     cfg = Config(ports if ports is not None else a.ports, queues if queues is not None else a.queues,
-                 scheme or a.scheme, a.cell_w, a.size_w, a.cnt_w, a.latency)
+                 scheme or a.scheme, a.cell_w, a.size_w, a.cnt_w, a.latency, banks, slices)
     validate_config(cfg)
     return cfg
 

@@ -33,6 +33,8 @@ class Config:
     size_w: int = 8
     cnt_w: int = 32
     latency: int = 2
+    pause_banks: int = 1  # DSH PAUSE counters: 1 memory with 2 write ports, or a bank per slot
+    read_slices: int = 0  # record read index copies per memory; 0: the RTL's default (dsh_pkg)
 
     @property
     def dsh(self):
@@ -44,13 +46,22 @@ class Config:
         for attr, tag in (("cell_w", "cw"), ("size_w", "sw"), ("cnt_w", "nw"), ("latency", "l")):
             if getattr(self, attr) != DEFAULTS[attr]:
                 n += f"_{tag}{getattr(self, attr)}"
+        if self.pause_banks != 1:
+            n += f"_b{self.pause_banks}"
+        if self.read_slices:
+            n += f"_s{self.read_slices}"
         return n
 
     def params(self):
         """RTL parameter name -> value, in -chparam order."""
-        return {"NumPorts": self.ports, "NumQueues": self.queues, "CellW": self.cell_w,
-                "SizeW": self.size_w, "CntW": self.cnt_w, "Dsh": int(self.dsh),
-                "ThreshLatency": self.latency}
+        p = {"NumPorts": self.ports, "NumQueues": self.queues, "CellW": self.cell_w,
+             "SizeW": self.size_w, "CntW": self.cnt_w, "Dsh": int(self.dsh),
+             "ThreshLatency": self.latency}
+        if self.pause_banks != 1:  # parameters at their RTL default are left out
+            p["PauseBanks"] = self.pause_banks
+        if self.read_slices:
+            p["ReadSlices"] = self.read_slices
+        return p
 
     def as_dict(self):
         d = {"name": self.name, "scheme": self.scheme}
@@ -60,7 +71,7 @@ class Config:
     @classmethod
     def from_dict(cls, d):
         return cls(d["NumPorts"], d["NumQueues"], d["scheme"], d["CellW"], d["SizeW"],
-                   d["CntW"], d["ThreshLatency"])
+                   d["CntW"], d["ThreshLatency"], d.get("PauseBanks", 1), d.get("ReadSlices", 0))
 
 
 def validate_config(cfg):
@@ -73,6 +84,9 @@ def validate_config(cfg):
             why = f"{lo}..{hi}"
         if not lo <= v <= hi:
             raise UsageError(f"{opt} {v} is out of range: {rtl} must be in {why}")
+    if cfg.read_slices and not 1 <= cfg.read_slices <= cfg.cell_w:
+        raise UsageError(f"--read-slices {cfg.read_slices} is out of range: ReadSlices must be in "
+                         f"1..CellW (--cell-w {cfg.cell_w})")
 
 
 @dataclass

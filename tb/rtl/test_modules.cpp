@@ -21,6 +21,7 @@
 #include "Vport_fsm.h"
 #include "Vsize_terms.h"
 #include "Vstats.h"
+#include "Vstats_banks.h"
 #include "Vqueue_fsm_dsh.h"
 #include "Vqueue_fsm_sih.h"
 #include "mmu.h"
@@ -418,11 +419,12 @@ TEST(CntRam, CountsEveryEventBackToBack) {
     const bool inc1 = i > 1 && rng() % 2 && !(inc0 && name0[1] == name1[1]);
     dut.rmw_idx_i = i1 << 3 | i0;
     dut.inc_i = unsigned(inc1) << 1 | unsigned(inc0);
+    // The read port is a registered read: what the entry held before the edge.
     const unsigned rd = rng() % 5;
     dut.rd_idx_i = rd;
-    dut.eval();
-    ASSERT_EQ(dut.rd_o, ref[rd]) << "step " << i << " entry " << rd;
+    const uint32_t want = ref[rd];
     edge(dut);
+    ASSERT_EQ(dut.rd_o, want) << "step " << i << " entry " << rd;
     if (inc0) ref[name0[1]] = (ref[name0[1]] + 1) & 63;
     if (inc1) ref[name1[1]] = (ref[name1[1]] + 1) & 63;
     back_to_back += (inc0 && last0 == name0[1]) + (inc1 && last1 == name1[1]);
@@ -432,19 +434,23 @@ TEST(CntRam, CountsEveryEventBackToBack) {
     name1[1] = name1[0], name1[0] = i1;
   }
   EXPECT_GT(back_to_back, 1000u);
+  dut.inc_i = 0;
   for (unsigned e = 0; e < 5; ++e) {
     dut.rd_idx_i = e;
-    dut.eval();
+    edge(dut);
     EXPECT_EQ(dut.rd_o, ref[e]);
   }
 }
 
 // dsh_stats, 3 ports x 2 queues, DSH, 6-bit counters: the read port answers
 // three edges after the request with the counts (resumes = pauses - state
-// bit), the error count adds one per erroneous event and wraps.
-TEST(Stats, ReadPortAndErrorCount) {
+// bit), the error count adds one per erroneous event and wraps. Both
+// arrangements of the PAUSE counters: one memory with two counting slots,
+// and a bank per slot (PauseBanks = 2).
+template <class Dut>
+void stats_read_port_and_error_count() {
   Ctx ctx;
-  Vstats dut(&ctx);
+  Dut dut(&ctx);
   reset(dut);
   uint32_t drops[6] = {}, qpauses[6] = {}, ppauses[3] = {}, errors = 0;
   bool sticky = false;
@@ -506,6 +512,9 @@ TEST(Stats, ReadPortAndErrorCount) {
       EXPECT_EQ(dut.stat_rd_port_shared_o, ok ? port + 9 : 0) << at;
     }
 }
+
+TEST(Stats, ReadPortAndErrorCount) { stats_read_port_and_error_count<Vstats>(); }
+TEST(Stats, ReadPortAndErrorCountTwoPauseBanks) { stats_read_port_and_error_count<Vstats_banks>(); }
 
 TEST(EgressPause, OrGateOfQueueAndPortState) {
   Ctx ctx;
