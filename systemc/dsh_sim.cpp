@@ -7,6 +7,7 @@
 // Each point runs in its own process (a SystemC kernel runs once per
 // process); run.jobs of them at a time.
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -27,6 +28,13 @@ using namespace dsh;
 using namespace dsh::sc;
 
 namespace {
+
+// summary.json keeps the 6 significant digits its numbers always had.
+double sig6(double x) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.6g", x);
+  return std::strtod(b, nullptr);
+}
 
 const char* scheme_name(int s) { return Scheme(s) == Scheme::DSH ? "dsh" : "sih"; }
 
@@ -416,7 +424,8 @@ int main(int argc, char** argv) {
   const double bytes_per_cell = double(p.packet_bytes) / double(p.cells_per_packet());  // wire bytes per buffer cell
   uint64_t drops = 0;
   for (const auto& m : all) drops += m.drops;
-  std::ostringstream sum, js;
+  std::ostringstream sum;
+  nlohmann::ordered_json js;
   char line[512];
   sum << "scenario " << p.name << ", backend " << to_string(p.backend) << ", " << cfg_line << "\n";
   if (lossy) sum << lossy_note << "\n";
@@ -428,10 +437,12 @@ int main(int argc, char** argv) {
   sum << "largest pause-free burst (% of buffer; simulated = bytes sent / buffer bytes, and the cells they occupy):\n";
   sum << "scheme  sim bytes%  sim cells%  theorem(phi)  diff(cells)  theorem(phi=0)  eq.(19) k=" << k
       << "  bracket\n";
-  js << "{\n  \"scenario\": \"" << p.name << "\",\n  \"backend\": \"" << to_string(p.backend) << "\",\n  \"lossy\": "
-     << (lossy ? "true" : "false") << ",\n  \"schemes\": {";
+  js["scenario"] = p.name;
+  js["backend"] = to_string(p.backend);
+  js["lossy"] = lossy;
+  js["schemes"] = nlohmann::ordered_json::object();
   std::map<Scheme, double> sim_pct, pred_pct;
-  bool first = true, within = true;
+  bool within = true;
   for (auto& e : edges) {
     if (e.done.empty()) {  // every point of this scheme was invalid: no edge to report
       sum << to_string(e.scheme) << "     no valid point (see the invalid points below)\n";
@@ -452,24 +463,25 @@ int main(int argc, char** argv) {
                   to_string(e.scheme), sim_b, sim_c, pred, sim_c - pred, pred0, predk, e.lo, hi,
                   e.non_monotone ? " non-monotone" : "");
     sum << line;
-    js << (first ? "" : ",") << "\n    \"" << scheme_name(int(e.scheme)) << "\": {\"sim_pause_free_pct\": " << sim_b
-       << ", \"sim_pause_free_cells_pct\": " << sim_c << ", \"first_paused_pct\": " << e.hi
-       << ", \"theorem_pct\": " << pred << ", \"theorem_phi0_pct\": " << pred0 << ", \"theorem_k_pct\": " << predk
-       << ", \"theorem_bytes_pct\": " << pred * bytes_per_cell / double(p.cell_bytes) << "}";
-    first = false;
+    js["schemes"][scheme_name(int(e.scheme))] = {{"sim_pause_free_pct", sig6(sim_b)},
+                                                  {"sim_pause_free_cells_pct", sig6(sim_c)},
+                                                  {"first_paused_pct", sig6(e.hi)},
+                                                  {"theorem_pct", sig6(pred)},
+                                                  {"theorem_phi0_pct", sig6(pred0)},
+                                                  {"theorem_k_pct", sig6(predk)},
+                                                  {"theorem_bytes_pct", sig6(pred * bytes_per_cell / double(p.cell_bytes))}};
   }
-  js << "\n  },\n";
   for (const auto& [sch, why] : infeasible) sum << sch << ": infeasible on this chip, not run: " << why << "\n";
   for (const auto& v : invalid) sum << "invalid point " << v << "\n";
-  js << "  \"infeasible\": [";
-  for (size_t i = 0; i < infeasible.size(); ++i) js << (i ? ", " : "") << "\"" << infeasible[i].first << "\"";
-  js << "],\n  \"invalid_points\": " << invalid.size() << ",\n";
+  js["infeasible"] = nlohmann::ordered_json::array();
+  for (const auto& [sch, why] : infeasible) js["infeasible"].push_back(sch);
+  js["invalid_points"] = invalid.size();
   if (sim_pct.count(Scheme::DSH) && sim_pct.count(Scheme::SIH) && sim_pct[Scheme::SIH] > 0) {
     std::snprintf(line, sizeof line, "DSH/SIH ratio: simulated %.2f, theorem %.2f\n",
                   sim_pct[Scheme::DSH] / sim_pct[Scheme::SIH], pred_pct[Scheme::DSH] / pred_pct[Scheme::SIH]);
     sum << line;
-    js << "  \"ratio_sim\": " << sim_pct[Scheme::DSH] / sim_pct[Scheme::SIH] << ",\n  \"ratio_theorem\": "
-       << pred_pct[Scheme::DSH] / pred_pct[Scheme::SIH] << ",\n";
+    js["ratio_sim"] = sig6(sim_pct[Scheme::DSH] / sim_pct[Scheme::SIH]);
+    js["ratio_theorem"] = sig6(pred_pct[Scheme::DSH] / pred_pct[Scheme::SIH]);
   }
   std::snprintf(line, sizeof line, "drops: %llu in %zu points; simulation within +-3%% of the buffer of the theorems: %s\n",
                 (unsigned long long)drops, all.size(), within ? "yes" : "NO");
@@ -483,12 +495,13 @@ int main(int argc, char** argv) {
   if (p.backend == Backend::Lockstep)
     sum << "lockstep: golden and RTL matched " << uint64_t(sum_cycles) << " cycles ("
         << (p.full_compare ? "every queue and port" : "all outputs, touched queues and ports") << " each cycle)\n";
-  js << "  \"drops\": " << drops << ",\n  \"wall_s\": " << wall << "\n}\n";
+  js["drops"] = drops;
+  js["wall_s"] = sig6(wall);
   std::printf("%s", sum.str().c_str());
   try {
     write_csv(out_dir + "/sweep.csv");
     write_file_atomically(out_dir + "/summary.txt", sum.str());
-    write_file_atomically(out_dir + "/summary.json", js.str());
+    write_file_atomically(out_dir + "/summary.json", js.dump(2) + "\n");
   } catch (const std::exception& e) {
     std::fprintf(stderr, "dsh-sim: error: %s\n", e.what());
     return kExitToolFailed;
