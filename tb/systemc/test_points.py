@@ -134,6 +134,30 @@ class Points(unittest.TestCase):
         self.assertIn("already done", err)
 
 
+    def test_slurm_script_with_a_stand_in_sbatch(self):
+        # scripts/sweep-slurm.sh against a stand-in sbatch that runs each array
+        # task in turn with SLURM_ARRAY_TASK_ID set, then the merge job.
+        d = fresh("slurm")
+        fake = os.path.join(d, "bin")
+        os.makedirs(fake)
+        with open(os.path.join(fake, "sbatch"), "w") as f:
+            f.write("#!/bin/bash\narr=; wrap=\nfor a in \"$@\"; do case $a in --array=*) arr=${a#--array=};; "
+                    "--wrap=*) wrap=${a#--wrap=};; esac; done\n"
+                    "if [ -n \"$arr\" ]; then for i in $(seq ${arr#1-}); do SLURM_ARRAY_TASK_ID=$i bash -c \"$wrap\" "
+                    ">/dev/null 2>&1; done; echo 1; else bash -c \"$wrap\" >&2; echo 2; fi\n")
+        os.chmod(os.path.join(fake, "sbatch"), 0o755)
+        script = os.path.join(os.path.dirname(SCENARIOS), "scripts", "sweep-slurm.sh")
+        out = os.path.join(d, "out")
+        p = subprocess.run(["bash", script, S1, out, *SHORT, "--no-plot"], capture_output=True, text=True, timeout=300,
+                           env=dict(os.environ, PATH=fake + os.pathsep + os.environ["PATH"], DSH_SIM=SIM))
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        self.assertIn("submitted 4 points", p.stdout)
+        for i in IDS:
+            self.assertTrue(os.path.isfile(os.path.join(out, "points", i + ".json")), i)
+        with open(os.path.join(out, "summary.json")) as f:
+            self.assertEqual(json.load(f)["schemes"]["dsh"]["sim_pause_free_pct"], 25)
+
+
 class Generations(unittest.TestCase):
     def test_infeasible_scheme_reported_and_keys(self):
         # 800 Gb/s (Tomahawk 5 row): buffer 165 * 2^20 B * 32 * 800 / 51200 = 86.5 MB = 337920 cells;
