@@ -256,7 +256,7 @@ int run_sweep(const Params& p, const KeyValues& infeasible_in, const SweepOption
   }
   size_t cached_grid = 0;
   for (const auto& pt : grid_pts) cached_grid += cached.count(pt.id);
-  if (!o.merge && !grid_pts.empty())
+  if (!o.merge && (cached_grid || stale || ignored))
     std::fprintf(stderr, "dsh-sim: %zu of %zu grid points already done (valid result files in %s), skipped%s%s\n",
                  cached_grid, grid_pts.size(), o.points_dir.c_str(),
                  stale ? (", " + std::to_string(stale) + " stale files (other parameters) to be replaced").c_str() : "",
