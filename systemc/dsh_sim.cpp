@@ -3,6 +3,9 @@
 //   dsh-sim scenarios/pfc-avoidance.toml                 # S1 sweep, both schemes, lockstep MMU
 //   dsh-sim scenarios/pfc-avoidance.toml --set burst_pct=10,20 --set chip.alpha_log2=-3
 //   dsh-sim scenarios/pfc-avoidance.toml --trace dsh:30  # one point with an FST trace
+//   dsh-sim scenarios/link-speeds.toml --list-points     # the sweep's point IDs (systemc/points.h)
+//   dsh-sim scenarios/link-speeds.toml --point ID -o DIR # one point into DIR/ID.json
+//   dsh-sim scenarios/link-speeds.toml --merge DIR -o OUT
 //
 // Each point runs in its own process (a SystemC kernel runs once per
 // process); run.jobs of them at a time.
@@ -85,6 +88,10 @@ int main(int argc, char** argv) {
   std::ostringstream keys;
   keys << "\nScenario keys (file sections [chip] [link] [switch] [traffic] [sweep] [run] [scenario]):\n";
   for (const auto& k : param_keys()) keys << "  " << k.key << std::string(k.key.size() < 28 ? 28 - k.key.size() : 1, ' ') << k.help << "\n";
+  keys << "\n[[generation]] rows (a sweep over chip generations, scenarios/link-speeds.toml): rate_gbps, "
+          "chip_buffer_mb (MB of 2^20 B), chip_capacity_gbps, chip, source; each row's chip has every link at "
+          "rate_gbps, the chip's buffer per Gb/s of capacity times chip.n_ports * rate_gbps, eta from the link and "
+          "an MMU clock of sweep.mmu_ghz_per_100gbps per 100 Gb/s.\n";
   keys << "\nOutputs in the output directory: sweep.csv (one row per point), summary.txt / summary.json "
           "(largest pause-free burst per scheme, simulated vs Theorem 1/2), sweep.png; sweep.partial.csv while "
           "a sweep runs (kept when it is interrupted); points/<ID>.json, one result file per point (a rerun "
