@@ -226,7 +226,6 @@ int main(int argc, char** argv) {
   }
   const bool lossy = p.lossy();
   const std::string status_ok = lossy ? "lossy" : "ok";
-  const std::string cfg_line = p.mmu_config(Scheme::DSH).describe();
   if (p.generations.empty())
     std::fprintf(stderr, "dsh-sim: %s, backend %s, eta %llu cells, B_s dsh %lld / sih %lld cells, %u jobs, output %s\n",
                  p.name.c_str(), to_string(p.backend), (unsigned long long)p.headroom_cells(),
