@@ -166,6 +166,13 @@ const std::vector<Entry>& entries() {
        [](Params& p, const std::string& v) { p.burst_pct = parse_num_list(v, "sweep.burst_pct"); },
        [](const Params& p) { return join(p.burst_pct); }},
       U64("sweep.refine_steps", refine_steps, 0, 30, "bisections between the last pause-free and first paused point"),
+      {{"sweep.generations", "[[generation]] rows to run, by rate_gbps: all, or a list (e.g. 100,400)"},
+       [](Params& p, const std::string& v) {
+         p.generation_rates = trim(v) == "all" ? std::vector<double>{} : parse_num_list(v, "sweep.generations");
+       },
+       [](const Params& p) { return p.generation_rates.empty() ? std::string("all") : join(p.generation_rates); }},
+      NUM("sweep.mmu_ghz_per_100gbps", mmu_ghz_per_100gbps, 0, 1000, true,
+          "generation sweeps: each generation's chip.mmu_clock_ghz = this * rate_gbps / 100"),
       {{"run.backend", "MMU backend: golden | rtl | lockstep"},
        [](Params& p, const std::string& v) { p.backend = backend_from_string(v); },
        [](const Params& p) { return std::string(to_string(p.backend)); }},
@@ -273,6 +280,54 @@ void Params::set(const std::string& key, const std::string& value) {
   }
 }
 
+namespace {
+
+// The [[generation]] rows of a scenario file; each value strictly typed.
+void load_generations(std::vector<Generation>& generations, const toml::node& node, const std::string& path) {
+  const auto* rows = node.as_array();
+  auto at = [&](const toml::node& n) { return path + ":" + std::to_string(n.source().begin.line) + ": "; };
+  if (!rows || !rows->is_array_of_tables())
+    throw ConfigError(at(node) + "'generation' must be a table array: [[generation]] rows");
+  generations.clear();
+  for (size_t i = 0; i < rows->size(); ++i) {
+    const auto& row = *rows->get(i)->as_table();
+    const std::string name = "generation[" + std::to_string(i) + "]";
+    Generation g;
+    bool has_rate = false, has_buf = false, has_cap = false;
+    for (const auto& [k, v] : row) {
+      const std::string key = std::string(k.str()), what = name + "." + key;
+      auto num = [&](double lo) {
+        if (v.is_boolean() || v.is_string() || !(v.is_integer() || v.is_floating_point()))
+          throw ConfigError(at(v) + what + ": expected a number");
+        const double d = v.is_integer() ? double(*v.value<int64_t>()) : *v.value<double>();
+        if (!std::isfinite(d) || d <= lo || d > 1e12)
+          throw ConfigError(at(v) + what + " = " + num_str(d) + " is out of range (" + num_str(lo) + ", 1e12]");
+        return d;
+      };
+      auto str = [&] {
+        if (!v.is_string()) throw ConfigError(at(v) + what + ": expected a string");
+        return *v.value<std::string>();
+      };
+      if (key == "rate_gbps") g.rate_gbps = num(0), has_rate = true;
+      else if (key == "chip_buffer_mb") g.chip_buffer_mb = num(0), has_buf = true;
+      else if (key == "chip_capacity_gbps") g.chip_capacity_gbps = num(0), has_cap = true;
+      else if (key == "chip") g.chip = str();
+      else if (key == "source") g.source = str();
+      else
+        throw ConfigError(at(v) + "unknown key '" + what +
+                          "' (known: rate_gbps chip_buffer_mb chip_capacity_gbps chip source)");
+    }
+    if (!has_rate || !has_buf || !has_cap)
+      throw ConfigError(at(row) + name + " needs rate_gbps, chip_buffer_mb and chip_capacity_gbps");
+    if (g.rate_gbps > 100000) throw ConfigError(at(row) + name + ".rate_gbps = " + num_str(g.rate_gbps) + " is out of range (0, 100000]");
+    for (const auto& o : generations)
+      if (o.label() == g.label()) throw ConfigError(at(row) + name + ".rate_gbps = " + g.label() + " appears twice");
+    generations.push_back(g);
+  }
+}
+
+}  // namespace
+
 void Params::load_toml(const std::string& path) { load_toml_text(read_text_file("scenario", path), path); }
 
 void Params::load_toml_text(const std::string& text_in, const std::string& path) {
@@ -307,6 +362,10 @@ void Params::load_toml_text(const std::string& text_in, const std::string& path)
     throw ConfigError("expected a string, number, boolean or array");
   };
   for (const auto& [sec, node] : t) {
+    if (sec.str() == "generation") {
+      load_generations(generations, node, path);
+      continue;
+    }
     const auto* tab = node.as_table();
     if (!tab) throw ConfigError(path + ":" + std::to_string(node.source().begin.line) + ": top-level key '" +
                                 std::string(sec.str()) + "' must be in a [section]");
@@ -321,9 +380,52 @@ void Params::load_toml_text(const std::string& text_in, const std::string& path)
   }
 }
 
+
+std::string Generation::label() const { return num_str(rate_gbps); }
+
+std::vector<size_t> Params::selected_generations() const {
+  std::vector<size_t> out;
+  if (generation_rates.empty()) {
+    for (size_t i = 0; i < generations.size(); ++i) out.push_back(i);
+    return out;
+  }
+  for (double r : generation_rates) {
+    size_t hit = generations.size();
+    for (size_t i = 0; i < generations.size(); ++i)
+      if (generations[i].rate_gbps == r) hit = i;
+    if (hit == generations.size()) {
+      std::string known;
+      for (const auto& g : generations) known += " " + g.label();
+      throw ConfigError("sweep.generations = " + num_str(r) + " is not a [[generation]] rate_gbps (the table has:" +
+                        (known.empty() ? std::string(" none") : known) + ")");
+    }
+    if (std::find(out.begin(), out.end(), hit) == out.end()) out.push_back(hit);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+Params Params::for_generation(size_t row) const {
+  const Generation& g = generations.at(row);
+  Params q = *this;
+  q.generations.clear();
+  q.generation_rates.clear();
+  q.link_gbps = g.rate_gbps;
+  q.mmu_clock_ghz = mmu_ghz_per_100gbps * g.rate_gbps / 100.0;
+  // Buffer time kept: the chip's bytes per Gb/s of capacity, times this switch's capacity.
+  const double bytes = g.chip_buffer_mb * 1048576.0 * double(mmu.n_ports) * g.rate_gbps / g.chip_capacity_gbps;
+  q.mmu.buffer_cells = uint64_t(std::floor(bytes / double(cell_bytes)));
+  return q;
+}
+
 std::string Params::dump() const {
   std::ostringstream m;
   for (const auto& e : entries()) m << e.info.key << " = " << e.get(*this) << '\n';
+  for (size_t i = 0; i < generations.size(); ++i) {
+    const Generation& g = generations[i];
+    m << "generation[" << i << "] = rate_gbps=" << g.label() << " chip_buffer_mb=" << num_str(g.chip_buffer_mb)
+      << " chip_capacity_gbps=" << num_str(g.chip_capacity_gbps) << " chip=" << quoted(g.chip) << '\n';
+  }
   return m.str();
 }
 
@@ -352,6 +454,20 @@ uint64_t Params::burst_bytes(double pct) const {
 }
 
 void Params::validate() const {
+  if (!generations.empty() || !generation_rates.empty()) {
+    // A generation sweep: every selected chip must make a valid experiment;
+    // a scheme it cannot configure is reported per generation, not refused.
+    if (kind != Kind::PfcAvoidance) throw ConfigError("[[generation]] rows need scenario.kind = pfc-avoidance");
+    if (generations.empty()) throw ConfigError("sweep.generations is set but the scenario has no [[generation]] rows");
+    for (size_t i : selected_generations()) {
+      try {
+        for_generation(i).validate_scenario();
+      } catch (const ConfigError& e) {
+        throw ConfigError("generation rate_gbps = " + generations[i].label() + ": " + e.what());
+      }
+    }
+    return;
+  }
   validate_scenario();
   const auto bad = infeasible();
   if (bad.size() == schemes.size()) {

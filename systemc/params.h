@@ -25,6 +25,21 @@ namespace dsh::sc {
 //     worst-case headroom check.
 enum class Kind { PfcAvoidance, Saturate };
 
+// One row of a `[[generation]]` table (scenarios/link-speeds.toml): S1 on the
+// chip of a switch-chip generation. The switch keeps chip.n_ports ports; its
+// links run at rate_gbps and its buffer is the chip's buffer per unit of
+// switching capacity times n_ports * rate_gbps (buffer time, the paper's
+// Fig. 4 measure, kept); the MMU clock scales with the link rate
+// (sweep.mmu_ghz_per_100gbps).
+struct Generation {
+  double rate_gbps = 0;           // every link
+  std::string chip;               // what the row describes
+  std::string source;             // where its figures come from
+  double chip_buffer_mb = 0;      // the chip's packet buffer, MB of 2^20 B (vendors' usage)
+  double chip_capacity_gbps = 0;  // the chip's switching capacity
+  std::string label() const;      // rate_gbps as text: the key in point IDs and summary.json
+};
+
 struct Params {
   std::string name = "pfc-avoidance";
   Kind kind = Kind::PfcAvoidance;
@@ -66,6 +81,9 @@ struct Params {
   std::vector<std::string> schemes = {"dsh", "sih"};
   std::vector<double> burst_pct = {5, 10, 15, 20, 25, 30, 35, 40, 45, 50, 55, 60};
   unsigned refine_steps = 5;  // bisections around each scheme's pause-free edge
+  std::vector<Generation> generations;  // [[generation]] rows; empty: one chip, this one
+  std::vector<double> generation_rates;  // sweep.generations: the rows to run (empty: all)
+  double mmu_ghz_per_100gbps = 1.0;     // a generation's MMU clock per 100 Gb/s of link rate
 
   // [run]
   Backend backend = Backend::Lockstep;
@@ -81,7 +99,7 @@ struct Params {
   void set(const std::string& key, const std::string& value);
   void load_toml(const std::string& path);  // every key of the file, in file order
   void load_toml_text(const std::string& text, const std::string& name);  // the same from text
-  std::string dump() const;                 // "key = value" per line, all keys
+  std::string dump() const;                 // "key = value" per line, all keys, then the generation rows
   // Throws ConfigError naming the key and limit: validate_scenario(), and
   // at least one scheme of sweep.schemes feasible on this chip.
   void validate() const;
@@ -93,6 +111,12 @@ struct Params {
   // shared buffer left, no RTL built for it, ...), with the reason.
   std::vector<std::pair<std::string, std::string>> infeasible() const;
   bool lossy() const;  // chip.headroom_cells is below link_headroom_cells()
+
+  // Generation sweeps. The rows sweep.generations selects, in table order,
+  // and the chip of one row (this scenario with its link rate, buffer and
+  // MMU clock; no generations of its own).
+  std::vector<size_t> selected_generations() const;
+  Params for_generation(size_t row) const;
 
   // Derived values.
   unsigned port_of(int host) const;  // negative counted from the end

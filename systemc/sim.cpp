@@ -117,7 +117,7 @@ pid_t fork_with_pipe(const std::function<std::string()>& work, int& read_fd) {
 
 Child spawn(const Params& p, const PointSpec& s) {
   int fd = -1;
-  const pid_t pid = fork_with_pipe([&] { return encode(run_point(p, s)); }, fd);
+  const pid_t pid = fork_with_pipe([&] { return encode(run_point(s.params ? *s.params : p, s)); }, fd);
   return Child{pid, fd, s, {}};
 }
 

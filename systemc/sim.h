@@ -5,6 +5,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,6 +20,8 @@ struct PointSpec {
   bool refine = false;      // a bisection point (for the report)
   std::string trace_stem;   // non-empty: write <stem>.fst and <stem>.gtkw
   std::string out_dir = ".";  // where a lockstep mismatch writes its FST window
+  std::shared_ptr<const Params> params;  // set: run on this scenario, not the caller's (a generation's chip)
+  std::string id;                        // the sweep point's ID (for the caller)
 };
 
 struct Metrics {

@@ -66,6 +66,7 @@ def make_fixtures(w, vectors, scenarios):
     (w / "sc_float.toml").write_text("[chip]\nbuffer_cells = 65536.0\n")
     (w / "sc_syntax.toml").write_text("[chip]\nn_ports = = 3\n")
     (w / "sc_bom_crlf.toml").write_bytes(bom + b'[scenario]\r\nname = "bom-crlf"\r\n[chip]\r\nn_ports = 32\r\n\r\n')
+    (w / "sc_gen_bad.toml").write_text("[[generation]]\nrate_gbps = 100\nchip_buffer_mb = -1\nchip_capacity_gbps = 3200\n")
     (w / "sc_out").mkdir()
     (w / "sc_out" / "sweep.csv").write_text('[scenario]\nname = "x"\n')
 

@@ -1,0 +1,77 @@
+// Sweep points (issue 15): every simulation of a pfc-avoidance sweep has a
+// stable textual ID and writes its result to a file of its own, so that the
+// points can run in any process on any machine (GNU Parallel, a Slurm job
+// array) and a directory of them can be merged or resumed.
+//
+//   ID = <scenario.name>[,rate_gbps=R],scheme=dsh|sih,burst_pct=P[,refine=1]
+//
+// rate_gbps names a [[generation]] row; refine=1 marks a bisection step. The
+// result file is <ID>.json: the ID, the parameters that decide the result
+// (point_params) and the metrics, written atomically (temporary + rename).
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "params.h"
+#include "sim.h"
+
+namespace dsh::sc {
+
+using KeyValues = std::vector<std::pair<std::string, std::string>>;
+
+// One chip of a sweep: the scenario itself, or one [[generation]] row.
+struct SweepChip {
+  int generation = -1;    // row of Params::generations; -1: the scenario's own chip
+  std::string label;      // the row's rate_gbps as text ("" for the scenario's own chip)
+  std::shared_ptr<const Params> params;  // the chip's scenario (schemes: the feasible ones)
+  KeyValues infeasible;   // scheme -> why it cannot be configured on this chip
+};
+
+struct SweepPoint {
+  std::string id;
+  size_t chip = 0;  // index into the sweep's chips
+  PointSpec spec;   // scheme, burst_pct, refine, params
+};
+
+// The chips of a sweep. `infeasible` lists the schemes of p already known
+// infeasible (a single-chip sweep; p.schemes excludes them); a generation
+// sweep finds them per chip.
+std::vector<SweepChip> sweep_chips(const Params& p, const KeyValues& infeasible);
+
+// Every grid point, chip by chip, scheme by scheme, burst ascending.
+std::vector<double> sorted_grid(const Params& p);  // sweep.burst_pct sorted, duplicates dropped
+std::vector<SweepPoint> grid_points(const Params& p, const std::vector<SweepChip>& chips);
+
+std::string format_number(double x);  // %.10g: the text of a value in an ID
+std::string point_id(const Params& p, const SweepChip& chip, Scheme s, double burst_pct, bool refine);
+
+// The parts of an ID; nullopt when it is not of the form above.
+struct PointKey {
+  std::string scenario, generation, scheme, burst;
+  bool refine = false;
+};
+std::optional<PointKey> parse_point_id(const std::string& id);
+
+// What decides a point's result: every key of the chip's scenario but the
+// sweep's own (sweep.*) and run.jobs.
+KeyValues point_params(const Params& chip);
+
+struct PointFile {
+  std::string path, id;
+  KeyValues params;
+  Metrics m;
+};
+std::string point_file_text(const std::string& id, const Params& chip, const Metrics& m);
+// Throws std::runtime_error saying why the file is not a point result.
+PointFile read_point_file(const std::string& path);
+// The first key whose value differs ("" when the file was run with `chip`).
+std::string params_difference(const PointFile& f, const Params& chip);
+// The *.json files under dir (not the hidden temporaries), sorted; with
+// `recursive`, also in its subdirectories (results gathered from machines).
+std::vector<std::string> point_files_in(const std::string& dir, bool recursive);
+
+}  // namespace dsh::sc
