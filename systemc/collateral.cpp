@@ -19,7 +19,9 @@ void declare_collateral_keys(KeyStore& k) {
   k.declare("traffic.fanin_srcs", "H2..H25", "fan-in senders");
   k.declare("traffic.fanin_dst", "R1", "fan-in receiver");
   k.declare("traffic.fanin_bytes", "65536", "bytes per fan-in flow (64 KB)");
-  k.declare("traffic.trigger_gbps", "45", "the fan-in starts once F0 and F1 each carried this in the last bin");
+  k.declare("traffic.trigger_gbps", "45", "the fan-in starts once F0 and F1 each carried this in every bin of the trigger window");
+  k.declare("traffic.trigger_window_us", "100",
+            "the window the trigger rate must hold in; with DCQCN neither long flow may have had a CNP in it (steady sending rate)");
   k.declare("traffic.settle_us", "100", "earliest fan-in start");
   k.declare("traffic.fanin_latest_us", "2000", "the fan-in starts here at the latest (reported as not triggered)");
   k.declare("traffic.bin_us", "10", "throughput bin");
@@ -107,10 +109,18 @@ CollateralRun run_collateral(const KeyStore& k, NetSetup& s, Scheme scheme, cons
   };
   // Every bin from settle_us: start the fan-in once both long flows carried
   // the trigger rate over the last bin (delivered bytes at their receivers).
+  const uint64_t window_ps = uint64_t(k.num("traffic.trigger_window_us", 0, 1e7) * 1e6);
   std::function<void()> check = [&] {
     const uint64_t now = ev.now();
-    const long b = long(now / 1000000), a = long((now - std::min(now, bin_ps)) / 1000000);
-    const bool both = gbps(sum_us(r.f0_us, a, b), double(b - a)) >= trigger && gbps(sum_us(r.f1_us, a, b), double(b - a)) >= trigger;
+    bool both = true;
+    for (uint64_t e = now; e + window_ps > now && e >= bin_ps && both; e -= bin_ps) {
+      const long b = long(e / 1000000), a = long((e - bin_ps) / 1000000);
+      both = gbps(sum_us(r.f0_us, a, b), double(b - a)) >= trigger && gbps(sum_us(r.f1_us, a, b), double(b - a)) >= trigger;
+    }
+    for (int32_t f : lf) {
+      const uint64_t got = fab.flows()[f].cnp_rx_ps;
+      if (got != kNoTime && got + window_ps > now) both = false;
+    }
     if (both || now >= uint64_t(latest_us * 1e6)) {
       r.triggered = both;
       start_ps = now;
@@ -136,7 +146,10 @@ CollateralRun run_collateral(const KeyStore& k, NetSetup& s, Scheme scheme, cons
   r.lossless_drops = fab.lossless_drops();
   r.forwarded = fab.forwarded();
   r.reordered = fab.reordered();
-  for (size_t sw = 0; sw < t.n_switches(); ++sw) r.pause_frames.push_back(fab.stats(int(sw)).pause_frames);
+  for (size_t sw = 0; sw < t.n_switches(); ++sw) {
+    r.pause_frames.push_back(fab.stats(int(sw)).pause_frames);
+    r.ecn_marks.push_back(fab.stats(int(sw)).ecn_marked);
+  }
   r.fanin_start_us = double(start_ps) / 1e6;
   r.fanin_end_us = double(end_ps) / 1e6;
   if (r.fanin_done) {
@@ -167,6 +180,8 @@ int collateral_main(const KeyStore& k, const std::string& out_dir, bool plot, co
                    r.scheme.c_str(), r.cc.c_str(), r.f0_mean_before, r.fanin_start_us, r.fanin_end_us, r.f0_mean_during,
                    r.f0_min_during, (unsigned long long)r.lossless_drops);
       for (auto n : r.pause_frames) std::fprintf(stderr, "%llu ", (unsigned long long)n);
+      std::fprintf(stderr, "; ECN marks: ");
+      for (auto n : r.ecn_marks) std::fprintf(stderr, "%llu ", (unsigned long long)n);
       std::fprintf(stderr, "; %llu packets forwarded in %.2f s wall (%.2f M/s), %.0f us simulated%s%s\n",
                    (unsigned long long)r.forwarded, r.wall_s, double(r.forwarded) / r.wall_s / 1e6, r.sim_us,
                    r.triggered ? "" : "; the long flows never reached traffic.trigger_gbps",

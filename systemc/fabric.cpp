@@ -313,6 +313,7 @@ void Fabric::host_receive(int h, Pkt* p) {
     release(p);
     NetFlow& f = flows_[fi];
     if (!f.cc) return;
+    f.cnp_rx_ps = now;
     if (!f.cc->on_cnp(now)) {
       const uint64_t due = f.cc->decrease_due_ps();
       ev_.at(due, [this, fi, due] {

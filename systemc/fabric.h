@@ -51,6 +51,8 @@ struct Pkt {
   Event fc{};  // PAUSE frames
 };
 
+inline constexpr uint64_t kNoTime = ~uint64_t(0);
+
 struct NetFlow {
   uint32_t src = 0, dst = 0;
   uint8_t cls = 0;
@@ -63,7 +65,8 @@ struct NetFlow {
   uint32_t next_seq = 0, expect_seq = 0;
   uint64_t first_rx_ps = 0, done_ps = 0;
   uint64_t next_ok_ps = 0;     // rate limiter: earliest start of its next packet
-  uint64_t last_cnp_ps = 0;
+  uint64_t last_cnp_ps = 0;    // receiver: last CNP it sent
+  uint64_t cnp_rx_ps = kNoTime; // sender: last CNP it got
   bool cnp_sent = false;
   uint64_t reordered = 0;
   uint64_t increase_armed_ps = ~uint64_t(0);  // the increase-timer event in the queue
