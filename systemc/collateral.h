@@ -23,7 +23,7 @@ struct CollateralRun {
   double f0_mean_during = 0, f0_min_during = 0, f0_mean_before = 0;
   uint64_t lossless_drops = 0, forwarded = 0, reordered = 0;
   std::vector<uint64_t> pause_frames, ecn_marks;  // per switch
-  double sim_us = 0, wall_s = 0;
+  double sim_us = 0, wall_s = 0, cpu_s = 0;
   // Delivered bytes per microsecond from t = 0: F0, F1, the fan-in flows.
   std::vector<uint64_t> f0_us, f1_us, fanin_us;
 };

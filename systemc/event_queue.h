@@ -24,7 +24,16 @@ class EventQueue {
   using Action = std::function<void()>;
   uint64_t now() const { return now_; }
   void at(uint64_t t_ps, Action a, unsigned phase = kPhaseNormal) {
-    heap_.push(Entry{t_ps < now_ ? now_ : t_ps, phase, seq_++, std::move(a)});
+    uint32_t slot;
+    if (free_.empty()) {
+      slot = uint32_t(actions_.size());
+      actions_.push_back(std::move(a));
+    } else {
+      slot = free_.back();
+      free_.pop_back();
+      actions_[slot] = std::move(a);
+    }
+    heap_.push(Entry{t_ps < now_ ? now_ : t_ps, (uint64_t(phase) << 56) | seq_++, slot});
   }
   void after(uint64_t d_ps, Action a, unsigned phase = kPhaseNormal) { at(now_ + d_ps, std::move(a), phase); }
   // Time of the next event; ~0 when none.
@@ -34,12 +43,14 @@ class EventQueue {
   void run(uint64_t until_ps) {
     stopped_ = false;
     while (!heap_.empty() && !stopped_) {
-      if (heap_.top().t > until_ps) break;
-      Entry e = std::move(const_cast<Entry&>(heap_.top()));
+      const Entry e = heap_.top();
+      if (e.t > until_ps) break;
       heap_.pop();
       now_ = e.t;
       ++executed_;
-      e.a();
+      Action a = std::move(actions_[e.slot]);
+      free_.push_back(e.slot);
+      a();
     }
     if (!stopped_ && now_ < until_ps && until_ps != ~uint64_t(0)) now_ = until_ps;
   }
@@ -52,18 +63,16 @@ class EventQueue {
   uint64_t executed() const { return executed_; }
 
  private:
+  // Small entries (the actions live in a slab): the heap moves 24 bytes.
   struct Entry {
     uint64_t t;
-    unsigned phase;
-    uint64_t seq;
-    Action a;
-    bool operator>(const Entry& o) const {
-      if (t != o.t) return t > o.t;
-      if (phase != o.phase) return phase > o.phase;
-      return seq > o.seq;
-    }
+    uint64_t key;  // phase in the top byte, then the order of scheduling
+    uint32_t slot;
+    bool operator>(const Entry& o) const { return t != o.t ? t > o.t : key > o.key; }
   };
   std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> heap_;
+  std::vector<Action> actions_;
+  std::vector<uint32_t> free_;
   uint64_t now_ = 0, seq_ = 0, executed_ = 0;
   bool stopped_ = false;
 };

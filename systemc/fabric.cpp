@@ -1,6 +1,7 @@
 #include "fabric.h"
 
 #include <algorithm>
+#include <set>
 #include <stdexcept>
 
 namespace dsh::net {
@@ -23,8 +24,9 @@ struct Fabric::SwitchNode {
   std::deque<InFlight> in_flight;
   size_t real_in_flight = 0;
   uint64_t next_cycle = 0;  // cycles stepped so far
-  bool tick_pending = false;
-  bool have_result = false;  // results of the last stepped cycle, to act at its end
+  uint64_t last_wanted = ~uint64_t(0);  // the cycle last given an event
+  bool have_result = false;   // results of cycle result_cycle, to act at its end
+  uint64_t result_cycle = 0;
   CycleOut result;
   Pkt* result_pkt = nullptr;
   SwitchStats st;
@@ -179,8 +181,9 @@ void Fabric::port_try_start(TxPort& t) {
     tp->busy = false;
     port_try_start(*tp);
   });
-  const int peer = t.peer, peer_port = t.peer_port;
-  ev_.after(ser + t.prop_ps, [this, peer, peer_port, p] { deliver(peer, peer_port, p); });
+  p->to_node = t.peer;
+  p->to_port = uint16_t(t.peer_port);
+  ev_.after(ser + t.prop_ps, [this, p] { deliver(p->to_node, p->to_port, p); });  // fits std::function's small buffer
 }
 
 void Fabric::on_tx_start(TxPort& t, Pkt& p) {
@@ -381,75 +384,86 @@ void Fabric::switch_receive(int s, int port, Pkt* p) {
 
 void Fabric::mmu_request(int s) {
   SwitchNode& sw = *sw_[s];
-  if (sw.tick_pending) return;
-  sw.tick_pending = true;
   // Cycle c starts at c * period: the first one at or after now.
-  const uint64_t c = (ev_.now() + sw.period_ps - 1) / sw.period_ps;
-  ev_.at(c * sw.period_ps, [this, s] { mmu_tick(s); }, kPhaseMmu);
+  mmu_want(s, (ev_.now() + sw.period_ps - 1) / sw.period_ps);
 }
 
-// One MMU cycle at its start: the results of the cycle before act (they came
-// out at its end), then this cycle's requests are stepped. Quiet cycles that
-// only carry results through the pipeline are stepped in a loop without
-// events while no other event is due before them.
-void Fabric::mmu_tick(int s) {
+// A cycle that must run at its time: one with a request, or the one at whose
+// start an earlier cycle's results act. Other cycles are stepped when the
+// next such cycle comes (their inputs are idle and they give no results).
+void Fabric::mmu_want(int s, uint64_t c) {
   SwitchNode& sw = *sw_[s];
-  sw.tick_pending = true;  // requests made while this cycle runs join it or the next
+  if (c < sw.next_cycle) c = sw.next_cycle;
+  if (c == sw.last_wanted) return;  // most repeats are of the last one; others run as stale ticks
+  sw.last_wanted = c;
+  const uint64_t key = uint64_t(s) << 48 | c;  // one capture: fits std::function's small buffer
+  ev_.at(c * sw.period_ps, [this, key] { mmu_tick(int(key >> 48), key & ((uint64_t(1) << 48) - 1)); }, kPhaseMmu);
+}
+
+// Steps one cycle; a cycle whose results come out (a packet admitted or
+// dropped, PAUSE/RESUME events) leaves them to act at its end.
+void Fabric::mmu_step(int s, const CycleIn& in, Pkt* enq_pkt) {
+  SwitchNode& sw = *sw_[s];
+  const CycleOut& out = sw.mmu->step(in);
+  const uint64_t cycle = sw.next_cycle;
+  sw.st.mmu_cycles = ++sw.next_cycle;
+  const bool real = !in.idle();
+  sw.st.mmu_busy_cycles += real;
+  sw.real_in_flight += real;
+  sw.in_flight.push_back({in, enq_pkt});
+  if (real) mmu_want(s, cycle + sw.mmu->latency() + 1);  // its results act then
+  if (sw.in_flight.size() <= sw.mmu->latency()) return;  // pipeline filling: no results yet
+  const SwitchNode::InFlight done = sw.in_flight.front();
+  sw.in_flight.pop_front();
+  sw.real_in_flight -= !done.in.idle();
+  if (out.error())
+    throw std::runtime_error("switch " + topo_.name(s) + ": MMU protocol error at cycle " +
+                             std::to_string(cycle - sw.mmu->latency()) + (out.enq_error ? " (enqueue)" : " (dequeue)"));
+  if (done.pkt || out.n_events) {
+    sw.st.peak_s = std::max(sw.st.peak_s, sw.mmu->s());
+    sw.have_result = true;
+    sw.result = out;
+    sw.result_pkt = done.pkt;
+    sw.result_cycle = cycle;
+  }
+}
+
+// Cycle c at its start: the cycles since the last one stepped are stepped
+// idle (skipped at once while nothing real is in flight); the results of
+// cycle c-1 act (they came out at its end); then cycle c takes the oldest
+// waiting enqueue and dequeue.
+void Fabric::mmu_tick(int s, uint64_t c) {
+  SwitchNode& sw = *sw_[s];
+  if (c < sw.next_cycle) return;  // already stepped
   try {
-    for (;;) {
-      const uint64_t now = ev_.now();
-      const uint64_t c = now / sw.period_ps;
-      if (sw.have_result) mmu_apply(s);
-      if (!sw.real_in_flight && sw.next_cycle < c) {
+    while (sw.next_cycle < c) {
+      if (!sw.real_in_flight) {
         sw.mmu->skip_idle(c - sw.next_cycle);
         sw.next_cycle = c;
+        sw.st.mmu_cycles = c;
+        break;
       }
-      CycleIn in;
-      Pkt* enq_pkt = nullptr;
-      if (!sw.enq.empty()) {
-        in.enq = sw.enq.front().op;
-        enq_pkt = sw.enq.front().pkt;
-        sw.st.max_enq_wait_ps = std::max(sw.st.max_enq_wait_ps, now - sw.enq.front().at);
-        sw.enq.pop_front();
-      }
-      if (!sw.deq.empty()) {
-        in.deq = sw.deq.front().op;
-        sw.deq.pop_front();
-      }
-      const CycleOut out = sw.mmu->step(in);
-      sw.st.mmu_cycles = ++sw.next_cycle;
-      const bool real = !in.idle();
-      sw.st.mmu_busy_cycles += real;
-      sw.real_in_flight += real;
-      sw.in_flight.push_back({in, enq_pkt});
-      if (sw.in_flight.size() > sw.mmu->latency()) {
-        const SwitchNode::InFlight done = sw.in_flight.front();
-        sw.in_flight.pop_front();
-        sw.real_in_flight -= !done.in.idle();
-        if (out.error())
-          throw std::runtime_error("switch " + topo_.name(s) + ": MMU protocol error at cycle " +
-                                   std::to_string(sw.next_cycle - 1 - sw.mmu->latency()) +
-                                   (out.enq_error ? " (enqueue)" : " (dequeue)"));
-        sw.st.peak_s = std::max(sw.st.peak_s, sw.mmu->s());
-        if (done.pkt || out.n_events) {
-          sw.have_result = true;
-          sw.result = out;
-          sw.result_pkt = done.pkt;
-        }
-      }
-      const bool more = sw.have_result || !sw.enq.empty() || !sw.deq.empty() || sw.real_in_flight > 0;
-      if (!more) {
-        sw.tick_pending = false;
-        return;
-      }
-      const uint64_t next = (c + 1) * sw.period_ps;
-      if (!sw.have_result && ev_.next_time() > next) {
-        ev_.advance_to(next);
-        continue;
-      }
-      ev_.at(next, [this, s] { mmu_tick(s); }, kPhaseMmu);
-      return;
+      mmu_step(s, CycleIn{}, nullptr);
+      if (sw.have_result && sw.result_cycle + 1 < c)
+        throw std::logic_error("switch " + topo_.name(s) + ": MMU results of cycle " + std::to_string(sw.result_cycle) +
+                               " found late, at cycle " + std::to_string(c));
     }
+    if (sw.have_result) mmu_apply(s);
+    const uint64_t now = ev_.now();
+    CycleIn in;
+    Pkt* enq_pkt = nullptr;
+    if (!sw.enq.empty()) {
+      in.enq = sw.enq.front().op;
+      enq_pkt = sw.enq.front().pkt;
+      sw.st.max_enq_wait_ps = std::max(sw.st.max_enq_wait_ps, now - sw.enq.front().at);
+      sw.enq.pop_front();
+    }
+    if (!sw.deq.empty()) {
+      in.deq = sw.deq.front().op;
+      sw.deq.pop_front();
+    }
+    mmu_step(s, in, enq_pkt);
+    if (sw.have_result || !sw.enq.empty() || !sw.deq.empty()) mmu_want(s, c + 1);
   } catch (const std::exception& e) {
     error = e.what();
     ev_.stop();

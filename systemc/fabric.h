@@ -44,6 +44,8 @@ struct Pkt {
   uint8_t cls = 0;
   bool ecn = false;
   uint16_t in_port = 0, out_port = 0;  // at the switch holding it
+  uint16_t to_port = 0;                // on the wire: where it arrives
+  int32_t to_node = -1;
   uint32_t src = 0, dst = 0;  // hosts
   uint32_t bytes = 0, cells = 0;
   int32_t flow = -1;
@@ -175,7 +177,9 @@ class Fabric {
   void control_arrives(TxPort& t, Pkt* p);
   void switch_receive(int sw, int port, Pkt* p);
   void mmu_request(int sw);
-  void mmu_tick(int sw);
+  void mmu_want(int sw, uint64_t cycle);
+  void mmu_step(int sw, const CycleIn& in, Pkt* enq_pkt);
+  void mmu_tick(int sw, uint64_t cycle);
   void mmu_apply(int sw);
 
   const Topology& topo_;
