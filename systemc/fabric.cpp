@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <set>
+#include <cstdio>
+#include <cstdlib>
 #include <stdexcept>
 
 namespace dsh::net {
@@ -157,7 +159,16 @@ void Fabric::start_flow_at(int32_t id, uint64_t t_ps) {
 // ---------------------------------------------------------------- ports
 
 void Fabric::port_push(TxPort& t, Pkt* p) {
-  t.q[p->cls].push_back(p);
+  auto& q = t.q[p->cls];
+  if (p->kind == Pkt::Pause) {
+    // The MAC sends PFC frames before any queued CNP (their order among
+    // themselves kept), so that a CNP burst never delays a pause.
+    auto it = q.begin();
+    while (it != q.end() && (*it)->kind == Pkt::Pause) ++it;
+    q.insert(it, p);
+  } else {
+    q.push_back(p);
+  }
   t.qbytes[p->cls] += p->bytes;
   port_try_start(t);
 }
@@ -477,6 +488,13 @@ void Fabric::mmu_apply(int s) {
     sw.result_pkt = nullptr;
     if (sw.result.region == Region::Drop) {
       ++sw.st.drops;
+      if (std::getenv("DSH_NET_DEBUG")) {
+        const QueueState q = sw.mmu->queue(p->in_port, p->cls);
+        std::fprintf(stderr, "DROP %.3f us %s port %u cls %u: priv %llu shared %llu hdrm %llu qoff %d S %llu eta %llu\n",
+                     double(ev_.now()) / 1e6, topo_.name(s).c_str(), p->in_port, p->cls, (unsigned long long)q.priv,
+                     (unsigned long long)q.shared, (unsigned long long)q.hdrm, int(q.qoff), (unsigned long long)sw.mmu->s(),
+                     (unsigned long long)sw.chip.mmu.headroom_cells);
+      }
       release(p);
     } else {
       port_push(tx_[s][p->out_port], p);

@@ -78,7 +78,16 @@ void KeyStore::set(const std::string& key_in, const std::string& value) {
   throw ConfigError("unknown key " + quoted(key_in) + " (dsh-sim SCENARIO --list prints the keys)");
 }
 
-void KeyStore::load_toml(const std::string& path) { load_toml_text(read_text_file("scenario", path), path); }
+void KeyStore::load_toml(const std::string& path) {
+  const auto slash = path.rfind('/');
+  base_dir_ = slash == std::string::npos ? "." : path.substr(0, slash);
+  load_toml_text(read_text_file("scenario", path), path);
+}
+
+std::string KeyStore::path(const std::string& key) const {
+  const std::string& v = text(key);
+  return v.empty() || v[0] == '/' ? v : base_dir_ + "/" + v;
+}
 
 void KeyStore::load_toml_text(const std::string& text_in, const std::string& path) {
   toml::table t;

@@ -32,11 +32,14 @@ class KeyStore {
   std::string dump() const;  // "key = value" per line
   std::string help() const;  // "  key   help" per line
   std::vector<std::string> keys() const;
+  // A file key's path: absolute, or relative to the scenario file's folder.
+  std::string path(const std::string& key) const;
 
  private:
   std::map<std::string, std::string> values_, help_;
   std::vector<std::string> order_;
   std::map<std::string, std::map<std::string, std::string>> overrides_;
+  std::string base_dir_ = ".";
 };
 
 // "H2..H5" -> H2,H3,H4,H5; a name without a range is itself.

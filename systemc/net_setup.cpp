@@ -1,6 +1,7 @@
 #include "net_setup.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "input.h"
 
@@ -58,10 +59,18 @@ void declare_common_keys(KeyStore& k) {
   k.declare("run.full_compare", "false", "lockstep: compare every queue every cycle");
 }
 
-uint64_t switch_headroom_cells(const Topology& t, int sw, const LinkParams& base) {
+uint64_t switch_headroom_cells(const Topology& t, int sw, const LinkParams& base, double mmu_clock_ghz) {
   uint64_t eta = 0;
+  // Spec §7.2: the §1.3 formula has no slack for the admission wait (one
+  // enqueue per cycle: up to one cycle per link of the switch) and the
+  // decision latency (kRtlLatency + 1 cycles to act). At 100 Gb/s the
+  // whole-packet rounding of §1.3 happens to cover them (12.8 ns); at
+  // 400 Gb/s it leaves 3.2 ns and a 400 Gb/s uplink overflows by a packet.
+  // So they are added here, at each link's rate.
+  const double wait_ns = double(kRtlLatency + 1 + t.ports(sw).size()) / mmu_clock_ghz;
   for (const auto& p : t.ports(sw)) {
     LinkParams l = base;
+    l.processing_bytes += uint64_t(std::ceil(wait_ns * p.gbps / 8.0));
     l.link_gbps = p.gbps;
     l.prop_delay_ns = p.delay_ns;
     eta = std::max(eta, headroom_cells(l));
@@ -170,7 +179,7 @@ void configure_run(NetSetup& s, const KeyStore& k, Scheme scheme, const std::str
     lp.cell_bytes = c.cell_bytes;
     lp.pkt_bytes = s.fp.packet_bytes;
     const std::string h = field("headroom_cells");
-    m.headroom_cells = h == "auto" ? switch_headroom_cells(t, int(sw), lp) : parse_uint(where + ".headroom_cells", h, 0, 1 << 20);
+    m.headroom_cells = h == "auto" ? switch_headroom_cells(t, int(sw), lp, c.mmu_clock_ghz) : parse_uint(where + ".headroom_cells", h, 0, 1 << 20);
     m.scheme = scheme;
     const bool named = s.rtl_switches.empty() ||
                        std::find(s.rtl_switches.begin(), s.rtl_switches.end(), name) != s.rtl_switches.end();

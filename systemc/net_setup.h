@@ -33,8 +33,9 @@ void configure_run(NetSetup& s, const KeyStore& k, Scheme scheme, const std::str
 
 // eta in cells for switch `sw`: one value for the whole switch, the
 // largest any of its links needs (spec §1.3 formula at that link's rate
-// and delay), so every port is lossless (conservative for the slower ones).
+// and delay, plus the switch's admission wait and decision latency at that
+// rate, spec §7.2), so every port is lossless (conservative for the slower ones).
 // per-port eta: use Config::port_headroom_cells when merged
-uint64_t switch_headroom_cells(const Topology& t, int sw, const LinkParams& base);
+uint64_t switch_headroom_cells(const Topology& t, int sw, const LinkParams& base, double mmu_clock_ghz);
 
 }  // namespace dsh::net
