@@ -8,6 +8,7 @@
 #include <random>
 
 #include "collateral.h"
+#include "deadlock.h"
 #include "dcqcn.h"
 #include "deadlock_detector.h"
 #include "key_store.h"
@@ -237,4 +238,47 @@ TEST(NetKeys, UnknownAndBadValuesAreRefusedByName) {
   } catch (const ConfigError& e) {
     EXPECT_NE(std::string(e.what()).find("dcqcn.kmax_kb"), std::string::npos);
   }
+}
+
+// The detector on a running fabric. The S3 leaf-spine with its two failed
+// links and detour routes at load 0.5 offers the cycle links S0->L1 and
+// S1->L2 three times their 400 Gb/s (L0->L3 traffic and half of L2->L1 on
+// S0->L1), so PFC closes the cycle S0->L1->S1->L2->S0 within a millisecond.
+// The same network without failures routes up-down (no cyclic buffer
+// dependency): congested, with PAUSE frames, but it can never deadlock.
+namespace {
+KeyStore deadlock_keys() {
+  KeyStore k;
+  declare_common_keys(k);
+  declare_deadlock_keys(k);
+  k.load_toml(DSH_SCENARIO_DIR "/deadlock.toml");
+  k.set("traffic.load", "0.5");
+  k.set("deadlock.still_us", "200");
+  return k;
+}
+}  // namespace
+
+TEST(NetDeadlock, DetectedInTheFailedLinkLeafSpine) {
+  KeyStore k = deadlock_keys();
+  NetSetup s = build_setup(k);
+  const DeadlockRun r = run_deadlock(k, s, Scheme::SIH, "none", 1, 1.5);
+  ASSERT_TRUE(r.error.empty()) << r.error;
+  EXPECT_TRUE(r.deadlocked);
+  EXPECT_NE(r.cycle.find("S0>L1"), std::string::npos) << r.cycle;
+  EXPECT_NE(r.cycle.find("S1>L2"), std::string::npos) << r.cycle;
+  EXPECT_LT(r.onset_ms, r.detected_ms);
+  EXPECT_GE(r.detected_ms - r.onset_ms, 0.2);  // still for deadlock.still_us before it counts
+  EXPECT_EQ(r.lossless_drops, 0u);
+}
+
+TEST(NetDeadlock, CongestedUpDownNetworkIsNot) {
+  KeyStore k = deadlock_keys();
+  k.set("net.failed_links", "");
+  k.set("net.routes", "");
+  NetSetup s = build_setup(k);
+  const DeadlockRun r = run_deadlock(k, s, Scheme::SIH, "none", 1, 1.0);
+  ASSERT_TRUE(r.error.empty()) << r.error;
+  EXPECT_GT(r.pause_frames, 0u);  // congested: PFC at work
+  EXPECT_FALSE(r.deadlocked) << r.cycle;
+  EXPECT_EQ(r.lossless_drops, 0u);
 }
