@@ -9,7 +9,7 @@ JOBS="${DSH_JOBS:-$(nproc)}"
 DSH_PACKAGES=(
   cmake make g++ pkg-config python3 python3-matplotlib
   verilator libsystemc-dev libgtest-dev libgmock-dev
-  libcli11-dev libtomlplusplus-dev
+  libcli11-dev libtomlplusplus-dev nlohmann-json3-dev
   yosys opensta nextpnr-ice40 fpga-icestorm fpga-icestorm-chipdb gtkwave
 )
 

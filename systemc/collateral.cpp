@@ -231,6 +231,7 @@ int collateral_main(const KeyStore& k, const std::string& out_dir, bool plot, co
     x["wall_s"] = r.wall_s;
     x["cpu_s"] = r.cpu_s;
     if (!r.error.empty()) x["error"] = r.error;
+    x["lockstep_mismatch"] = r.error.find("rtl=") != std::string::npos;
     j["results"][r.scheme][r.cc] = x;
     fwd += r.forwarded;
     drops += r.lossless_drops;

@@ -321,6 +321,7 @@ int deadlock_main(const KeyStore& k, const std::string& out_dir, bool plot, cons
       x["onset_ms"].push_back(r.onset_ms);
     }
     x["lossless_drops"] = x["lossless_drops"].get<uint64_t>() + r.lossless_drops;
+    if (!r.error.empty()) x["errors"].push_back("seed " + std::to_string(r.seed) + ": " + r.error);
     errors |= !r.error.empty();
     drops += r.lossless_drops;
     fwd += r.forwarded;
