@@ -78,7 +78,9 @@ Fabric::Fabric(const Topology& topo, const std::vector<ChipSpec>& chips, const F
       m = make_model(Backend::Golden, cfg, lo);
     } else {
       const RtlVariant& v = find_rtl_variant(cfg);
-      m = chips[s].backend == Backend::Rtl ? v.make(cfg, RtlOptions{}) : make_lockstep(v, cfg, lo, RtlOptions{});
+      RtlOptions ro;
+      ro.fault = p.rtl_fault;
+      m = chips[s].backend == Backend::Rtl ? v.make(cfg, ro) : make_lockstep(v, cfg, lo, ro);
     }
     // Every backend shows the pipelined RTL's decision latency (net.h).
     if (m->latency() < kRtlLatency) m = make_delayed(std::move(m), kRtlLatency - m->latency());

@@ -57,6 +57,8 @@ void declare_common_keys(KeyStore& k) {
   k.declare("run.cc", "none,dcqcn", "congestion control: none | dcqcn");
   k.declare("run.seed", "1", "random seed (ECN marking, workloads)");
   k.declare("run.full_compare", "false", "lockstep: compare every queue every cycle");
+  k.declare("run.rtl_fault", "0", "rtl/lockstep: plant fault N of rtl/dsh_pkg.sv (1..11; the checker's self-test), 0 none");
+  k.declare("run.mismatch_dir", ".", "lockstep: where a mismatch writes its FST window");
 }
 
 uint64_t switch_headroom_cells(const Topology& t, int sw, const LinkParams& base, double mmu_clock_ghz) {
@@ -150,6 +152,8 @@ NetSetup build_setup(const KeyStore& k) {
   fp.packet_bytes = k.u64("traffic.packet_bytes", 64, fp.mtu_bytes);
   fp.seed = k.u64("run.seed", 0, ~uint64_t(0) >> 1);
   fp.full_compare = k.flag("run.full_compare");
+  fp.rtl_fault = unsigned(k.u64("run.rtl_fault", 0, kRtlFaults));
+  fp.mismatch_dir = k.text("run.mismatch_dir");
   return s;
 }
 
