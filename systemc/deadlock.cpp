@@ -65,7 +65,6 @@ DeadlockRun run_deadlock(const KeyStore& k, NetSetup& s, Scheme scheme, const st
   const uint64_t nmin = k.u64("traffic.fanin_min", 1, 1000), nmax = k.u64("traffic.fanin_max", nmin, 1000);
   const double load = k.num("traffic.load", 0, 1, true);
   const uint64_t end_ps = uint64_t(duration_ms * 1e9);
-  std::mt19937_64 rng(seed * 0x9e3779b97f4a7c15ULL + 12345);
   // A port is lossless for the packet size its headroom was computed for
   // (spec §1.3: 1500 B packets of 6 cells); a shorter last packet wastes
   // more of its cells, so flows are rounded up to whole packets. The load
@@ -80,7 +79,11 @@ DeadlockRun run_deadlock(const KeyStore& k, NetSetup& s, Scheme scheme, const st
     for (int i = 0; i < 200000; ++i) sum += double(size_of(cdf.sample(m)));
     mean_size = sum / 200000;
   }
+  uint64_t pair_index = 0;
   for (const auto& pair : k.list("traffic.pairs")) {
+    // One generator per pair: a run's first milliseconds are the same
+    // whatever its duration (a short lockstep window repeats a long run's start).
+    std::mt19937_64 rng(mix64(seed * 0x9e3779b97f4a7c15ULL + ++pair_index));
     const auto gt = pair.find('>');
     const int a = gt == std::string::npos ? -1 : t.node(pair.substr(0, gt));
     const int b = gt == std::string::npos ? -1 : t.node(pair.substr(gt + 1));
