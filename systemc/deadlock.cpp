@@ -79,6 +79,12 @@ DeadlockRun run_deadlock(const KeyStore& k, NetSetup& s, Scheme scheme, const st
     for (int i = 0; i < 200000; ++i) sum += double(size_of(cdf.sample(m)));
     mean_size = sum / 200000;
   }
+  struct Spec {
+    uint64_t at;
+    uint32_t src, dst;
+    uint64_t bytes;
+  };
+  std::vector<Spec> specs;
   uint64_t pair_index = 0;
   for (const auto& pair : k.list("traffic.pairs")) {
     // One generator per pair: a run's first milliseconds are the same
@@ -100,9 +106,13 @@ DeadlockRun run_deadlock(const KeyStore& k, NetSetup& s, Scheme scheme, const st
          at += poisson_gap_ps(rng, burst_bytes, down_gbps, load)) {
       const size_t n = size_t(std::uniform_int_distribution<uint64_t>(nmin, nmax)(rng));
       const int rx = dst[std::uniform_int_distribution<size_t>(0, dst.size() - 1)(rng)];
-      for (int tx : pick_distinct(rng, src, n)) fab.add_flow(uint32_t(tx), uint32_t(rx), cls, size_of(cdf.sample(rng)), at, 1);
+      for (int tx : pick_distinct(rng, src, n)) specs.push_back({at, uint32_t(tx), uint32_t(rx), size_of(cdf.sample(rng))});
     }
   }
+  // Flows numbered by start time: the ECMP hash of a flow (its number) is
+  // then the same in a run of any duration.
+  std::stable_sort(specs.begin(), specs.end(), [](const Spec& a, const Spec& b) { return a.at < b.at; });
+  for (const Spec& f : specs) fab.add_flow(f.src, f.dst, cls, f.bytes, f.at, 1);
   r.flows = fab.flows().size();
   const uint64_t still_ps = uint64_t(k.num("deadlock.still_us", 1, 1e7) * 1e6);
   const uint64_t check_ps = uint64_t(k.num("deadlock.check_us", 1, 1e7) * 1e6);
