@@ -189,7 +189,7 @@ struct Job {
 };
 
 // One process per run, `jobs` at a time; each sends its result as JSON.
-std::vector<DeadlockRun> run_all(const KeyStore& k, const NetSetup& proto, const std::vector<Job>& todo, unsigned jobs,
+std::vector<DeadlockRun> run_all(const KeyStore& k, const std::vector<Job>& todo, unsigned jobs,
                                  double duration_ms) {
   struct Child {
     pid_t pid;
@@ -277,7 +277,6 @@ std::vector<DeadlockRun> run_all(const KeyStore& k, const NetSetup& proto, const
       ++i;
     }
   }
-  (void)proto;
   return out;
 }
 
@@ -298,7 +297,7 @@ int deadlock_main(const KeyStore& k, const std::string& out_dir, bool plot, cons
       for (const auto& cc : s.ccs) todo.push_back({sch, cc, seed});
   std::fprintf(stderr, "dsh-sim: %s: %zu runs (%zu seeds x schemes x cc), %.1f ms each at most, %u at a time\n",
                k.text("scenario.name").c_str(), todo.size(), seeds.size(), duration_ms, jobs);
-  auto runs = run_all(k, s, todo, jobs, duration_ms);
+  auto runs = run_all(k, todo, jobs, duration_ms);
   std::sort(runs.begin(), runs.end(), [](const DeadlockRun& a, const DeadlockRun& b) {
     return std::tie(a.scheme, a.cc, a.seed) < std::tie(b.scheme, b.cc, b.seed);
   });

@@ -1,9 +1,6 @@
 #include "fabric.h"
 
 #include <algorithm>
-#include <set>
-#include <cstdio>
-#include <cstdlib>
 #include <stdexcept>
 
 namespace dsh::net {
@@ -490,13 +487,6 @@ void Fabric::mmu_apply(int s) {
     sw.result_pkt = nullptr;
     if (sw.result.region == Region::Drop) {
       ++sw.st.drops;
-      if (std::getenv("DSH_NET_DEBUG")) {
-        const QueueState q = sw.mmu->queue(p->in_port, p->cls);
-        std::fprintf(stderr, "DROP %.3f us %s port %u cls %u: priv %llu shared %llu hdrm %llu qoff %d S %llu eta %llu\n",
-                     double(ev_.now()) / 1e6, topo_.name(s).c_str(), p->in_port, p->cls, (unsigned long long)q.priv,
-                     (unsigned long long)q.shared, (unsigned long long)q.hdrm, int(q.qoff), (unsigned long long)sw.mmu->s(),
-                     (unsigned long long)sw.chip.mmu.headroom_cells);
-      }
       release(p);
     } else {
       port_push(tx_[s][p->out_port], p);

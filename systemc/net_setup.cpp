@@ -63,10 +63,10 @@ void declare_common_keys(KeyStore& k) {
 
 uint64_t switch_headroom_cells(const Topology& t, int sw, const LinkParams& base, double mmu_clock_ghz) {
   uint64_t eta = 0;
-  // Spec §7.2: the §1.3 formula has no slack for the admission wait (one
+  // spec §7.2: the spec §1.3 formula has no slack for the admission wait (one
   // enqueue per cycle: up to one cycle per link of the switch) and the
   // decision latency (kRtlLatency + 1 cycles to act). At 100 Gb/s the
-  // whole-packet rounding of §1.3 happens to cover them (12.8 ns); at
+  // whole-packet rounding of spec §1.3 happens to cover them (12.8 ns); at
   // 400 Gb/s it leaves 3.2 ns and a 400 Gb/s uplink overflows by a packet.
   // So they are added here, at each link's rate.
   const double wait_ns = double(kRtlLatency + 1 + t.ports(sw).size()) / mmu_clock_ghz;
