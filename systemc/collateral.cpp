@@ -56,6 +56,29 @@ uint64_t sum_us(const std::vector<uint64_t>& v, long a, long b) {
 
 }  // namespace
 
+void validate_collateral(const KeyStore& k, const NetSetup& s) {
+  const Topology& t = *s.topo;
+  k.u64("traffic.class", 0, 6);
+  const auto longs = k.list("traffic.long_flows");
+  if (longs.size() != 2) throw ConfigError("traffic.long_flows: expected 2 flows (F0, F1), got " + std::to_string(longs.size()));
+  for (const auto& x : longs) parse_flow(t, x, "traffic.long_flows");
+  if (t.host(k.text("traffic.fanin_dst")) < 0)
+    throw ConfigError("traffic.fanin_dst: " + quoted(k.text("traffic.fanin_dst")) + " is not a host");
+  if (k.list("traffic.fanin_srcs").empty()) throw ConfigError("traffic.fanin_srcs: empty");
+  for (const auto& h : k.list("traffic.fanin_srcs"))
+    if (t.host(h) < 0) throw ConfigError("traffic.fanin_srcs: " + quoted(h) + " is not a host");
+  k.u64("traffic.fanin_bytes", 1, uint64_t(1) << 40);
+  k.num("traffic.bin_us", 0.1, 1e4);
+  k.num("traffic.trigger_gbps", 0, 1e5);
+  k.num("traffic.trigger_window_us", 0, 1e7);
+  const double settle = k.num("traffic.settle_us", 0, 1e7), latest = k.num("traffic.fanin_latest_us", 0, 1e7);
+  if (latest < settle) throw ConfigError("traffic.fanin_latest_us: below traffic.settle_us");
+  k.num("traffic.before_us", 1, 1e7);
+  k.num("traffic.tail_us", 0, 1e7);
+  const double max_us = k.num("traffic.max_run_us", 1, 1e7);
+  if (max_us <= latest) throw ConfigError("traffic.max_run_us: must be above traffic.fanin_latest_us");
+}
+
 CollateralRun run_collateral(const KeyStore& k, NetSetup& s, Scheme scheme, const std::string& cc) {
   CollateralRun r;
   r.scheme = scheme == Scheme::DSH ? "dsh" : "sih";

@@ -13,6 +13,8 @@
 namespace dsh::net {
 
 void declare_collateral_keys(KeyStore& k);
+// Every traffic key, before any run (throws ConfigError naming the key).
+void validate_collateral(const KeyStore& k, const NetSetup& s);
 
 struct CollateralRun {
   std::string scheme, cc;

@@ -38,6 +38,44 @@ void declare_deadlock_keys(KeyStore& k) {
 }
 
 namespace {
+std::vector<int> hosts_of(const Topology& t, int leaf);
+}
+
+void validate_deadlock(const KeyStore& k, const NetSetup& s, bool full) {
+  const Topology& t = *s.topo;
+  try {
+    SizeCdf::load(k.path("traffic.cdf"));
+  } catch (const InputError& e) {
+    throw ConfigError(std::string("traffic.cdf: ") + e.what());
+  }
+  k.u64("traffic.class", 0, 6);
+  const uint64_t nmin = k.u64("traffic.fanin_min", 1, 1000), nmax = k.u64("traffic.fanin_max", 1, 1000);
+  if (nmax < nmin) throw ConfigError("traffic.fanin_max = " + std::to_string(nmax) + ": below traffic.fanin_min");
+  k.num("traffic.load", 0, 1, true);
+  k.flag("traffic.whole_packets");
+  const auto pairs = k.list("traffic.pairs");
+  if (pairs.empty()) throw ConfigError("traffic.pairs: empty");
+  for (const auto& pair : pairs) {
+    const auto gt = pair.find('>');
+    const int a = gt == std::string::npos ? -1 : t.node(pair.substr(0, gt));
+    const int b = gt == std::string::npos ? -1 : t.node(pair.substr(gt + 1));
+    if (a < 0 || b < 0 || !t.is_switch(a) || !t.is_switch(b))
+      throw ConfigError("traffic.pairs: " + quoted(pair) + " is not SRC_LEAF>DST_LEAF of two switches");
+    if (hosts_of(t, a).size() < nmax)
+      throw ConfigError("traffic.fanin_max = " + std::to_string(nmax) + ": leaf " + t.name(a) + " has only " +
+                        std::to_string(hosts_of(t, a).size()) + " hosts");
+    if (hosts_of(t, b).empty()) throw ConfigError("traffic.pairs: leaf " + t.name(b) + " has no hosts");
+  }
+  const std::string seeds = full ? "deadlock.full_seeds" : "deadlock.seeds";
+  for (const auto& x : k.list(seeds)) parse_uint(seeds, x, 0, ~uint64_t(0) >> 1);
+  if (k.list(seeds).empty()) throw ConfigError(seeds + ": empty");
+  k.num(full ? "deadlock.full_duration_ms" : "deadlock.duration_ms", 0, 1e6, true);
+  k.num("deadlock.still_us", 1, 1e7);
+  k.num("deadlock.check_us", 1, 1e7);
+  k.u64("run.jobs", 1, 256);
+}
+
+namespace {
 
 std::vector<int> hosts_of(const Topology& t, int leaf) {
   std::vector<int> v;

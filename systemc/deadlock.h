@@ -15,6 +15,8 @@
 namespace dsh::net {
 
 void declare_deadlock_keys(KeyStore& k);
+// Every traffic and deadlock key, before any run (throws ConfigError naming the key).
+void validate_deadlock(const KeyStore& k, const NetSetup& s, bool full);
 
 struct DeadlockRun {
   std::string scheme, cc;

@@ -80,6 +80,8 @@ int dispatch(int argc, char** argv) {
     NetSetup probe = build_setup(k);  // refuses bad keys before any run
     for (const auto& sch : probe.schemes)
       for (const auto& cc : probe.ccs) configure_run(probe, k, sch == "dsh" ? Scheme::DSH : Scheme::SIH, cc);
+    if (kind == "collateral-damage") validate_collateral(k, probe);
+    else validate_deadlock(k, probe, full);
     if (list) {
       std::printf("%s", k.dump().c_str());
       return kExitOk;
