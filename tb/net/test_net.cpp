@@ -282,3 +282,31 @@ TEST(NetDeadlock, CongestedUpDownNetworkIsNot) {
   EXPECT_FALSE(r.deadlocked) << r.cycle;
   EXPECT_EQ(r.lossless_drops, 0u);
 }
+
+// One switch's MMU as the Verilated RTL in lockstep with the golden model,
+// inside a network of golden ones: the same S2 result, no mismatch; and a
+// planted RTL fault (spec §9, shared drains before headroom) is caught.
+TEST(NetLockstep, OneRtlSwitchGivesTheSameResult) {
+  KeyStore k;
+  declare_common_keys(k);
+  declare_collateral_keys(k);
+  k.load_toml(DSH_SCENARIO_DIR "/collateral-damage.toml");
+  k.set("traffic.settle_us", "100");
+  k.set("traffic.max_run_us", "600");
+  k.set("traffic.tail_us", "20");
+  NetSetup g = build_setup(k);
+  const CollateralRun gold = run_collateral(k, g, Scheme::SIH, "none");
+  k.set("net.rtl_switches", "S1");
+  k.set("run.backend", "lockstep");
+  NetSetup l = build_setup(k);
+  const CollateralRun lock = run_collateral(k, l, Scheme::SIH, "none");
+  ASSERT_TRUE(lock.error.empty()) << lock.error;
+  EXPECT_EQ(lock.forwarded, gold.forwarded);
+  EXPECT_EQ(lock.f0_us, gold.f0_us);
+  EXPECT_EQ(lock.pause_frames, gold.pause_frames);
+  k.set("run.rtl_fault", "11");
+  k.set("run.mismatch_dir", ::testing::TempDir());
+  NetSetup f = build_setup(k);
+  const CollateralRun bad = run_collateral(k, f, Scheme::SIH, "none");
+  EXPECT_NE(bad.error.find("rtl="), std::string::npos) << "planted fault not caught: " << bad.error;
+}
