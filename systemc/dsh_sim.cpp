@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "cli_common.h"
+#include "net_main.h"
 #include "sim.h"
 #include "sweep.h"
 
@@ -53,6 +54,8 @@ PointSpec parse_point(const std::string& opt, const std::string& s) {
 
 int main(int argc, char** argv) {
   setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
+  // Network scenarios (collateral-damage, deadlock) have their own runner.
+  if (const int rc = dsh::net::dispatch(argc, argv); rc != dsh::net::kNotNetScenario) return rc;
   CLI::App app{"dsh-sim: scenarios of the SystemC shared-buffer switch model (golden, RTL or lockstep MMU)"};
   std::string scenario, out_dir, point, trace, plot_script = DSH_PLOT_SCRIPT, python = DSH_PYTHON, backend, jobs_s;
   std::string link_plot_script = DSH_LINK_PLOT_SCRIPT, merge_dir;

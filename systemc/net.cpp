@@ -17,7 +17,7 @@ sc_time ps(uint64_t v) { return sc_time::from_value(v); }
 // ---------------------------------------------------------------- Transmitter
 
 Transmitter::Transmitter(sc_core::sc_module_name n, const LinkTiming& t, uint64_t quantum_bytes)
-    : sc_module(n), t_(t), quantum_(quantum_bytes) {
+    : sc_module(n), t_(t), arbiter_(quantum_bytes) {
   SC_THREAD(run);
 }
 
@@ -51,31 +51,9 @@ uint64_t Transmitter::paused_ps(unsigned cls) const {
   return paused_ps_[cls] + (traced_pause[cls] ? now_ps() - paused_since_[cls] : 0);
 }
 
-// Class 7 first; then DWRR: the current class gets one quantum per visit and
-// sends while its deficit covers the head packet. An empty class loses its
-// deficit; a paused one keeps it and is skipped.
 int Transmitter::pick() {
-  if (!q_[kControlClass].empty()) return kControlClass;
-  constexpr unsigned n = kClasses - 1;
-  bool any = false;
-  for (unsigned c = 0; c < n; ++c) any |= !q_[c].empty() && !tx_pause(c);
-  if (!any) return -1;
-  for (;;) {
-    const unsigned c = cur_;
-    if (!q_[c].empty() && !tx_pause(c)) {
-      if (fresh_) deficit_[c] += quantum_;
-      fresh_ = false;
-      const uint64_t head = q_[c].front()->bytes;
-      if (deficit_[c] >= head) {
-        deficit_[c] -= head;
-        return int(c);
-      }
-    } else if (q_[c].empty()) {
-      deficit_[c] = 0;
-    }
-    cur_ = (cur_ + 1) % n;
-    fresh_ = true;
-  }
+  return arbiter_.pick([this](unsigned c) -> uint64_t { return q_[c].empty() ? 0 : q_[c].front()->bytes; },
+                       [this](unsigned c) { return tx_pause(c); });
 }
 
 void Transmitter::run() {
@@ -88,7 +66,7 @@ void Transmitter::run() {
     Packet* p = q_[c].front();
     q_[c].pop_front();
     if (q_[c].empty() && on_empty) on_empty(unsigned(c));
-    if (q_[c].empty() && unsigned(c) != kControlClass) deficit_[c] = 0;
+    arbiter_.popped(unsigned(c), q_[c].empty());
     if (on_start) on_start(*p);
     const sc_time ser = t_.ser(p->bytes);
     deliver(p, ser + t_.prop);

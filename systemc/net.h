@@ -38,6 +38,7 @@
 #include <utility>
 #include <vector>
 
+#include "class_arbiter.h"
 #include "mmu_model.h"
 #include "params.h"
 
@@ -99,11 +100,8 @@ class Transmitter : public sc_core::sc_module {
   void update_pause();
 
   LinkTiming t_;
-  uint64_t quantum_;
+  ClassArbiter arbiter_;
   std::array<std::deque<Packet*>, kClasses> q_;
-  std::array<uint64_t, kClasses> deficit_{};
-  unsigned cur_ = 0;
-  bool fresh_ = true;  // the current class has not yet got its quantum this round
   std::array<bool, kClasses> q_paused_{};
   bool port_paused_ = false;
   std::array<uint64_t, kClasses> paused_ps_{}, paused_since_{};

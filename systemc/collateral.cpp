@@ -1,0 +1,319 @@
+#include "collateral.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <sstream>
+
+#include "cli_common.h"
+#include "output.h"
+
+namespace dsh::net {
+
+void declare_collateral_keys(KeyStore& k) {
+  k.declare("traffic.class", "0", "lossless class of every data flow (one class, as the paper)");
+  k.declare("traffic.long_flows", "H0>R0,H1>R1", "long-lived flows SRC>DST; the first is F0 (innocent), the second F1");
+  k.declare("traffic.fanin_srcs", "H2..H25", "fan-in senders");
+  k.declare("traffic.fanin_dst", "R1", "fan-in receiver");
+  k.declare("traffic.fanin_bytes", "65536", "bytes per fan-in flow (64 KB)");
+  k.declare("traffic.trigger_gbps", "45", "the fan-in starts once F0 and F1 each carried this in every bin of the trigger window");
+  k.declare("traffic.trigger_window_us", "100",
+            "the window the trigger rate must hold in; with DCQCN neither long flow may have had a CNP in it (steady sending rate)");
+  k.declare("traffic.settle_us", "100", "earliest fan-in start");
+  k.declare("traffic.fanin_latest_us", "2000", "the fan-in starts here at the latest (reported as not triggered)");
+  k.declare("traffic.bin_us", "10", "throughput bin");
+  k.declare("traffic.before_us", "100", "'before the fan-in' = this long before its start");
+  k.declare("traffic.tail_us", "100", "simulated after the last fan-in flow completed");
+  k.declare("traffic.max_run_us", "5000", "a run stops here at the latest");
+}
+
+namespace {
+
+struct FlowEnds {
+  int src, dst;
+};
+
+FlowEnds parse_flow(const Topology& t, const std::string& item, const std::string& what) {
+  const auto gt = item.find('>');
+  if (gt == std::string::npos) throw ConfigError(what + ": " + quoted(item) + " is not SRC>DST");
+  const int a = t.host(item.substr(0, gt)), b = t.host(item.substr(gt + 1));
+  if (a < 0 || b < 0) throw ConfigError(what + ": " + quoted(item) + " names an unknown host");
+  return {a, b};
+}
+
+double gbps(uint64_t bytes, double us) { return us > 0 ? double(bytes) * 8.0 / (us * 1000.0) : 0; }
+
+// Bytes in [a, b) microseconds of a per-microsecond series.
+uint64_t sum_us(const std::vector<uint64_t>& v, long a, long b) {
+  uint64_t s = 0;
+  for (long i = std::max(0L, a); i < b && i < long(v.size()); ++i) s += v[size_t(i)];
+  return s;
+}
+
+}  // namespace
+
+void validate_collateral(const KeyStore& k, const NetSetup& s) {
+  const Topology& t = *s.topo;
+  k.u64("traffic.class", 0, 6);
+  const auto longs = k.list("traffic.long_flows");
+  if (longs.size() != 2) throw ConfigError("traffic.long_flows: expected 2 flows (F0, F1), got " + std::to_string(longs.size()));
+  for (const auto& x : longs) parse_flow(t, x, "traffic.long_flows");
+  if (t.host(k.text("traffic.fanin_dst")) < 0)
+    throw ConfigError("traffic.fanin_dst: " + quoted(k.text("traffic.fanin_dst")) + " is not a host");
+  if (k.list("traffic.fanin_srcs").empty()) throw ConfigError("traffic.fanin_srcs: empty");
+  for (const auto& h : k.list("traffic.fanin_srcs"))
+    if (t.host(h) < 0) throw ConfigError("traffic.fanin_srcs: " + quoted(h) + " is not a host");
+  k.u64("traffic.fanin_bytes", 1, uint64_t(1) << 40);
+  k.num("traffic.bin_us", 0.1, 1e4);
+  k.num("traffic.trigger_gbps", 0, 1e5);
+  k.num("traffic.trigger_window_us", 0, 1e7);
+  const double settle = k.num("traffic.settle_us", 0, 1e7), latest = k.num("traffic.fanin_latest_us", 0, 1e7);
+  if (latest < settle) throw ConfigError("traffic.fanin_latest_us: below traffic.settle_us");
+  k.num("traffic.before_us", 1, 1e7);
+  k.num("traffic.tail_us", 0, 1e7);
+  const double max_us = k.num("traffic.max_run_us", 1, 1e7);
+  if (max_us <= latest) throw ConfigError("traffic.max_run_us: must be above traffic.fanin_latest_us");
+}
+
+CollateralRun run_collateral(const KeyStore& k, NetSetup& s, Scheme scheme, const std::string& cc) {
+  CollateralRun r;
+  r.scheme = scheme == Scheme::DSH ? "dsh" : "sih";
+  r.cc = cc;
+  configure_run(s, k, scheme, cc);
+  const Topology& t = *s.topo;
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::clock_t cpu0 = std::clock();
+  Fabric fab(t, s.chips, s.fp);
+  const uint8_t cls = uint8_t(k.u64("traffic.class", 0, 6));
+  const auto longs = k.list("traffic.long_flows");
+  if (longs.size() != 2) throw ConfigError("traffic.long_flows: expected 2 flows (F0, F1), got " + std::to_string(longs.size()));
+  std::vector<int32_t> lf;
+  for (const auto& x : longs) {
+    const FlowEnds e = parse_flow(t, x, "traffic.long_flows");
+    lf.push_back(fab.add_flow(uint32_t(e.src), uint32_t(e.dst), cls, 0, 0, 0));
+  }
+  const int dst = t.host(k.text("traffic.fanin_dst"));
+  if (dst < 0) throw ConfigError("traffic.fanin_dst: " + quoted(k.text("traffic.fanin_dst")) + " is not a host");
+  const uint64_t fanin_bytes = k.u64("traffic.fanin_bytes", 1, uint64_t(1) << 40);
+  std::vector<int32_t> fan;
+  for (const auto& h : k.list("traffic.fanin_srcs")) {
+    const int src = t.host(h);
+    if (src < 0) throw ConfigError("traffic.fanin_srcs: " + quoted(h) + " is not a host");
+    fan.push_back(fab.add_flow(uint32_t(src), uint32_t(dst), cls, fanin_bytes, Fabric::kNever, 1));
+  }
+  if (fan.empty()) throw ConfigError("traffic.fanin_srcs: empty");
+  const double bin_us = k.num("traffic.bin_us", 0.1, 1e4), trigger = k.num("traffic.trigger_gbps", 0, 1e5);
+  const double settle_us = k.num("traffic.settle_us", 0, 1e7), latest_us = k.num("traffic.fanin_latest_us", 0, 1e7);
+  const double tail_us = k.num("traffic.tail_us", 0, 1e7), max_us = k.num("traffic.max_run_us", 1, 1e7);
+  if (latest_us < settle_us) throw ConfigError("traffic.fanin_latest_us: below traffic.settle_us");
+  const uint64_t bin_ps = uint64_t(bin_us * 1e6);
+
+  const size_t n_us = size_t(max_us) + 2;
+  r.f0_us.assign(n_us, 0);
+  r.f1_us.assign(n_us, 0);
+  r.fanin_us.assign(n_us, 0);
+  EventQueue& ev = fab.events();
+  fab.on_deliver = [&](int32_t f, uint32_t bytes) {
+    const size_t us = size_t(ev.now() / 1000000);
+    if (us >= n_us) return;
+    if (f == lf[0]) r.f0_us[us] += bytes;
+    else if (f == lf[1]) r.f1_us[us] += bytes;
+    else r.fanin_us[us] += bytes;
+  };
+  size_t fan_done = 0;
+  uint64_t start_ps = 0, end_ps = 0;
+  fab.on_flow_done = [&](int32_t f) {
+    if (fab.flows()[f].group != 1 || ++fan_done < fan.size()) return;
+    end_ps = ev.now();
+    r.fanin_done = true;
+    ev.at(end_ps + uint64_t(tail_us * 1e6), [&] { fab.stop(); });
+  };
+  // Every bin from settle_us: start the fan-in once both long flows carried
+  // the trigger rate over the last bin (delivered bytes at their receivers).
+  const uint64_t window_ps = uint64_t(k.num("traffic.trigger_window_us", 0, 1e7) * 1e6);
+  std::function<void()> check = [&] {
+    const uint64_t now = ev.now();
+    bool both = true;
+    for (uint64_t e = now; e + window_ps > now && e >= bin_ps && both; e -= bin_ps) {
+      const long b = long(e / 1000000), a = long((e - bin_ps) / 1000000);
+      both = gbps(sum_us(r.f0_us, a, b), double(b - a)) >= trigger && gbps(sum_us(r.f1_us, a, b), double(b - a)) >= trigger;
+    }
+    for (int32_t f : lf) {
+      const uint64_t got = fab.flows()[f].cnp_rx_ps;
+      if (got != kNoTime && got + window_ps > now) both = false;
+    }
+    if (both || now >= uint64_t(latest_us * 1e6)) {
+      r.triggered = both;
+      start_ps = now;
+      for (int32_t f : fan) fab.start_flow_at(f, now);
+      return;
+    }
+    ev.after(bin_ps, check);
+  };
+  ev.at(uint64_t(settle_us * 1e6), check);
+  fab.run(uint64_t(max_us * 1e6));
+  r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  r.cpu_s = double(std::clock() - cpu0) / CLOCKS_PER_SEC;
+  r.sim_us = double(ev.now()) / 1e6;
+  r.error = fab.error;
+  if (r.error.empty()) {
+    for (size_t sw = 0; sw < t.n_switches(); ++sw) {
+      try {
+        fab.mmu(int(sw)).finish();  // a lockstep model checks the cycles still in flight
+      } catch (const std::exception& e) {
+        r.error = e.what();
+      }
+    }
+  }
+  r.lossless_drops = fab.lossless_drops();
+  r.forwarded = fab.forwarded();
+  r.reordered = fab.reordered();
+  for (size_t sw = 0; sw < t.n_switches(); ++sw) {
+    r.pause_frames.push_back(fab.stats(int(sw)).pause_frames);
+    r.ecn_marks.push_back(fab.stats(int(sw)).ecn_marked);
+  }
+  r.fanin_start_us = double(start_ps) / 1e6;
+  r.fanin_end_us = double(end_ps) / 1e6;
+  if (r.fanin_done) {
+    // Microsecond resolution: the window [start, end) rounded outwards.
+    const long a = long(start_ps / 1000000), b = long((end_ps + 999999) / 1000000);
+    r.f0_mean_during = gbps(sum_us(r.f0_us, a, b), double(b - a));
+    const long bl = std::max(1L, long(bin_us));
+    double mn = 1e300;
+    for (long x = a; x < b; x += bl) mn = std::min(mn, gbps(sum_us(r.f0_us, x, std::min(b, x + bl)), double(std::min(b, x + bl) - x)));
+    r.f0_min_during = mn;
+    const long before = long(k.num("traffic.before_us", 1, 1e7));
+    r.f0_mean_before = gbps(sum_us(r.f0_us, std::max(0L, a - before), a), double(a - std::max(0L, a - before)));
+  }
+  return r;
+}
+
+int collateral_main(const KeyStore& k, const std::string& out_dir, bool plot, const std::string& python,
+                    const std::string& plot_script) {
+  NetSetup s = build_setup(k);
+  std::vector<CollateralRun> runs;
+  for (const auto& sch : s.schemes)
+    for (const auto& cc : s.ccs) {
+      runs.push_back(run_collateral(k, s, sch == "dsh" ? Scheme::DSH : Scheme::SIH, cc));
+      const CollateralRun& r = runs.back();
+      std::fprintf(stderr,
+                   "%s %s: F0 %.1f Gb/s before, during the fan-in (%.1f..%.1f us) mean %.1f min %.1f Gb/s; "
+                   "lossless drops %llu; PAUSE frames S0..: ",
+                   r.scheme.c_str(), r.cc.c_str(), r.f0_mean_before, r.fanin_start_us, r.fanin_end_us, r.f0_mean_during,
+                   r.f0_min_during, (unsigned long long)r.lossless_drops);
+      for (auto n : r.pause_frames) std::fprintf(stderr, "%llu ", (unsigned long long)n);
+      std::fprintf(stderr, "; ECN marks: ");
+      for (auto n : r.ecn_marks) std::fprintf(stderr, "%llu ", (unsigned long long)n);
+      std::fprintf(stderr, "; %llu packets forwarded in %.2f s wall (%.2f M/s), %.0f us simulated%s%s\n",
+                   (unsigned long long)r.forwarded, r.wall_s, double(r.forwarded) / r.wall_s / 1e6, r.sim_us,
+                   r.triggered ? "" : "; the long flows never reached traffic.trigger_gbps",
+                   r.error.empty() ? "" : ("; ERROR " + r.error).c_str());
+    }
+  const double bin_us = k.num("traffic.bin_us", 0.1, 1e4);
+  // throughput.csv: per run, 10 us bins from before_us ahead of the fan-in to the end.
+  std::ostringstream csv;
+  csv << "scheme,cc,t_us,f0_gbps,f1_gbps,fanin_gbps\n";
+  for (const auto& r : runs) {
+    const long bl = std::max(1L, long(bin_us));
+    const long a0 = long(r.fanin_start_us) - long(k.num("traffic.before_us", 1, 1e7));
+    const long end = long(r.sim_us);
+    for (long x = std::max(0L, a0 - (a0 % bl + bl) % bl); x + bl <= end; x += bl) {
+      char b[200];
+      std::snprintf(b, sizeof b, "%s,%s,%.1f,%.3f,%.3f,%.3f\n", r.scheme.c_str(), r.cc.c_str(), double(x) - r.fanin_start_us,
+                    gbps(sum_us(r.f0_us, x, x + bl), double(bl)), gbps(sum_us(r.f1_us, x, x + bl), double(bl)),
+                    gbps(sum_us(r.fanin_us, x, x + bl), double(bl)));
+      csv << b;
+    }
+  }
+  nlohmann::json j;
+  j["scenario"] = k.text("scenario.name");
+  j["kind"] = "collateral-damage";
+  j["backend"] = k.text("run.backend");
+  j["rtl_switches"] = k.list("net.rtl_switches");
+  uint64_t fwd = 0, drops = 0;
+  double wall = 0, cpu = 0;
+  bool errors = false, all_done = true;
+  for (const auto& r : runs) {
+    nlohmann::json x;
+    x["f0_mean_gbps_during_fanin"] = r.f0_mean_during;
+    x["f0_min_gbps_during_fanin"] = r.f0_min_during;
+    x["f0_mean_gbps_before_fanin"] = r.f0_mean_before;
+    x["lossless_drops"] = r.lossless_drops;
+    x["fanin_start_us"] = r.fanin_start_us;
+    x["fanin_end_us"] = r.fanin_end_us;
+    x["fanin_completed"] = r.fanin_done;
+    x["triggered_at_trigger_gbps"] = r.triggered;
+    x["pause_frames_per_switch"] = r.pause_frames;
+    x["packets_forwarded"] = r.forwarded;
+    x["reordered_packets"] = r.reordered;
+    x["sim_us"] = r.sim_us;
+    x["wall_s"] = r.wall_s;
+    x["cpu_s"] = r.cpu_s;
+    if (!r.error.empty()) x["error"] = r.error;
+    x["lockstep_mismatch"] = r.error.find("rtl=") != std::string::npos;
+    j["results"][r.scheme][r.cc] = x;
+    fwd += r.forwarded;
+    drops += r.lossless_drops;
+    wall += r.wall_s;
+    cpu += r.cpu_s;
+    errors |= !r.error.empty();
+    all_done &= r.fanin_done;
+  }
+  j["speed"] = {{"packets_forwarded", fwd},
+                {"wall_s", wall},
+                {"cpu_s", cpu},
+                {"packets_per_wall_s", wall > 0 ? double(fwd) / wall : 0},
+                {"packets_per_cpu_s", cpu > 0 ? double(fwd) / cpu : 0}};
+  nlohmann::json targets;
+  for (const auto& cc : s.ccs) {
+    const CollateralRun *d = nullptr, *si = nullptr;
+    for (const auto& r : runs) {
+      if (r.cc != cc) continue;
+      (r.scheme == "dsh" ? d : si) = &r;
+    }
+    if (d) targets[cc]["dsh_f0_mean_during_ge_45"] = d->f0_mean_during >= 45;
+    if (d && si) targets[cc]["sih_f0_mean_during_le_80pct_of_dsh"] = si->f0_mean_during <= 0.8 * d->f0_mean_during;
+  }
+  targets["zero_lossless_drops"] = drops == 0;
+  j["targets"] = targets;
+  std::ostringstream txt;
+  txt << "S2 collateral damage (" << k.text("scenario.name") << "), backend " << k.text("run.backend");
+  if (!k.list("net.rtl_switches").empty()) txt << " on " << k.text("net.rtl_switches");
+  txt << "\nF0 throughput, Gb/s (during = from the fan-in's first packet until its last flow completed)\n";
+  txt << "scheme  cc      before  during-mean  during-min  fan-in us      drops  PAUSE frames per switch\n";
+  for (const auto& r : runs) {
+    char b[300];
+    std::snprintf(b, sizeof b, "%-7s %-7s %6.1f  %11.1f  %10.1f  %6.1f..%-6.1f %5llu  ", r.scheme.c_str(), r.cc.c_str(),
+                  r.f0_mean_before, r.f0_mean_during, r.f0_min_during, r.fanin_start_us, r.fanin_end_us,
+                  (unsigned long long)r.lossless_drops);
+    txt << b;
+    for (auto n : r.pause_frames) txt << n << " ";
+    txt << "\n";
+  }
+  char b[200];
+  std::snprintf(b, sizeof b,
+                "speed: %llu packets forwarded (all switches) in %.2f s wall = %.2f M packets/s (CPU time %.2f s = %.2f M/s; "
+                "wall > CPU when other processes share the cores)\n",
+                (unsigned long long)fwd, wall, wall > 0 ? double(fwd) / wall / 1e6 : 0, cpu, cpu > 0 ? double(fwd) / cpu / 1e6 : 0);
+  txt << b << "targets: " << targets.dump() << "\n";
+  write_file_atomically(out_dir + "/throughput.csv", csv.str());
+  write_file_atomically(out_dir + "/summary.json", j.dump(2) + "\n");
+  write_file_atomically(out_dir + "/summary.txt", txt.str());
+  std::fprintf(stderr, "%s", txt.str().c_str());
+  if (plot) {
+    const std::string png = out_dir + "/collateral.png";
+    const std::string cmd = "'" + python + "' '" + plot_script + "' '" + out_dir + "/throughput.csv' '" + png + "'";
+    if (std::system(cmd.c_str()) != 0) std::fprintf(stderr, "dsh-sim: plot failed: %s\n", cmd.c_str());
+  }
+  std::fprintf(stderr, "wrote %s/throughput.csv, summary.txt, summary.json%s\n", out_dir.c_str(), plot ? ", collateral.png" : "");
+  if (errors) return kExitCheckFailed;
+  if (drops) return kExitCheckFailed;
+  if (!all_done) return kExitInvalidExperiment;
+  return kExitOk;
+}
+
+}  // namespace dsh::net

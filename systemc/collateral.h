@@ -1,0 +1,40 @@
+// S2, collateral damage (DSH paper Fig. 13): two long-lived flows share a
+// link between two switches; once both carry their share, a fan-in of
+// 64 KB flows congests the second switch. The innocent flow F0's throughput
+// before and during the fan-in, per scheme and congestion control.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "key_store.h"
+#include "net_setup.h"
+
+namespace dsh::net {
+
+void declare_collateral_keys(KeyStore& k);
+// Every traffic key, before any run (throws ConfigError naming the key).
+void validate_collateral(const KeyStore& k, const NetSetup& s);
+
+struct CollateralRun {
+  std::string scheme, cc;
+  std::string error;            // a lockstep mismatch, an MMU error, a routing hole
+  bool triggered = false;       // the long flows reached traffic.trigger_gbps before the fan-in
+  bool fanin_done = false;
+  double fanin_start_us = 0, fanin_end_us = 0;
+  double f0_mean_during = 0, f0_min_during = 0, f0_mean_before = 0;
+  uint64_t lossless_drops = 0, forwarded = 0, reordered = 0;
+  std::vector<uint64_t> pause_frames, ecn_marks;  // per switch
+  double sim_us = 0, wall_s = 0, cpu_s = 0;
+  // Delivered bytes per microsecond from t = 0: F0, F1, the fan-in flows.
+  std::vector<uint64_t> f0_us, f1_us, fanin_us;
+};
+
+CollateralRun run_collateral(const KeyStore& k, NetSetup& s, Scheme scheme, const std::string& cc);
+
+// Runs every scheme x cc, writes throughput.csv, summary.json, summary.txt
+// and collateral.png into out_dir. Returns the exit status.
+int collateral_main(const KeyStore& k, const std::string& out_dir, bool plot, const std::string& python,
+                    const std::string& plot_script);
+
+}  // namespace dsh::net

@@ -1,0 +1,509 @@
+#include "fabric.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace dsh::net {
+
+struct Fabric::SwitchNode {
+  int id = 0;
+  ChipSpec chip;
+  std::unique_ptr<MmuModel> mmu;
+  uint64_t period_ps = 1000;
+  struct Req {
+    Pkt* pkt;
+    Op op;
+    uint64_t at;
+  };
+  std::deque<Req> enq, deq;
+  struct InFlight {  // a stepped cycle whose results have not come out yet
+    CycleIn in;
+    Pkt* pkt;
+  };
+  std::deque<InFlight> in_flight;
+  size_t real_in_flight = 0;
+  uint64_t next_cycle = 0;  // cycles stepped so far
+  uint64_t last_wanted = ~uint64_t(0);  // the cycle last given an event
+  bool have_result = false;   // results of cycle result_cycle, to act at its end
+  uint64_t result_cycle = 0;
+  CycleOut result;
+  Pkt* result_pkt = nullptr;
+  SwitchStats st;
+};
+
+struct Fabric::HostNode {
+  std::array<std::deque<int32_t>, kClasses> active;  // started flows per class, round robin
+  std::array<uint64_t, kClasses> wake{};              // a refill wake-up in the queue, ~0 none
+};
+
+Fabric::Fabric(const Topology& topo, const std::vector<ChipSpec>& chips, const FabricParams& p)
+    : topo_(topo), p_(p), rng_(p.seed) {
+  tx_.resize(topo.n_nodes());
+  for (size_t n = 0; n < topo.n_nodes(); ++n) {
+    const auto& ports = topo.ports(int(n));
+    tx_[n].resize(ports.size());
+    for (size_t i = 0; i < ports.size(); ++i) {
+      TxPort& t = tx_[n][i];
+      t.fab = this;
+      t.node = int(n);
+      t.port = int(i);
+      t.peer = ports[i].peer;
+      t.peer_port = ports[i].peer_port;
+      t.gbps = ports[i].gbps;
+      t.ps_per_byte = 8000.0 / ports[i].gbps;
+      t.prop_ps = uint64_t(ports[i].delay_ns * 1000.0 + 0.5);
+      t.arb = sc::ClassArbiter(p.dwrr_quantum_bytes);
+    }
+  }
+  if (chips.size() != topo.n_switches()) throw std::logic_error("Fabric: one chip per switch");
+  for (size_t s = 0; s < topo.n_switches(); ++s) {
+    auto sw = std::make_unique<SwitchNode>();
+    sw->id = int(s);
+    sw->chip = chips[s];
+    sw->period_ps = uint64_t(1000.0 / chips[s].mmu_clock_ghz + 0.5);
+    const Config& cfg = chips[s].mmu;
+    if (topo.ports(int(s)).size() > cfg.n_ports)
+      throw ConfigError("switch " + topo.name(int(s)) + " has " + std::to_string(topo.ports(int(s)).size()) +
+                        " links, its chip n_ports = " + std::to_string(cfg.n_ports));
+    LockstepOptions lo;
+    lo.full_compare = p.full_compare;
+    lo.fst_dir = p.mismatch_dir;
+    lo.fst_stem = "mismatch_" + topo.name(int(s));
+    lo.tag = "switch=" + topo.name(int(s));
+    std::unique_ptr<MmuModel> m;
+    if (chips[s].backend == Backend::Golden) {
+      m = make_model(Backend::Golden, cfg, lo);
+    } else {
+      const RtlVariant& v = find_rtl_variant(cfg);
+      RtlOptions ro;
+      ro.fault = p.rtl_fault;
+      m = chips[s].backend == Backend::Rtl ? v.make(cfg, ro) : make_lockstep(v, cfg, lo, ro);
+    }
+    // Every backend shows the pipelined RTL's decision latency (net.h).
+    if (m->latency() < kRtlLatency) m = make_delayed(std::move(m), kRtlLatency - m->latency());
+    sw->mmu = std::move(m);
+    sw_.push_back(std::move(sw));
+  }
+  for (size_t h = 0; h < topo.n_hosts(); ++h) {
+    hosts_.push_back(std::make_unique<HostNode>());
+    hosts_.back()->wake.fill(~uint64_t(0));
+  }
+}
+
+Fabric::~Fabric() = default;
+
+Pkt* Fabric::alloc() {
+  if (free_.empty()) {
+    pool_.push_back(std::make_unique<Pkt>());
+    return pool_.back().get();
+  }
+  Pkt* p = free_.back();
+  free_.pop_back();
+  *p = Pkt{};
+  return p;
+}
+
+const SwitchStats& Fabric::stats(int sw) const { return sw_.at(sw)->st; }
+MmuModel& Fabric::mmu(int sw) { return *sw_.at(sw)->mmu; }
+const TxPort& Fabric::tx(int node, int port) const { return tx_.at(node).at(port); }
+
+uint64_t Fabric::forwarded() const {
+  uint64_t n = 0;
+  for (const auto& s : sw_) n += s->st.forwarded;
+  return n;
+}
+
+uint64_t Fabric::lossless_drops() const {
+  uint64_t n = 0;
+  for (const auto& s : sw_) n += s->st.drops;
+  return n;
+}
+
+uint64_t Fabric::reordered() const {
+  uint64_t n = 0;
+  for (const auto& f : flows_) n += f.reordered;
+  return n;
+}
+
+int32_t Fabric::add_flow(uint32_t src, uint32_t dst, uint8_t cls, uint64_t bytes, uint64_t start_ps, int group) {
+  if (src == dst) throw ConfigError("a flow from host " + topo_.name(topo_.host_node(int(src))) + " to itself");
+  if (cls >= kControlClass) throw ConfigError("flow class " + std::to_string(cls) + ": lossless classes are 0..6");
+  NetFlow f;
+  f.src = src;
+  f.dst = dst;
+  f.cls = cls;
+  f.bytes = bytes;
+  f.start_ps = start_ps;
+  f.group = group;
+  if (p_.dcqcn) {
+    DcqcnParams d = p_.dcqcn_params;
+    const double line = topo_.ports(topo_.host_node(int(src)))[0].gbps;
+    // HPCC's run.py scales AI and HAI with the NIC rate (ai = 5*bw/25 Mb/s).
+    d.ai_gbps *= line / 100.0;
+    d.hai_gbps *= line / 100.0;
+    d.line_gbps = line;
+    f.cc = std::make_unique<Dcqcn>(d);
+  }
+  flows_.push_back(std::move(f));
+  const int32_t id = int32_t(flows_.size() - 1);
+  if (start_ps != kNever) start_flow_at(id, start_ps);
+  return id;
+}
+
+void Fabric::start_flow_at(int32_t id, uint64_t t_ps) {
+  flows_[id].start_ps = t_ps;
+  ev_.at(t_ps, [this, id] { start_flow(id); });
+}
+
+// ---------------------------------------------------------------- ports
+
+void Fabric::port_push(TxPort& t, Pkt* p) {
+  auto& q = t.q[p->cls];
+  if (p->kind == Pkt::Pause) {
+    // The MAC sends PFC frames before any queued CNP (their order among
+    // themselves kept), so that a CNP burst never delays a pause.
+    auto it = q.begin();
+    while (it != q.end() && (*it)->kind == Pkt::Pause) ++it;
+    q.insert(it, p);
+  } else {
+    q.push_back(p);
+  }
+  t.qbytes[p->cls] += p->bytes;
+  port_try_start(t);
+}
+
+void Fabric::port_try_start(TxPort& t) {
+  if (t.busy || !t.connected()) return;
+  const int c = t.arb.pick([&t](unsigned k) -> uint64_t { return t.q[k].empty() ? 0 : t.q[k].front()->bytes; },
+                           [&t](unsigned k) { return t.tx_pause(k); });
+  if (c < 0) return;
+  Pkt* p = t.q[c].front();
+  t.q[c].pop_front();
+  t.qbytes[c] -= p->bytes;
+  t.busy = true;  // before the callbacks: a refill must not start a second packet
+  t.arb.popped(unsigned(c), t.q[c].empty());
+  if (unsigned(c) != kControlClass) t.last_start_ps = ev_.now();
+  if (t.q[c].empty()) on_tx_empty(t, unsigned(c));
+  on_tx_start(t, *p);
+  const uint64_t ser = t.ser_ps(p->bytes);
+  TxPort* tp = &t;
+  ev_.after(ser, [this, tp] {
+    tp->busy = false;
+    port_try_start(*tp);
+  });
+  p->to_node = t.peer;
+  p->to_port = uint16_t(t.peer_port);
+  ev_.after(ser + t.prop_ps, [this, p] { deliver(p->to_node, p->to_port, p); });  // fits std::function's small buffer
+}
+
+void Fabric::on_tx_start(TxPort& t, Pkt& p) {
+  if (p.kind != Pkt::Data) return;
+  if (topo_.is_switch(t.node)) {
+    SwitchNode& s = *sw_[t.node];
+    ++s.st.forwarded;
+    s.deq.push_back({nullptr, Op{true, p.in_port, p.cls, p.cells}, ev_.now()});
+    mmu_request(t.node);
+    if (p_.dcqcn && !p.ecn) {
+      const double scale = t.gbps / 100.0;
+      const double prob = ecn_mark_probability(t.qbytes[p.cls], uint64_t(p_.kmin_kb_100g * 1000 * scale),
+                                               uint64_t(p_.kmax_kb_100g * 1000 * scale), p_.pmax);
+      if (prob > 0 && std::uniform_real_distribution<double>(0, 1)(rng_) < prob) {
+        p.ecn = true;
+        ++s.st.ecn_marked;
+      }
+    }
+  } else {
+    NetFlow& f = flows_[p.flow];
+    if (f.cc && f.cc->on_sent(p.bytes)) schedule_increase(p.flow);
+  }
+}
+
+void Fabric::on_tx_empty(TxPort& t, unsigned cls) {
+  if (!topo_.is_switch(t.node) && cls != kControlClass) host_refill(topo_.node_host(t.node), cls);
+}
+
+void Fabric::deliver(int node, int port, Pkt* p) {
+  if (topo_.is_switch(node)) switch_receive(node, port, p);
+  else host_receive(topo_.node_host(node), p);
+}
+
+// A PAUSE frame acts processing_bytes at link rate after its first bit
+// arrived (spec §7.1 item 3); its last bit is here now.
+void Fabric::control_arrives(TxPort& t, Pkt* p) {
+  const uint64_t wait = t.ser_ps(p_.processing_bytes) - t.ser_ps(p_.pause_frame_bytes);
+  TxPort* tp = &t;
+  const Event e = p->fc;
+  release(p);
+  ev_.after(wait, [this, tp, e] {
+    switch (e.kind) {
+      case Event::Pause: tp->q_paused[e.queue] = true; break;
+      case Event::Resume: tp->q_paused[e.queue] = false; break;
+      case Event::PortPause: tp->port_paused = true; break;
+      case Event::PortResume: tp->port_paused = false; break;
+    }
+    port_try_start(*tp);
+  });
+}
+
+// ---------------------------------------------------------------- hosts
+
+void Fabric::start_flow(int32_t fi) {
+  NetFlow& f = flows_[fi];
+  f.started = true;
+  f.next_ok_ps = ev_.now();
+  const uint32_t h = f.src;
+  hosts_[h]->active[f.cls].push_back(fi);
+  if (tx_[topo_.host_node(int(h))][0].q[f.cls].empty()) host_refill(int(h), f.cls);
+}
+
+// One packet of the class's next flow whose rate limiter allows it (round
+// robin among the class's flows); when none may send yet, a wake-up at the
+// earliest time one may.
+void Fabric::host_refill(int h, unsigned cls) {
+  HostNode& hn = *hosts_[h];
+  TxPort& nic = tx_[topo_.host_node(h)][0];
+  if (!nic.q[cls].empty()) return;
+  auto& act = hn.active[cls];
+  const uint64_t now = ev_.now();
+  uint64_t earliest = ~uint64_t(0);
+  for (size_t i = 0, n = act.size(); i < n; ++i) {
+    const int32_t fi = act.front();
+    act.pop_front();
+    NetFlow& f = flows_[fi];
+    if (f.bytes && f.generated >= f.bytes) continue;  // all sent: leaves the rotation
+    act.push_back(fi);
+    if (f.next_ok_ps > now) {
+      earliest = std::min(earliest, f.next_ok_ps);
+      continue;
+    }
+    Pkt* p = alloc();
+    p->kind = Pkt::Data;
+    p->src = uint32_t(h);
+    p->dst = f.dst;
+    p->cls = f.cls;
+    p->flow = fi;
+    p->seq = f.next_seq++;
+    p->bytes = uint32_t(f.bytes ? std::min<uint64_t>(p_.packet_bytes, f.bytes - f.generated) : p_.packet_bytes);
+    f.generated += p->bytes;
+    if (f.cc && f.cc->rate_gbps() < nic.gbps) f.next_ok_ps = now + uint64_t(double(p->bytes) * 8000.0 / f.cc->rate_gbps() + 0.5);
+    port_push(nic, p);
+    return;
+  }
+  if (earliest != ~uint64_t(0) && earliest < hn.wake[cls]) {
+    hn.wake[cls] = earliest;
+    ev_.at(earliest, [this, h, cls, earliest] {
+      HostNode& x = *hosts_[h];
+      if (x.wake[cls] != earliest) return;  // superseded by an earlier one
+      x.wake[cls] = ~uint64_t(0);
+      host_refill(h, cls);
+    });
+  }
+}
+
+void Fabric::schedule_increase(int32_t fi) {
+  NetFlow& f = flows_[fi];
+  const uint64_t due = f.cc->increase_due_ps();
+  if (due == ~uint64_t(0) || due == f.increase_armed_ps) return;
+  f.increase_armed_ps = due;
+  ev_.at(due, [this, fi, due] {
+    NetFlow& x = flows_[fi];
+    if (x.cc->increase_due_ps() != due) return;  // re-armed by a cut since
+    x.increase_armed_ps = ~uint64_t(0);
+    x.cc->on_increase_timer(ev_.now());
+    schedule_increase(fi);
+  });
+}
+
+void Fabric::host_receive(int h, Pkt* p) {
+  TxPort& nic = tx_[topo_.host_node(h)][0];
+  if (p->kind == Pkt::Pause) {
+    control_arrives(nic, p);
+    return;
+  }
+  const uint64_t now = ev_.now();
+  if (p->kind == Pkt::Cnp) {
+    const int32_t fi = p->flow;
+    release(p);
+    NetFlow& f = flows_[fi];
+    if (!f.cc) return;
+    f.cnp_rx_ps = now;
+    if (!f.cc->on_cnp(now)) {
+      const uint64_t due = f.cc->decrease_due_ps();
+      ev_.at(due, [this, fi, due] {
+        NetFlow& x = flows_[fi];
+        if (x.cc->decrease_due_ps() != due) return;
+        x.cc->on_decrease_due(ev_.now());
+        schedule_increase(fi);
+      });
+    }
+    schedule_increase(fi);
+    return;
+  }
+  NetFlow& f = flows_[p->flow];
+  if (f.delivered == 0) f.first_rx_ps = now;
+  f.delivered += p->bytes;
+  if (p->seq != f.expect_seq) ++f.reordered;
+  f.expect_seq = p->seq + 1;
+  if (on_deliver) on_deliver(p->flow, p->bytes);
+  if (p->ecn && p_.dcqcn && (!f.cnp_sent || now - f.last_cnp_ps >= uint64_t(p_.cnp_interval_us * 1e6))) {
+    f.cnp_sent = true;
+    f.last_cnp_ps = now;
+    Pkt* c = alloc();
+    c->kind = Pkt::Cnp;
+    c->cls = kControlClass;
+    c->bytes = uint32_t(p_.cnp_bytes);
+    c->src = uint32_t(h);
+    c->dst = f.src;
+    c->flow = p->flow;
+    port_push(nic, c);
+  }
+  const int32_t fi = p->flow;
+  release(p);
+  if (f.bytes && f.delivered >= f.bytes && !f.done) {
+    f.done = true;
+    f.done_ps = now;
+    if (on_flow_done) on_flow_done(fi);
+  }
+}
+
+// ---------------------------------------------------------------- switches
+
+void Fabric::switch_receive(int s, int port, Pkt* p) {
+  if (p->kind == Pkt::Pause) {
+    control_arrives(tx_[s][port], p);
+    return;
+  }
+  const int out = topo_.route(s, int(p->dst), uint64_t(p->flow) * 2 + (p->kind == Pkt::Cnp));
+  if (out < 0) {
+    error = "switch " + topo_.name(s) + " has no route to " + topo_.name(topo_.host_node(int(p->dst)));
+    ev_.stop();
+    release(p);
+    return;
+  }
+  if (p->kind == Pkt::Cnp) {  // class 7: outside the lossless accounting
+    port_push(tx_[s][out], p);
+    return;
+  }
+  SwitchNode& sw = *sw_[s];
+  p->in_port = uint16_t(port);
+  p->out_port = uint16_t(out);
+  p->cells = uint32_t(cells_of(p->bytes, sw.chip.cell_bytes));
+  sw.enq.push_back({p, Op{true, uint32_t(port), p->cls, p->cells}, ev_.now()});
+  mmu_request(s);
+}
+
+void Fabric::mmu_request(int s) {
+  SwitchNode& sw = *sw_[s];
+  // Cycle c starts at c * period: the first one at or after now.
+  mmu_want(s, (ev_.now() + sw.period_ps - 1) / sw.period_ps);
+}
+
+// A cycle that must run at its time: one with a request, or the one at whose
+// start an earlier cycle's results act. Other cycles are stepped when the
+// next such cycle comes (their inputs are idle and they give no results).
+void Fabric::mmu_want(int s, uint64_t c) {
+  SwitchNode& sw = *sw_[s];
+  if (c < sw.next_cycle) c = sw.next_cycle;
+  if (c == sw.last_wanted) return;  // most repeats are of the last one; others run as stale ticks
+  sw.last_wanted = c;
+  const uint64_t key = uint64_t(s) << 48 | c;  // one capture: fits std::function's small buffer
+  ev_.at(c * sw.period_ps, [this, key] { mmu_tick(int(key >> 48), key & ((uint64_t(1) << 48) - 1)); }, kPhaseMmu);
+}
+
+// Steps one cycle; a cycle whose results come out (a packet admitted or
+// dropped, PAUSE/RESUME events) leaves them to act at its end.
+void Fabric::mmu_step(int s, const CycleIn& in, Pkt* enq_pkt) {
+  SwitchNode& sw = *sw_[s];
+  const CycleOut& out = sw.mmu->step(in);
+  const uint64_t cycle = sw.next_cycle;
+  sw.st.mmu_cycles = ++sw.next_cycle;
+  const bool real = !in.idle();
+  sw.st.mmu_busy_cycles += real;
+  sw.real_in_flight += real;
+  sw.in_flight.push_back({in, enq_pkt});
+  if (real) mmu_want(s, cycle + sw.mmu->latency() + 1);  // its results act then
+  if (sw.in_flight.size() <= sw.mmu->latency()) return;  // pipeline filling: no results yet
+  const SwitchNode::InFlight done = sw.in_flight.front();
+  sw.in_flight.pop_front();
+  sw.real_in_flight -= !done.in.idle();
+  if (out.error())
+    throw std::runtime_error("switch " + topo_.name(s) + ": MMU protocol error at cycle " +
+                             std::to_string(cycle - sw.mmu->latency()) + (out.enq_error ? " (enqueue)" : " (dequeue)"));
+  if (done.pkt || out.n_events) {
+    sw.st.peak_s = std::max(sw.st.peak_s, sw.mmu->s());
+    sw.have_result = true;
+    sw.result = out;
+    sw.result_pkt = done.pkt;
+    sw.result_cycle = cycle;
+  }
+}
+
+// Cycle c at its start: the cycles since the last one stepped are stepped
+// idle (skipped at once while nothing real is in flight); the results of
+// cycle c-1 act (they came out at its end); then cycle c takes the oldest
+// waiting enqueue and dequeue.
+void Fabric::mmu_tick(int s, uint64_t c) {
+  SwitchNode& sw = *sw_[s];
+  if (c < sw.next_cycle) return;  // already stepped
+  try {
+    while (sw.next_cycle < c) {
+      if (!sw.real_in_flight) {
+        sw.mmu->skip_idle(c - sw.next_cycle);
+        sw.next_cycle = c;
+        sw.st.mmu_cycles = c;
+        break;
+      }
+      mmu_step(s, CycleIn{}, nullptr);
+      if (sw.have_result && sw.result_cycle + 1 < c)
+        throw std::logic_error("switch " + topo_.name(s) + ": MMU results of cycle " + std::to_string(sw.result_cycle) +
+                               " found late, at cycle " + std::to_string(c));
+    }
+    if (sw.have_result) mmu_apply(s);
+    const uint64_t now = ev_.now();
+    CycleIn in;
+    Pkt* enq_pkt = nullptr;
+    if (!sw.enq.empty()) {
+      in.enq = sw.enq.front().op;
+      enq_pkt = sw.enq.front().pkt;
+      sw.st.max_enq_wait_ps = std::max(sw.st.max_enq_wait_ps, now - sw.enq.front().at);
+      sw.enq.pop_front();
+    }
+    if (!sw.deq.empty()) {
+      in.deq = sw.deq.front().op;
+      sw.deq.pop_front();
+    }
+    mmu_step(s, in, enq_pkt);
+    if (sw.have_result || !sw.enq.empty() || !sw.deq.empty()) mmu_want(s, c + 1);
+  } catch (const std::exception& e) {
+    error = e.what();
+    ev_.stop();
+  }
+}
+
+void Fabric::mmu_apply(int s) {
+  SwitchNode& sw = *sw_[s];
+  sw.have_result = false;
+  if (Pkt* p = sw.result_pkt) {
+    sw.result_pkt = nullptr;
+    if (sw.result.region == Region::Drop) {
+      ++sw.st.drops;
+      release(p);
+    } else {
+      port_push(tx_[s][p->out_port], p);
+    }
+  }
+  for (unsigned i = 0; i < sw.result.n_events; ++i) {
+    const Event& e = sw.result.events[i];
+    const bool pause = e.kind == Event::Pause || e.kind == Event::PortPause;
+    ++(pause ? sw.st.pause_frames : sw.st.resume_frames);
+    Pkt* f = alloc();
+    f->kind = Pkt::Pause;
+    f->cls = kControlClass;
+    f->bytes = uint32_t(p_.pause_frame_bytes);
+    f->fc = e;
+    if (size_t(e.port) < tx_[s].size()) port_push(tx_[s][e.port], f);
+    else release(f);
+  }
+}
+
+}  // namespace dsh::net

@@ -1,0 +1,198 @@
+// A network of shared-buffer switches and hosts, event driven (event_queue.h).
+// Each switch steps its own MMU (golden, RTL or lockstep behind
+// dsh::MmuModel) with the single-switch model's timing rules (net.h): one
+// enqueue and one dequeue per MMU cycle in request order, an enqueue in the
+// first cycle starting at or after the packet's last bit arrived, a dequeue
+// when the packet starts on the wire, results after kRtlLatency cycles at
+// the end of the cycle they come out in. PAUSE/RESUME frames (level mode)
+// are 64 B class-7 frames toward the peer of the paused ingress port; they
+// act processing_bytes at link rate after their first bit arrived and stop
+// the peer's class (or, for a DSH port pause, every lossless class) between
+// packets. Class 7 (PAUSE, CNP) bypasses the MMU: it is not lossless
+// traffic and the paper's model keeps one queue for it.
+//
+// Hosts send flows as packets with per-flow sequence numbers through a
+// per-flow rate limiter (DCQCN's rate when congestion control is on); the
+// receiver counts bytes, checks order, records completion and answers an
+// ECN-marked packet with a CNP at most once per cnp_interval per flow.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "class_arbiter.h"
+#include "config.h"
+#include "dcqcn.h"
+#include "event_queue.h"
+#include "mmu_model.h"
+#include "topology.h"
+
+namespace dsh::net {
+
+constexpr unsigned kClasses = 8;
+constexpr unsigned kControlClass = 7;
+
+struct Pkt {
+  enum Kind : uint8_t { Data, Cnp, Pause };
+  Kind kind = Data;
+  uint8_t cls = 0;
+  bool ecn = false;
+  uint16_t in_port = 0, out_port = 0;  // at the switch holding it
+  uint16_t to_port = 0;                // on the wire: where it arrives
+  int32_t to_node = -1;
+  uint32_t src = 0, dst = 0;  // hosts
+  uint32_t bytes = 0, cells = 0;
+  int32_t flow = -1;
+  uint32_t seq = 0;
+  Event fc{};  // PAUSE frames
+};
+
+inline constexpr uint64_t kNoTime = ~uint64_t(0);
+
+struct NetFlow {
+  uint32_t src = 0, dst = 0;
+  uint8_t cls = 0;
+  uint64_t bytes = 0;     // 0: endless
+  uint64_t start_ps = 0;
+  int group = 0;          // the scenario's label (long-lived, fan-in, background)
+  // state
+  bool started = false, done = false;
+  uint64_t generated = 0, delivered = 0;
+  uint32_t next_seq = 0, expect_seq = 0;
+  uint64_t first_rx_ps = 0, done_ps = 0;
+  uint64_t next_ok_ps = 0;     // rate limiter: earliest start of its next packet
+  uint64_t last_cnp_ps = 0;    // receiver: last CNP it sent
+  uint64_t cnp_rx_ps = kNoTime; // sender: last CNP it got
+  bool cnp_sent = false;
+  uint64_t reordered = 0;
+  uint64_t increase_armed_ps = ~uint64_t(0);  // the increase-timer event in the queue
+  std::unique_ptr<Dcqcn> cc;   // null: line rate
+};
+
+struct ChipSpec {
+  Config mmu;                  // headroom_cells set per switch
+  uint64_t cell_bytes = 256;
+  double mmu_clock_ghz = 1.0;
+  Backend backend = Backend::Golden;  // golden, rtl or lockstep for this switch
+};
+
+struct FabricParams {
+  uint64_t mtu_bytes = 1500, packet_bytes = 1500;
+  uint64_t processing_bytes = 3840, pause_frame_bytes = 64, cnp_bytes = 64;
+  uint64_t dwrr_quantum_bytes = 1600;
+  bool dcqcn = false;
+  DcqcnParams dcqcn_params;     // line_gbps set per host
+  double kmin_kb_100g = 400, kmax_kb_100g = 1600, pmax = 0.2;  // KB = 1000 B, scaled by link rate
+  double cnp_interval_us = 4;
+  uint64_t seed = 1;
+  bool full_compare = false;
+  unsigned rtl_fault = 0;  // rtl/lockstep: a planted fault of rtl/dsh_pkg.sv (the checker's self-test)
+  std::string mismatch_dir = ".";
+};
+
+class Fabric;
+
+// One direction of a link: 8 class FIFOs, the class arbiter, the pause
+// state set by the peer's PAUSE frames.
+struct TxPort {
+  Fabric* fab = nullptr;
+  int node = -1, port = -1, peer = -1, peer_port = -1;
+  double ps_per_byte = 80;
+  uint64_t prop_ps = 0;
+  double gbps = 100;
+  std::array<std::deque<Pkt*>, kClasses> q;
+  std::array<uint64_t, kClasses> qbytes{};
+  sc::ClassArbiter arb{1600};
+  bool busy = false;
+  std::array<bool, kClasses> q_paused{};
+  bool port_paused = false;
+  uint64_t last_start_ps = 0;  // when a lossless packet last started (deadlock detector)
+  uint64_t ser_ps(uint64_t bytes) const { return uint64_t(double(bytes) * ps_per_byte + 0.5); }
+  bool tx_pause(unsigned c) const { return c != kControlClass && (q_paused[c] || port_paused); }
+  bool connected() const { return peer >= 0; }
+  size_t lossless_queued() const {
+    size_t n = 0;
+    for (unsigned c = 0; c < kControlClass; ++c) n += q[c].size();
+    return n;
+  }
+};
+
+struct SwitchStats {
+  uint64_t forwarded = 0, drops = 0, pause_frames = 0, resume_frames = 0;
+  uint64_t mmu_cycles = 0, mmu_busy_cycles = 0, peak_s = 0;
+  uint64_t max_enq_wait_ps = 0, ecn_marked = 0;
+};
+
+class Fabric {
+ public:
+  // chips[s]: the chip of switch s (its headroom_cells already set).
+  Fabric(const Topology& topo, const std::vector<ChipSpec>& chips, const FabricParams& p);
+  ~Fabric();
+
+  EventQueue& events() { return ev_; }
+  const Topology& topo() const { return topo_; }
+  const FabricParams& params() const { return p_; }
+  std::vector<NetFlow>& flows() { return flows_; }
+  // Adds a flow; it starts at start_ps (kNever: when start_flow_at says).
+  // Returns its index. Flows are added before the run.
+  static constexpr uint64_t kNever = ~uint64_t(0);
+  int32_t add_flow(uint32_t src, uint32_t dst, uint8_t cls, uint64_t bytes, uint64_t start_ps, int group);
+  void start_flow_at(int32_t flow, uint64_t t_ps);
+  void run(uint64_t until_ps) { ev_.run(until_ps); }
+  void stop() { ev_.stop(); }
+
+  // Called for every data packet a receiver takes (flow, bytes).
+  std::function<void(int32_t flow, uint32_t bytes)> on_deliver;
+  std::function<void(int32_t flow)> on_flow_done;
+
+  const SwitchStats& stats(int sw) const;
+  uint64_t forwarded() const;  // packets all switches started on an egress link
+  uint64_t lossless_drops() const;
+  MmuModel& mmu(int sw);
+  const TxPort& tx(int node, int port) const;
+  std::string error;  // a lockstep mismatch or protocol error stops the run
+  uint64_t reordered() const;
+
+  // internal, for the ports and nodes
+  void port_push(TxPort& t, Pkt* p);
+  void port_try_start(TxPort& t);
+  Pkt* alloc();
+  void release(Pkt* p) { free_.push_back(p); }
+
+ private:
+  struct SwitchNode;
+  struct HostNode;
+  void deliver(int node, int port, Pkt* p);
+  void on_tx_start(TxPort& t, Pkt& p);
+  void on_tx_empty(TxPort& t, unsigned cls);
+  void host_refill(int host, unsigned cls);
+  void host_receive(int host, Pkt* p);
+  void start_flow(int32_t f);
+  void schedule_increase(int32_t f);
+  void control_arrives(TxPort& t, Pkt* p);
+  void switch_receive(int sw, int port, Pkt* p);
+  void mmu_request(int sw);
+  void mmu_want(int sw, uint64_t cycle);
+  void mmu_step(int sw, const CycleIn& in, Pkt* enq_pkt);
+  void mmu_tick(int sw, uint64_t cycle);
+  void mmu_apply(int sw);
+
+  const Topology& topo_;
+  FabricParams p_;
+  EventQueue ev_;
+  std::vector<std::vector<TxPort>> tx_;  // [node][port]
+  std::vector<std::unique_ptr<SwitchNode>> sw_;
+  std::vector<std::unique_ptr<HostNode>> hosts_;
+  std::vector<NetFlow> flows_;
+  std::vector<std::unique_ptr<Pkt>> pool_;
+  std::vector<Pkt*> free_;
+  std::mt19937_64 rng_;
+};
+
+}  // namespace dsh::net

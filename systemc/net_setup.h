@@ -1,0 +1,41 @@
+// The keys every network scenario shares and the network they describe:
+// topology, one chip per switch (the contract's chip unless a scenario
+// overrides it, per switch with chip.<SWITCH>.<field>), each switch's MMU
+// backend, the transport and DCQCN settings.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "fabric.h"
+#include "key_store.h"
+#include "topology.h"
+
+namespace dsh::net {
+
+// Declares [scenario] [chip] [link] [switch] [net] [dcqcn] [run] keys.
+void declare_common_keys(KeyStore& k);
+
+struct NetSetup {
+  std::unique_ptr<Topology> topo;
+  std::vector<ChipSpec> chips;
+  FabricParams fp;
+  std::vector<std::string> schemes, ccs;
+  Backend backend = Backend::Golden;
+  std::vector<std::string> rtl_switches;
+};
+
+// Everything checked (exit 2 on a ConfigError naming the key). `scheme` and
+// `cc` pick the MMU scheme and congestion control of one run.
+NetSetup build_setup(const KeyStore& k);
+void configure_run(NetSetup& s, const KeyStore& k, Scheme scheme, const std::string& cc);
+
+// eta in cells for switch `sw`: one value for the whole switch, the
+// largest any of its links needs (spec §1.3 formula at that link's rate
+// and delay, plus the switch's admission wait and decision latency at that
+// rate, spec §7.2), so every port is lossless (conservative for the slower ones).
+// per-port eta: use Config::port_headroom_cells when merged
+uint64_t switch_headroom_cells(const Topology& t, int sw, const LinkParams& base, double mmu_clock_ghz);
+
+}  // namespace dsh::net

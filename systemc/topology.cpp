@@ -1,0 +1,145 @@
+#include "topology.h"
+
+#include <algorithm>
+#include <deque>
+#include <set>
+
+#include "config.h"
+#include "input.h"
+
+namespace dsh::net {
+
+uint64_t mix64(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+LinkSpec parse_link(const std::string& item, double gbps, double delay_ns, const std::string& what) {
+  LinkSpec l;
+  l.gbps = gbps;
+  l.delay_ns = delay_ns;
+  std::string ends = item, rest;
+  if (const auto c = item.find(':'); c != std::string::npos) {
+    ends = item.substr(0, c);
+    rest = item.substr(c + 1);
+  }
+  const auto dash = ends.find('-');
+  if (dash == std::string::npos || dash == 0 || dash + 1 == ends.size())
+    throw ConfigError(what + ": " + quoted(item) + " is not a link A-B[:gbps[:delay_ns]]");
+  l.a = ends.substr(0, dash);
+  l.b = ends.substr(dash + 1);
+  if (!rest.empty()) {
+    const auto c = rest.find(':');
+    l.gbps = parse_real(what + " " + item + " rate", rest.substr(0, c), 0, 1e5, true);
+    if (c != std::string::npos) l.delay_ns = parse_real(what + " " + item + " delay", rest.substr(c + 1), 0, 1e9);
+  }
+  return l;
+}
+
+Route parse_route(const std::string& item, const std::string& what) {
+  const auto a = item.find(':'), b = item.rfind(':');
+  if (a == std::string::npos || a == b) throw ConfigError(what + ": " + quoted(item) + " is not a route SWITCH:DEST:NEXT");
+  return Route{item.substr(0, a), item.substr(a + 1, b - a - 1), item.substr(b + 1)};
+}
+
+Topology::Topology(std::vector<std::string> switches, std::vector<std::string> hosts, const std::vector<LinkSpec>& links,
+                   const std::vector<Route>& routes)
+    : n_sw_(switches.size()) {
+  names_ = std::move(switches);
+  for (auto& h : hosts) names_.push_back(std::move(h));
+  std::set<std::string> seen;
+  for (const auto& n : names_)
+    if (!seen.insert(n).second) throw ConfigError("net: node " + quoted(n) + " is named twice");
+  ports_.resize(names_.size());
+  for (const auto& l : links) {
+    const int a = node(l.a), b = node(l.b);
+    if (a < 0 || b < 0) throw ConfigError("net.links: " + l.a + "-" + l.b + " names an unknown node " + quoted(a < 0 ? l.a : l.b));
+    if (a == b) throw ConfigError("net.links: " + l.a + "-" + l.b + " links a node to itself");
+    if (!is_switch(a) && !is_switch(b)) throw ConfigError("net.links: " + l.a + "-" + l.b + " links two hosts");
+    const int pa = int(ports_[a].size()), pb = int(ports_[b].size());
+    // A failed link keeps its port numbers (the switch has the port) but
+    // carries nothing: it is left out of routing and never used.
+    ports_[a].push_back(PortSpec{l.failed ? -1 : b, l.failed ? -1 : pb, l.gbps, l.delay_ns});
+    ports_[b].push_back(PortSpec{l.failed ? -1 : a, l.failed ? -1 : pa, l.gbps, l.delay_ns});
+  }
+  for (size_t h = 0; h < n_hosts(); ++h) {
+    const auto& p = ports_[host_node(int(h))];
+    if (p.size() != 1 || p[0].peer < 0)
+      throw ConfigError("net.links: host " + names_[host_node(int(h))] + " needs exactly one working link, has " +
+                        std::to_string(p.size()));
+  }
+  // Hop distance of every node to every host (hosts do not forward).
+  next_.assign(n_sw_, std::vector<std::vector<int>>(n_hosts()));
+  for (size_t h = 0; h < n_hosts(); ++h) {
+    std::vector<int> dist(names_.size(), -1);
+    std::deque<int> bfs{host_node(int(h))};
+    dist[host_node(int(h))] = 0;
+    while (!bfs.empty()) {
+      const int n = bfs.front();
+      bfs.pop_front();
+      if (!is_switch(n) && n != host_node(int(h))) continue;
+      for (const auto& p : ports_[n])
+        if (p.peer >= 0 && dist[p.peer] < 0) {
+          dist[p.peer] = dist[n] + 1;
+          bfs.push_back(p.peer);
+        }
+    }
+    for (size_t s = 0; s < n_sw_; ++s) {
+      if (dist[s] < 0) continue;
+      for (size_t i = 0; i < ports_[s].size(); ++i) {
+        const int peer = ports_[s][i].peer;
+        if (peer >= 0 && dist[peer] == dist[s] - 1 && (is_switch(peer) || peer == host_node(int(h))))
+          next_[s][h].push_back(int(i));
+      }
+    }
+  }
+  for (const auto& r : routes) {
+    const int s = node(r.sw), d = node(r.dest), nx = node(r.next);
+    if (s < 0 || !is_switch(s)) throw ConfigError("net.routes: " + quoted(r.sw) + " is not a switch");
+    if (d < 0) throw ConfigError("net.routes: destination " + quoted(r.dest) + " is not a node");
+    int port = -1;
+    for (size_t i = 0; i < ports_[s].size(); ++i)
+      if (ports_[s][i].peer == nx) port = int(i);
+    if (port < 0) throw ConfigError("net.routes: " + r.next + " is not a working neighbour of " + r.sw);
+    for (size_t h = 0; h < n_hosts(); ++h) {
+      const int hn = host_node(int(h));
+      if (hn == d || (is_switch(d) && ports_[hn][0].peer == d)) next_[s][h] = {port};
+    }
+  }
+}
+
+int Topology::node(const std::string& name) const {
+  const auto it = std::find(names_.begin(), names_.end(), name);
+  return it == names_.end() ? -1 : int(it - names_.begin());
+}
+
+int Topology::host(const std::string& name) const {
+  const int n = node(name);
+  return n < 0 || is_switch(n) ? -1 : node_host(n);
+}
+
+int Topology::route(int sw, int dst, uint64_t flow_key) const {
+  const auto& c = next_[sw][dst];
+  if (c.empty()) return -1;
+  if (c.size() == 1) return c[0];
+  return c[mix64(flow_key * 1000003ULL + uint64_t(sw)) % c.size()];
+}
+
+std::vector<std::pair<int, int>> Topology::path(int src_host, int dst_host, uint64_t flow_key) const {
+  std::vector<std::pair<int, int>> out;
+  int n = host_switch(src_host);
+  for (size_t hop = 0; hop < 4 * names_.size(); ++hop) {
+    const int p = route(n, dst_host, flow_key);
+    if (p < 0) return {};
+    out.emplace_back(n, p);
+    const int peer = ports_[n][p].peer;
+    if (peer == host_node(dst_host)) return out;
+    if (!is_switch(peer)) return {};
+    n = peer;
+  }
+  return {};  // a routing loop
+}
+
+}  // namespace dsh::net

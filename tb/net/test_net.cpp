@@ -1,0 +1,312 @@
+// Network layer (issue 16): routing, ECMP, DCQCN's rate response, the CDF
+// sampler, the deadlock detector and a short S2 run. Expected values are
+// worked by hand (in the comments), never read from the code under test.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <map>
+#include <random>
+
+#include "collateral.h"
+#include "deadlock.h"
+#include "dcqcn.h"
+#include "deadlock_detector.h"
+#include "key_store.h"
+#include "net_setup.h"
+#include "topology.h"
+#include "workload.h"
+
+using namespace dsh;
+using namespace dsh::net;
+
+namespace {
+
+// Leaf-spine: spines S0, S1; leaves L0..L3; hosts A0 (L0), A1 (L1), A2 (L2), A3 (L3).
+Topology leaf_spine(const std::vector<std::string>& failed, const std::vector<Route>& routes) {
+  std::vector<LinkSpec> links;
+  for (int l = 0; l < 4; ++l)
+    for (int s = 0; s < 2; ++s) {
+      LinkSpec k{"S" + std::to_string(s), "L" + std::to_string(l), 400, 2000, false};
+      for (const auto& f : failed) k.failed |= f == k.a + "-" + k.b;
+      links.push_back(k);
+    }
+  for (int l = 0; l < 4; ++l) links.push_back({"A" + std::to_string(l), "L" + std::to_string(l), 100, 2000, false});
+  return Topology({"S0", "S1", "L0", "L1", "L2", "L3"}, {"A0", "A1", "A2", "A3"}, links, routes);
+}
+
+std::vector<std::string> names(const Topology& t, const std::vector<std::pair<int, int>>& path) {
+  std::vector<std::string> v;
+  for (const auto& [sw, port] : path) v.push_back(t.name(sw));
+  return v;
+}
+
+}  // namespace
+
+TEST(NetRouting, ShortestPathsAndFailedLinks) {
+  const Topology t = leaf_spine({}, {});
+  // L0 (node 2) reaches A1 over either spine: its ports 0 (S0) and 1 (S1).
+  EXPECT_EQ(t.next_ports(t.node("L0"), t.host("A1")), (std::vector<int>{0, 1}));
+  // A spine reaches A1 only through L1 (its port 1: links are listed L0, L1, ...).
+  EXPECT_EQ(t.next_ports(t.node("S0"), t.host("A1")), (std::vector<int>{1}));
+  // The leaf of the destination goes straight down (port 2: after two uplinks).
+  EXPECT_EQ(t.next_ports(t.node("L1"), t.host("A1")), (std::vector<int>{2}));
+  const Topology f = leaf_spine({"S0-L3", "S1-L0"}, {});
+  // L0 has lost S1, so everything leaves through S0 (port 0).
+  EXPECT_EQ(f.next_ports(f.node("L0"), f.host("A3")), (std::vector<int>{0}));
+  // S0 has lost L3: shortest ways S0 -> L1 -> S1 -> L3 and S0 -> L2 -> S1 -> L3.
+  EXPECT_EQ(f.next_ports(f.node("S0"), f.host("A3")), (std::vector<int>{1, 2}));
+}
+
+TEST(NetRouting, ExplicitRouteMakesThePapersCycle) {
+  const Topology t = leaf_spine({"S0-L3", "S1-L0"}, {{"S0", "L3", "L1"}, {"S1", "L0", "L2"}});
+  EXPECT_EQ(names(t, t.path(t.host("A0"), t.host("A3"), 7)), (std::vector<std::string>{"L0", "S0", "L1", "S1", "L3"}));
+  EXPECT_EQ(names(t, t.path(t.host("A3"), t.host("A0"), 7)), (std::vector<std::string>{"L3", "S1", "L2", "S0", "L0"}));
+  EXPECT_THROW(leaf_spine({}, {{"S0", "L3", "L9"}}), ConfigError);  // NEXT is not a node
+  EXPECT_THROW(leaf_spine({"S0-L3"}, {{"S0", "L3", "L3"}}), ConfigError);  // NEXT over a failed link
+}
+
+TEST(NetRouting, EcmpSpreadsFlowsOverEqualPaths) {
+  const Topology t = leaf_spine({}, {});
+  std::map<int, int> count;
+  for (uint64_t f = 0; f < 2000; ++f) ++count[t.route(t.node("L0"), t.host("A1"), f)];
+  // Two uplinks, a fair hash: each share binomial(2000, 1/2), sd = 22; +-150 is ~7 sd.
+  ASSERT_EQ(count.size(), 2u);
+  EXPECT_NEAR(count[0], 1000, 150);
+  EXPECT_NEAR(count[1], 1000, 150);
+  // A flow keeps its path (per-flow hash, no reordering).
+  EXPECT_EQ(t.route(t.node("L0"), t.host("A1"), 42), t.route(t.node("L0"), t.host("A1"), 42));
+}
+
+TEST(NetRouting, BadTopologiesAreRefused) {
+  EXPECT_THROW(Topology({"S0"}, {"H0"}, {{"H0", "S9"}}, {}), ConfigError);                // unknown node
+  EXPECT_THROW(Topology({"S0"}, {"H0", "H1"}, {{"H0", "S0"}}, {}), ConfigError);          // H1 has no link
+  EXPECT_THROW(Topology({"S0"}, {"H0", "H1"}, {{"H0", "H1"}, {"H0", "S0"}}, {}), ConfigError);  // host-host
+  EXPECT_THROW(parse_link("H0S0", 100, 2000, "net.links"), ConfigError);
+  const LinkSpec l = parse_link("S0-L1:400:1000", 100, 2000, "net.links");
+  EXPECT_EQ(l.gbps, 400);
+  EXPECT_EQ(l.delay_ns, 1000);
+}
+
+// HPCC defaults (g = 1/256, alpha every 1 us, cuts at most every 4 us,
+// increase timer 300 us, one fast-recovery step, AI 20 Mb/s), worked by hand:
+//   t=0: first CNP: alpha = 1, rate = 100 * (1 - 1/2) = 50, target stays 100.
+//   t=300 us: stage 0 < 1: fast recovery, rate = (50 + 100) / 2 = 75.
+//   t=600 us: stage 1 = 1: additive, target = min(100, 100.02) = 100, rate = 87.5.
+//   t=700 us: CNP. alpha: the interval ending at 1 us had the first CNP:
+//     (1-g)*1 + g = 1; 699 intervals without: (255/256)^699 = 0.0648411;
+//     target = 87.5 (an increase happened), rate = 87.5 * (1 - 0.0648411/2) = 84.6632.
+//   t=702 us: CNP within 4 us of the cut: no cut now, one due at 704 us.
+TEST(NetDcqcn, RateResponseToMarkedPackets) {
+  DcqcnParams p;
+  Dcqcn d(p);
+  EXPECT_DOUBLE_EQ(d.rate_gbps(), 100);
+  EXPECT_TRUE(d.on_cnp(0));
+  EXPECT_DOUBLE_EQ(d.rate_gbps(), 50);
+  EXPECT_DOUBLE_EQ(d.target_gbps(), 100);
+  EXPECT_EQ(d.increase_due_ps(), 300'000'000u);
+  d.on_increase_timer(300'000'000);
+  EXPECT_DOUBLE_EQ(d.rate_gbps(), 75);
+  EXPECT_EQ(d.increase_due_ps(), 600'000'000u);
+  d.on_increase_timer(600'000'000);
+  EXPECT_DOUBLE_EQ(d.target_gbps(), 100);
+  EXPECT_DOUBLE_EQ(d.rate_gbps(), 87.5);
+  EXPECT_TRUE(d.on_cnp(700'000'000));
+  EXPECT_NEAR(d.alpha_at(700'000'000), 0.0648411, 1e-6);
+  EXPECT_NEAR(d.rate_gbps(), 84.6632, 1e-3);
+  EXPECT_DOUBLE_EQ(d.target_gbps(), 87.5);
+  EXPECT_FALSE(d.on_cnp(702'000'000));
+  EXPECT_EQ(d.decrease_due_ps(), 704'000'000u);
+  // Hyper increase after the additive step: stage 0 FR, 1 AI, 2 HAI (+0.2).
+  Dcqcn h(p);
+  h.on_cnp(0);  // 50 / 100
+  h.on_increase_timer(1);  // FR 75
+  h.on_increase_timer(2);  // AI: target 100, rate 87.5
+  h.on_increase_timer(3);  // HAI: target 100 (capped), rate 93.75
+  EXPECT_DOUBLE_EQ(h.rate_gbps(), 93.75);
+  // The floor: many cuts at alpha = 1 never go below min_rate (1 Gb/s).
+  Dcqcn m(p);
+  for (int i = 0; i < 20; ++i) m.on_cnp(uint64_t(i) * 5'000'000);
+  EXPECT_GE(m.rate_gbps(), 1.0);
+  EXPECT_LT(m.rate_gbps(), 1.2);
+}
+
+TEST(NetDcqcn, EcnMarkingIsRedLike) {
+  // Kmin 400 KB, Kmax 1600 KB, Pmax 0.2 (HPCC, 100 Gb/s).
+  EXPECT_EQ(ecn_mark_probability(400'000, 400'000, 1'600'000, 0.2), 0);
+  EXPECT_NEAR(ecn_mark_probability(1'000'000, 400'000, 1'600'000, 0.2), 0.1, 1e-12);  // 0.2 * 600/1200
+  EXPECT_EQ(ecn_mark_probability(1'600'001, 400'000, 1'600'000, 0.2), 1);
+}
+
+TEST(NetWorkload, CdfSampler) {
+  // 50 % of flows uniform in [0, 100] B, 50 % in [100, 300] B.
+  const SizeCdf c({{0, 0}, {100, 0.5}, {300, 1}}, "test");
+  EXPECT_EQ(c.at(0.25), 50u);
+  EXPECT_EQ(c.at(0.75), 200u);
+  EXPECT_EQ(c.at(1.0), 300u);
+  EXPECT_DOUBLE_EQ(c.mean_bytes(), 125);  // 0.5*50 + 0.5*200
+  std::mt19937_64 rng(3);
+  double sum = 0;
+  const int n = 200000;
+  for (int i = 0; i < n; ++i) sum += double(c.sample(rng));
+  EXPECT_NEAR(sum / n, 125, 1.5);  // sd of the mean ~0.2
+  EXPECT_THROW(SizeCdf({{0, 0}, {100, 0.6}, {50, 1}}, "test"), InputError);   // sizes decrease
+  EXPECT_THROW(SizeCdf({{0, 0}, {100, 0.6}}, "test"), InputError);             // does not reach 1
+  // The Hadoop file: 50 % of flows at most 700 B; the median is that point.
+  const SizeCdf h = SizeCdf::load(DSH_DATA_DIR "/hadoop.cdf");
+  EXPECT_EQ(h.at(0.5), 700u);
+  EXPECT_EQ(h.at(0.975), 1'000'000u);
+  // Poisson gaps: mean = mean_bytes*8/(load*rate): 125 B at 50 % of 100 Gb/s = 20 ns.
+  double g = 0;
+  for (int i = 0; i < n; ++i) g += double(poisson_gap_ps(rng, 125, 100, 0.5));
+  EXPECT_NEAR(g / n, 20000, 200);
+}
+
+TEST(NetDeadlock, ConstructedCycleIsFound) {
+  // Links 0 -> 1 -> 2 -> 0 all blocked; last moves at 10, 20, 30 us; still for 100 us at 200 us.
+  std::vector<WaitLink> g(4);
+  for (int i = 0; i < 3; ++i) {
+    g[i].blocked = true;
+    g[i].last_move_ps = uint64_t(10 * (i + 1)) * 1'000'000;
+    g[i].waits_on = {(i + 1) % 3};
+  }
+  g[3].blocked = true;  // a blocked link that waits on the cycle is not part of it
+  g[3].waits_on = {0};
+  const auto d = find_deadlock(g, 200'000'000, 100'000'000);
+  ASSERT_TRUE(d.has_value());
+  EXPECT_EQ(d->cycle.size(), 3u);
+  EXPECT_EQ(d->onset_ps, 30'000'000u);  // the cycle formed when its last link stopped
+}
+
+TEST(NetDeadlock, CongestedButMovingIsNot) {
+  std::vector<WaitLink> g(3);
+  for (int i = 0; i < 3; ++i) {
+    g[i].blocked = true;
+    g[i].waits_on = {(i + 1) % 3};
+  }
+  g[1].last_move_ps = 150'000'000;  // moved 50 us ago: paused on and off, not stuck
+  EXPECT_FALSE(find_deadlock(g, 200'000'000, 100'000'000).has_value());
+  g[1].last_move_ps = 0;
+  g[2].blocked = false;  // one link of the ring can send: no cycle of paused links
+  EXPECT_FALSE(find_deadlock(g, 200'000'000, 100'000'000).has_value());
+  g[2].blocked = true;
+  g[2].waits_on = {};  // a chain, not a cycle
+  EXPECT_FALSE(find_deadlock(g, 200'000'000, 100'000'000).has_value());
+}
+
+// S2 shortened: no congestion control, the fan-in once the long flows have
+// run 100 us at 45 Gb/s or more. DSH keeps the innocent flow near its 50 Gb/s
+// (the fan-in is 1.5 MB, far below DSH's pause-free burst, ~38 % of 16 MiB);
+// SIH's queue threshold is reached within ~20 us, S1 pauses S0 and F0 stops.
+TEST(NetScenario, CollateralDamageShortRun) {
+  KeyStore k;
+  declare_common_keys(k);
+  declare_collateral_keys(k);
+  k.load_toml(DSH_SCENARIO_DIR "/collateral-damage.toml");
+  k.set("run.cc", "none");
+  k.set("traffic.settle_us", "100");
+  k.set("traffic.max_run_us", "600");
+  k.set("traffic.tail_us", "20");
+  NetSetup s = build_setup(k);
+  const CollateralRun d = run_collateral(k, s, Scheme::DSH, "none");
+  const CollateralRun i = run_collateral(k, s, Scheme::SIH, "none");
+  ASSERT_TRUE(d.error.empty()) << d.error;
+  ASSERT_TRUE(i.error.empty()) << i.error;
+  ASSERT_TRUE(d.fanin_done && i.fanin_done);
+  EXPECT_EQ(d.lossless_drops + i.lossless_drops, 0u);
+  EXPECT_EQ(d.reordered + i.reordered, 0u);
+  EXPECT_GT(d.f0_mean_during, 45);
+  EXPECT_LT(i.f0_mean_during, 0.8 * d.f0_mean_during);
+  // 24 x 64 KB + F1's share through R1's 100 Gb/s link: at least 24*65536*8/100 ns = 126 us.
+  EXPECT_GT(d.fanin_end_us - d.fanin_start_us, 125.8);
+}
+
+TEST(NetKeys, UnknownAndBadValuesAreRefusedByName) {
+  KeyStore k;
+  declare_common_keys(k);
+  declare_collateral_keys(k);
+  try {
+    k.set("net.linkz", "x");
+    FAIL() << "unknown key accepted";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("net.linkz"), std::string::npos);
+  }
+  k.load_toml(DSH_SCENARIO_DIR "/collateral-damage.toml");
+  k.set("dcqcn.kmax_kb", "100");  // below kmin 400
+  try {
+    build_setup(k);
+    FAIL() << "kmax below kmin accepted";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("dcqcn.kmax_kb"), std::string::npos);
+  }
+}
+
+// The detector on a running fabric. The S3 leaf-spine with its two failed
+// links and detour routes at load 0.5 offers the cycle links S0->L1 and
+// S1->L2 three times their 400 Gb/s (L0->L3 traffic and half of L2->L1 on
+// S0->L1), so PFC closes the cycle S0->L1->S1->L2->S0 within a millisecond.
+// The same network without failures routes up-down (no cyclic buffer
+// dependency): congested, with PAUSE frames, but it can never deadlock.
+namespace {
+KeyStore deadlock_keys() {
+  KeyStore k;
+  declare_common_keys(k);
+  declare_deadlock_keys(k);
+  k.load_toml(DSH_SCENARIO_DIR "/deadlock.toml");
+  k.set("traffic.load", "0.5");
+  k.set("deadlock.still_us", "200");
+  return k;
+}
+}  // namespace
+
+TEST(NetDeadlock, DetectedInTheFailedLinkLeafSpine) {
+  KeyStore k = deadlock_keys();
+  NetSetup s = build_setup(k);
+  const DeadlockRun r = run_deadlock(k, s, Scheme::SIH, "none", 1, 1.5);
+  ASSERT_TRUE(r.error.empty()) << r.error;
+  EXPECT_TRUE(r.deadlocked);
+  EXPECT_NE(r.cycle.find("S0>L1"), std::string::npos) << r.cycle;
+  EXPECT_NE(r.cycle.find("S1>L2"), std::string::npos) << r.cycle;
+  EXPECT_LT(r.onset_ms, r.detected_ms);
+  EXPECT_GE(r.detected_ms - r.onset_ms, 0.2);  // still for deadlock.still_us before it counts
+  EXPECT_EQ(r.lossless_drops, 0u);
+}
+
+TEST(NetDeadlock, CongestedUpDownNetworkIsNot) {
+  KeyStore k = deadlock_keys();
+  k.set("net.failed_links", "");
+  k.set("net.routes", "");
+  NetSetup s = build_setup(k);
+  const DeadlockRun r = run_deadlock(k, s, Scheme::SIH, "none", 1, 1.0);
+  ASSERT_TRUE(r.error.empty()) << r.error;
+  EXPECT_GT(r.pause_frames, 0u);  // congested: PFC at work
+  EXPECT_FALSE(r.deadlocked) << r.cycle;
+  EXPECT_EQ(r.lossless_drops, 0u);
+}
+
+// One switch's MMU as the Verilated RTL in lockstep with the golden model,
+// inside a network of golden ones: the same S2 result, no mismatch; and a
+// planted RTL fault (spec §9, shared drains before headroom) is caught.
+TEST(NetLockstep, OneRtlSwitchGivesTheSameResult) {
+  KeyStore k;
+  declare_common_keys(k);
+  declare_collateral_keys(k);
+  k.load_toml(DSH_SCENARIO_DIR "/collateral-damage.toml");
+  k.set("traffic.settle_us", "100");
+  k.set("traffic.max_run_us", "600");
+  k.set("traffic.tail_us", "20");
+  NetSetup g = build_setup(k);
+  const CollateralRun gold = run_collateral(k, g, Scheme::SIH, "none");
+  k.set("net.rtl_switches", "S1");
+  k.set("run.backend", "lockstep");
+  NetSetup l = build_setup(k);
+  const CollateralRun lock = run_collateral(k, l, Scheme::SIH, "none");
+  ASSERT_TRUE(lock.error.empty()) << lock.error;
+  EXPECT_EQ(lock.forwarded, gold.forwarded);
+  EXPECT_EQ(lock.f0_us, gold.f0_us);
+  EXPECT_EQ(lock.pause_frames, gold.pause_frames);
+  k.set("run.rtl_fault", "11");
+  k.set("run.mismatch_dir", ::testing::TempDir());
+  NetSetup f = build_setup(k);
+  const CollateralRun bad = run_collateral(k, f, Scheme::SIH, "none");
+  EXPECT_NE(bad.error.find("rtl="), std::string::npos) << "planted fault not caught: " << bad.error;
+}

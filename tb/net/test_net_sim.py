@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""dsh-sim on short runs of the network scenarios: what a script relies on
+(exit codes, the CSV columns, summary.json's results.<scheme>.<cc> keys, the
+plot) and the direction of the paper's claims, never a previous run's
+numbers.
+
+  test_net_sim.py DSH_SIM SCENARIO_DIR WORK_DIR
+"""
+import csv
+import json
+import os
+import shutil
+import subprocess
+import sys
+import unittest
+
+SIM, SCENARIOS, WORK = sys.argv[1], sys.argv[2], sys.argv[3]
+S2 = os.path.join(SCENARIOS, "collateral-damage.toml")
+S3 = os.path.join(SCENARIOS, "deadlock.toml")
+
+
+def run(scenario, *args):
+    p = subprocess.run([SIM, scenario, *args], capture_output=True, text=True, timeout=300)
+    return p.returncode, p.stdout + p.stderr
+
+
+def fresh(name):
+    d = os.path.join(WORK, name)
+    shutil.rmtree(d, ignore_errors=True)
+    return d
+
+
+class NetSim(unittest.TestCase):
+    def test_collateral_damage_summary(self):
+        out = fresh("s2")
+        # No CC, fan-in after 100 us of steady long flows: seconds, not the default's ms.
+        rc, log = run(S2, "--set", "run.cc=none", "--set", "traffic.settle_us=100", "--set", "traffic.tail_us=20",
+                      "-o", out)
+        self.assertEqual(rc, 0, log)
+        with open(os.path.join(out, "summary.json")) as f:
+            s = json.load(f)
+        for scheme in ("dsh", "sih"):
+            r = s["results"][scheme]["none"]
+            for key in ("f0_mean_gbps_during_fanin", "f0_min_gbps_during_fanin", "f0_mean_gbps_before_fanin",
+                        "lossless_drops"):
+                self.assertIn(key, r, f"results.{scheme}.none lacks {key}")
+            self.assertEqual(r["lossless_drops"], 0)
+            self.assertGreater(r["f0_mean_gbps_before_fanin"], 45)  # two flows share 100 Gb/s
+        dsh, sih = s["results"]["dsh"]["none"], s["results"]["sih"]["none"]
+        self.assertGreater(dsh["f0_mean_gbps_during_fanin"], 45)
+        self.assertLess(sih["f0_mean_gbps_during_fanin"], 0.8 * dsh["f0_mean_gbps_during_fanin"])
+        with open(os.path.join(out, "throughput.csv"), newline="") as f:
+            rows = list(csv.DictReader(f))
+        self.assertEqual(set(rows[0]), {"scheme", "cc", "t_us", "f0_gbps", "f1_gbps", "fanin_gbps"})
+        self.assertTrue(os.path.getsize(os.path.join(out, "collateral.png")) > 1000, "no plot")
+
+    def test_deadlock_summary_and_cdf(self):
+        out = fresh("s3")
+        # The paper's load 0.5 overloads the detour links: SIH without CC deadlocks within ~1 ms.
+        rc, log = run(S3, "--set", "deadlock.seeds=1", "--set", "deadlock.duration_ms=1.5", "--set",
+                      "deadlock.still_us=200", "--set", "traffic.load=0.5", "--set", "run.schemes=sih", "--set",
+                      "run.cc=none", "-o", out)
+        self.assertEqual(rc, 0, log)
+        with open(os.path.join(out, "summary.json")) as f:
+            s = json.load(f)
+        r = s["results"]["sih"]["none"]
+        self.assertEqual(r["runs"], 1)
+        self.assertEqual(r["deadlocked_runs"], 1)
+        self.assertEqual(len(r["onset_ms"]), 1)
+        self.assertEqual(r["lossless_drops"], 0)
+        with open(os.path.join(out, "deadlock.csv"), newline="") as f:
+            rows = list(csv.DictReader(f))
+        self.assertEqual(rows[0]["cycle"], "S0>L1 L1>S1 S1>L2 L2>S0")
+        self.assertTrue(os.path.getsize(os.path.join(out, "deadlock.png")) > 1000, "no plot")
+
+    def test_bad_keys_are_refused_before_any_run(self):
+        for scenario, kv, name in ((S2, "traffic.fanin_dst=Q", "traffic.fanin_dst"),
+                                   (S3, "traffic.load=2", "traffic.load"),
+                                   (S3, "net.rtl_switches=X", "net.rtl_switches"),
+                                   (S2, "dcqcn.pmax=1.5", "dcqcn.pmax")):
+            out = fresh("bad")
+            rc, log = run(scenario, "--set", kv, "-o", out)
+            self.assertEqual(rc, 2, log)
+            self.assertIn(name, log)
+            self.assertFalse(os.path.exists(os.path.join(out, "summary.json")), "a refused run wrote a summary")
+
+
+if __name__ == "__main__":
+    unittest.main(argv=sys.argv[:1])
