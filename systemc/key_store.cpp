@@ -1,12 +1,12 @@
 #include "key_store.h"
 
-#include <toml++/toml.h>
 
 #include <functional>
 #include <sstream>
 
 #include "config.h"
 #include "input.h"
+#include "toml_text.h"
 
 namespace dsh::net {
 
@@ -90,33 +90,8 @@ std::string KeyStore::path(const std::string& key) const {
 }
 
 void KeyStore::load_toml_text(const std::string& text_in, const std::string& path) {
-  toml::table t;
-  try {
-    t = toml::parse(text_in, path);
-  } catch (const toml::parse_error& e) {
-    std::ostringstream m;
-    m << path << ":" << e.source().begin.line << ": " << e.description();
-    throw ConfigError(m.str());
-  }
-  std::function<std::string(const toml::node&)> text = [&](const toml::node& n) -> std::string {
-    if (auto s = n.value_exact<std::string>()) return *s;
-    if (auto b = n.value_exact<bool>()) return *b ? "true" : "false";
-    if (auto i = n.value_exact<int64_t>()) return std::to_string(*i);
-    if (auto d = n.value_exact<double>()) {
-      std::ostringstream m;
-      m.precision(17);
-      m << *d;
-      std::string r = m.str();
-      if (r.find_first_of(".eEn") == std::string::npos) r += ".0";
-      return r;
-    }
-    if (auto a = n.as_array()) {
-      std::string s;
-      for (const auto& x : *a) s += (s.empty() ? "" : ",") + text(x);
-      return s;
-    }
-    throw ConfigError("expected a string, number, boolean or array");
-  };
+  const toml::table t = sc::parse_toml(text_in, path);
+  const auto text = [](const toml::node& n) { return sc::toml_text(n); };
   std::function<void(const toml::table&, const std::string&)> walk = [&](const toml::table& tb, const std::string& pre) {
     for (const auto& [k, v] : tb) {
       const std::string key = pre.empty() ? std::string(k.str()) : pre + "." + std::string(k.str());

@@ -1,11 +1,11 @@
 #include "params.h"
 
-#include <toml++/toml.h>
-
 #include <algorithm>
 #include <cmath>
 #include <functional>
 #include <sstream>
+
+#include "toml_text.h"
 
 namespace dsh::sc {
 
@@ -331,36 +331,8 @@ void load_generations(std::vector<Generation>& generations, const toml::node& no
 void Params::load_toml(const std::string& path) { load_toml_text(read_text_file("scenario", path), path); }
 
 void Params::load_toml_text(const std::string& text_in, const std::string& path) {
-  toml::table t;
-  try {
-    t = toml::parse(text_in, path);
-  } catch (const toml::parse_error& e) {
-    std::ostringstream m;
-    m << path << ":" << e.source().begin.line << ": " << e.description();
-    throw ConfigError(m.str());
-  }
-  // Each value as the text the key's parser reads. A float keeps its point
-  // (3.0, not 3) and a boolean stays true/false, so that a key that wants an
-  // integer refuses them instead of taking 3 or 1.
-  std::function<std::string(const toml::node&)> text = [&](const toml::node& n) -> std::string {
-    if (auto s = n.value_exact<std::string>()) return *s;
-    if (auto b = n.value_exact<bool>()) return *b ? "true" : "false";
-    if (auto i = n.value_exact<int64_t>()) return std::to_string(*i);
-    if (auto d = n.value_exact<double>()) {
-      std::ostringstream m;
-      m.precision(17);
-      m << *d;
-      std::string r = m.str();
-      if (r.find_first_of(".eEn") == std::string::npos) r += ".0";
-      return r;
-    }
-    if (auto a = n.as_array()) {
-      std::string s;
-      for (const auto& x : *a) s += (s.empty() ? "" : ",") + text(x);
-      return s;
-    }
-    throw ConfigError("expected a string, number, boolean or array");
-  };
+  const toml::table t = parse_toml(text_in, path);
+  const auto text = [](const toml::node& n) { return toml_text(n); };
   for (const auto& [sec, node] : t) {
     if (sec.str() == "generation") {
       load_generations(generations, node, path);
