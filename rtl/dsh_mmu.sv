@@ -27,6 +27,12 @@
 // The results of the inputs presented before clock edge e are visible after
 // edge e + 4 (spec §5.1 says e), outputs and records alike.
 //
+// Headroom per port (spec §9.1): cfg_headroom_cells_i is a table, port p's
+// eta at [p*CellW +: CellW]. Each event reads its port's entry when it
+// arrives (the dequeue at the input, the enqueue too, so that stage A can
+// form eta - s) and carries it, and eta + dq, in registers; the limits of
+// stages R/D/E see only registers, as with one eta.
+//
 // Reset: rst_ni active low, asynchronous; hold it for at least 3 clock edges
 // with cfg_* stable (fills the threshold pipeline). Occupancies, states and
 // counters reset to 0 (the memories through valid bits, spec §9.4). cfg_*
@@ -57,7 +63,9 @@ module dsh_mmu #(
   // Configuration (software computes B_s from the buffer partition).
   input  logic [CellW-1:0]      cfg_shared_cells_i,    // B_s
   input  logic [CellW-1:0]      cfg_private_cells_i,   // phi, per queue
-  input  logic [CellW-1:0]      cfg_headroom_cells_i,  // eta: per queue (SIH) / per port (DSH)
+  // eta of each port, port p at [p*CellW +: CellW]: of each of its queues
+  // (SIH) / its insurance (DSH).
+  input  logic [NumPorts*CellW-1:0] cfg_headroom_cells_i,
   input  logic signed [4:0]     cfg_alpha_log2_i,      // -10..3
   input  logic [2:0]            cfg_port_mult_log2_i,  // 0..5, DSH X_poff = T << this
   input  logic [CellW-1:0]      cfg_delta_q_i,
@@ -160,6 +168,11 @@ module dsh_mmu #(
   function automatic logic in_range(input logic [PortW-1:0] p, input logic [QueueW-1:0] q);
     in_range = 32'(p) < NumPorts && 32'(q) < NumQueues;
   endfunction
+  // eta of port p from the table; 0 for an index beyond NumPorts (a
+  // protocol error, whose eta nothing uses).
+  function automatic [CellW-1:0] eta_of(input logic [PortW-1:0] p);
+    eta_of = 32'(p) < NumPorts ? cfg_headroom_cells_i[32'(p)*CellW +: CellW] : '0;
+  endfunction
 
   // ------------------------------------------------- stages A and R: inputs
   // The enqueue waits in stage A.
@@ -183,8 +196,13 @@ module dsh_mmu #(
   // formed in stage A; again in stage E for ThreshLatency 1.
   localparam int unsigned NumTerms = 3;
   logic [NumTerms*TW-1:0] a_enq_terms, r_enq_terms_q, e_enq_terms_q;
+  // Each event's eta (its port's) and eta + dq, read from the table as it
+  // arrives and carried stage by stage to the limits (dsh_thresh_pipe):
+  // the enqueue's from A, the dequeue's from R.
+  logic [CellW-1:0] a_enq_eta_q, r_enq_eta_q, e_enq_eta_q, r_deq_eta_q, d_eta_q, e_deq_eta_q;
+  logic [CellW:0]   r_enq_eta_dq_q, e_enq_eta_dq_q, d_eta_dq_q, e_deq_eta_dq_q;
   dsh_size_terms #(.CellW(CellW), .SizeW(SizeW)) u_size_terms (
-    .cells_i(a_enq_cells_q), .cfg_shared_cells_i, .cfg_private_cells_i, .cfg_headroom_cells_i,
+    .cells_i(a_enq_cells_q), .cfg_shared_cells_i, .cfg_private_cells_i, .eta_i(a_enq_eta_q),
     .terms_o(a_enq_terms)
   );
 
@@ -237,6 +255,18 @@ module dsh_mmu #(
       r_deq_rp_q[k*PortW +: PortW] <= deq_p;
       r_enq_rp_q[k*PortW +: PortW] <= enq_p;
     end
+  end
+  always_ff @(posedge clk_i) begin
+    a_enq_eta_q    <= eta_of(enq_port_i);
+    r_enq_eta_q    <= a_enq_eta_q;
+    r_enq_eta_dq_q <= {1'b0, a_enq_eta_q} + {1'b0, cfg_delta_q_i};
+    r_deq_eta_q    <= eta_of(deq_port_i);
+    d_eta_q        <= r_deq_eta_q;
+    d_eta_dq_q     <= {1'b0, r_deq_eta_q} + {1'b0, cfg_delta_q_i};
+    e_enq_eta_q    <= r_enq_eta_q;
+    e_enq_eta_dq_q <= r_enq_eta_dq_q;
+    e_deq_eta_q    <= d_eta_q;
+    e_deq_eta_dq_q <= d_eta_dq_q;
   end
   always_ff @(posedge clk_i) begin
     a_enq_port_q  <= enq_port_i;
@@ -441,13 +471,16 @@ module dsh_mmu #(
 
   logic [ThrW-1:0]        t_cur;
   logic signed [LimW-1:0] lim_pool, lim_priv, lim_hdrm, lim_shared, lim_qoff, lim_qon, lim_pon;
+  logic signed [LimW-1:0] lim_qoff_deq, lim_qon_deq;  // X_qoff, X_qon of the dequeue's port
   dsh_thresh_pipe #(.CellW(CellW), .SizeW(SizeW), .Dsh(Dsh), .ThreshLatency(ThreshLatency)) u_thresh_pipe (
     .clk_i, .free_i(free_q), .cells_now_i(e_enq_cells_q), .terms_now_i(e_enq_terms_q),
     .cells_next_i(r_enq_cells_q), .terms_next_i(r_enq_terms_q),
-    .cfg_alpha_log2_i, .cfg_headroom_cells_i, .cfg_delta_q_i,
+    .eta_now_i({e_deq_eta_q, e_enq_eta_q}), .eta_dq_now_i({e_deq_eta_dq_q, e_enq_eta_dq_q}),
+    .eta_next_i({d_eta_q, r_enq_eta_q}), .eta_dq_next_i({d_eta_dq_q, r_enq_eta_dq_q}),
+    .cfg_alpha_log2_i, .cfg_delta_q_i,
     .cfg_delta_p_i, .cfg_port_mult_log2_i, .t_o(t_cur), .pool_o(lim_pool),
     .priv_o(lim_priv), .hdrm_o(lim_hdrm), .shared_o(lim_shared), .qoff_o(lim_qoff), .qon_o(lim_qon),
-    .pon_o(lim_pon)
+    .qoff_deq_o(lim_qoff_deq), .qon_deq_o(lim_qon_deq), .pon_o(lim_pon)
   );
 
   logic [CellW-1:0] eq_h, eq_hs, eq_hsp, ep_shared, ep_hdrm, dq_h, dq_hs, dp_shared, dp_hdrm;
@@ -518,7 +551,7 @@ module dsh_mmu #(
   );
   dsh_queue_fsm #(.CellW(CellW), .SizeW(SizeW), .Dsh(Dsh)) u_queue_fsm_deq (
     .qoff_i(dq_qoff), .h_i(dq_h), .hs_i(dq_hs), .region_i(3'b000), .cells_i(SizeW'(0)),
-    .qoff_lim_i(lim_qoff), .qon_lim_i(lim_qon),
+    .qoff_lim_i(lim_qoff_deq), .qon_lim_i(lim_qon_deq),
     .qoff_o(q0_qoff), .pause_o(q0_pause), .resume_o(q0_resume)
   );
 
