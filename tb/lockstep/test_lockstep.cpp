@@ -136,7 +136,7 @@ INSTANTIATE_TEST_SUITE_P(Variants, Lockstep, ::testing::ValuesIn(params()),
 // that the RTL's per-port table, the eta each event carries and the two
 // slots' X_qoff/X_qon (spec §9.1, §9.3) are held to the golden model. 32 x 7:
 // the mixed-speed chip's 228/828 scaled down by 6 so that random traffic
-// fills both kinds; others: eta of each port drawn from 6..24.
+// fills both kinds; others: eta 6, 15, 24 in turn from a drawn start.
 Config config_with_port_eta(const RtlVariant& v, uint64_t seed) {
   Config c = config_for(v, seed);
   std::mt19937_64 rng(seed * 104729 + 3);
@@ -150,8 +150,9 @@ Config config_with_port_eta(const RtlVariant& v, uint64_t seed) {
     const uint64_t nq = uint64_t(v.ports) * v.queues;
     const uint64_t levels[] = {6, 15, 24};
     uint64_t sum = 0;
+    const int first = pick(0, 2);  // neighbouring ports differ
     for (unsigned p = 0; p < v.ports; ++p) {
-      c.port_headroom_cells.push_back(levels[(p + pick(0, 2)) % 3]);
+      c.port_headroom_cells.push_back(levels[(p + first) % 3]);
       sum += c.port_headroom_cells.back();
     }
     const uint64_t fixed = nq * c.private_cells + (v.scheme == Scheme::SIH ? v.queues : 1) * sum;
