@@ -140,6 +140,8 @@ std::vector<uint64_t> parse_port_headroom(const std::string& text, uint64_t max_
     uint64_t count = 1;
     std::string value = item;
     if (x != std::string::npos) {
+      if (x == 0 || x + 1 == item.size())
+        throw ConfigError(what + " = " + quoted(item) + ": expected a value or COUNTxVALUE, e.g. 24x228");
       count = parse_uint(what + " count", item.substr(0, x), 1, kMaxEntries);
       value = item.substr(x + 1);
     }

@@ -1,12 +1,12 @@
 // The parts of stage E's limits (dsh_limits) that depend only on the
-// configuration and the cells s of one enqueue, formed while the enqueue
-// waits in stage A of dsh_mmu:
+// configuration and the cells s of one enqueue, formed in stage R of
+// dsh_mmu (where the eta of its port is a register):
 //   pool  = B_s - s      (S + s <= B_s)
 //   priv  = phi - s      (priv + s <= phi)
 //   hdrm  = eta - s      (hdrm + s <= eta, eta of the enqueue's port)
 // Packed into terms_o, each KW bits, signed, in the order above from bit 0.
 // Each is a value that holds for the whole cycle (configuration, or eta as
-// registered when the enqueue arrived) minus s: a SizeW + 1-bit difference
+// read from the table a stage earlier) minus s: a SizeW + 1-bit difference
 // whose borrow picks the upper part or that part less one (computed beside
 // it), so no borrow runs through the upper bits. Combinational.
 `default_nettype none

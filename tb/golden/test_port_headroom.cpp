@@ -192,6 +192,8 @@ TEST(PortHeadroom, SetParsesListsAndRuns) {
     return std::string();
   };
   EXPECT_TRUE(has(bad("4,x"), "port_headroom_cells entry 2")) << bad("4,x");
+  EXPECT_TRUE(has(bad("4,x6"), "entry 2 = 'x6': expected a value or COUNTxVALUE")) << bad("4,x6");
+  EXPECT_TRUE(has(bad("3x"), "entry 1 = '3x'")) << bad("3x");
   EXPECT_TRUE(has(bad("0x5"), "entry 1 count = 0 is out of range 1..1024")) << bad("0x5");
   EXPECT_TRUE(has(bad("4,,5"), "entry 2")) << bad("4,,5");
   EXPECT_TRUE(has(bad("1025x1"), "out of range 1..1024")) << bad("1025x1");
