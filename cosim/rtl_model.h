@@ -12,6 +12,8 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
+#include <vector>
 
 #include "mmu_model.h"
 #include "rtl_observe.h"
@@ -44,7 +46,10 @@ class RtlModel final : public MmuModel, public RtlReadPort {
     }
     top_->cfg_shared_cells_i = cfg_.shared_cells();
     top_->cfg_private_cells_i = cfg_.private_cells;
-    top_->cfg_headroom_cells_i = cfg_.headroom_cells;
+    // eta of each port (spec §9.1): the table, port p at bits [p*CellW, (p+1)*CellW).
+    std::vector<uint64_t> eta(cfg_.n_ports);
+    for (unsigned p = 0; p < cfg_.n_ports; ++p) eta[p] = cfg_.headroom_of(p);
+    set_fields(top_->cfg_headroom_cells_i, eta, w.cell_w);
     top_->cfg_alpha_log2_i = uint8_t(cfg_.alpha_log2) & 0x1f;
     top_->cfg_port_mult_log2_i = cfg_.port_mult_log2;
     top_->cfg_delta_q_i = cfg_.delta_q;
@@ -139,6 +144,24 @@ class RtlModel final : public MmuModel, public RtlReadPort {
   }
 
  private:
+  // Packs fields of `width` bits each, field i at bit i*width, into a
+  // Verilated input: an integer up to 64 bits, else a VlWide of 32-bit words.
+  template <class Sig>
+  static void set_fields(Sig& sig, const std::vector<uint64_t>& fields, unsigned width) {
+    std::vector<uint32_t> words((fields.size() * width + 31) / 32 + 1, 0);
+    for (size_t i = 0; i < fields.size(); ++i)
+      for (unsigned b = 0; b < width; ++b)
+        if ((fields[i] >> b) & 1) {
+          const size_t at = i * width + b;
+          words[at / 32] |= uint32_t(1) << (at % 32);
+        }
+    if constexpr (std::is_integral_v<Sig>) {
+      sig = Sig(uint64_t(words[0]) | (words.size() > 1 ? uint64_t(words[1]) << 32 : 0));
+    } else {
+      for (size_t k = 0; k < sizeof(sig) / sizeof(sig[0]); ++k) sig[k] = k < words.size() ? words[k] : 0;
+    }
+  }
+
   template <class A, class B, class C, class D>
   void drive(const Op& op, A& valid, B& port, C& queue, D& cells, const char* which) {
     valid = op.valid;

@@ -352,6 +352,8 @@ Loaded& load(const Request& r, const Key& k, const fs::path& dir) {
                             a.buffer_cells = c.buffer_cells;
                             a.private_cells = c.private_cells;
                             a.headroom_cells = c.headroom_cells;
+                            a.port_headroom_cells = c.port_headroom_cells.data();
+                            a.n_port_headroom = uint32_t(c.port_headroom_cells.size());
                             a.alpha_log2 = c.alpha_log2;
                             a.port_mult_log2 = c.port_mult_log2;
                             a.delta_q = c.delta_q;

@@ -17,13 +17,15 @@ class MmuModel;
 extern "C" {
 
 // Bumped whenever this struct or the meaning of a field changes.
-#define DSH_RTL_PLUGIN_ABI 1
+#define DSH_RTL_PLUGIN_ABI 2
 
 struct dsh_rtl_args {
   uint32_t abi;  // DSH_RTL_PLUGIN_ABI of the caller
   // dsh::Config, field by field.
   uint32_t n_ports, n_queues;
   uint64_t buffer_cells, private_cells, headroom_cells;
+  const uint64_t* port_headroom_cells;  // n_port_headroom entries (0: none)
+  uint32_t n_port_headroom;
   int32_t alpha_log2;
   uint32_t port_mult_log2;
   uint64_t delta_q, delta_p;

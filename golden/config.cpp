@@ -22,8 +22,12 @@ int64_t Config::private_total_cells() const {
 }
 
 int64_t Config::headroom_total_cells() const {
-  const int64_t per = int64_t(headroom_cells);
-  return scheme == Scheme::SIH ? int64_t(n_ports) * n_queues * per : int64_t(n_ports) * per;
+  // One eta per port (DSH) or per queue of the port (SIH), summed over ports.
+  int64_t per_port_sum = 0;
+  if (port_headroom_cells.empty()) per_port_sum = int64_t(n_ports) * int64_t(headroom_cells);
+  else
+    for (uint64_t eta : port_headroom_cells) per_port_sum += int64_t(eta);
+  return scheme == Scheme::SIH ? int64_t(n_queues) * per_port_sum : per_port_sum;
 }
 
 int64_t Config::shared_cells() const {
@@ -53,6 +57,16 @@ void Config::validate(const RtlWidths& w) const {
   check_range<uint64_t>("buffer_cells", buffer_cells, 1, cell_max, fits);
   check_range<uint64_t>("private_cells", private_cells, 0, cell_max, fits);
   check_range<uint64_t>("headroom_cells", headroom_cells, 0, cell_max, fits);
+  if (!port_headroom_cells.empty()) {
+    if (port_headroom_cells.size() != n_ports)
+      throw ConfigError("port_headroom_cells has " + std::to_string(port_headroom_cells.size()) +
+                        " entries: must have one per port, n_ports = " + std::to_string(n_ports));
+    for (size_t p = 0; p < port_headroom_cells.size(); ++p)
+      if (port_headroom_cells[p] > cell_max)
+        throw ConfigError("port_headroom_cells of port " + std::to_string(p) + " = " +
+                          std::to_string(port_headroom_cells[p]) + " is out of range 0.." + std::to_string(cell_max) +
+                          " (" + fits + ")");
+  }
   check_range<uint64_t>("delta_q", delta_q, 0, cell_max, fits);
   check_range<uint64_t>("delta_p", delta_p, 0, cell_max, fits);
   check_range<int>("alpha_log2", alpha_log2, kAlphaLog2Min, kAlphaLog2Max);
@@ -81,6 +95,7 @@ void Config::set(const std::string& field, const std::string& value) {
     else if (field == "buffer_cells") buffer_cells = u(1, kCellsMax);
     else if (field == "private_cells") private_cells = u(0, kCellsMax);
     else if (field == "headroom_cells") headroom_cells = u(0, kCellsMax);
+    else if (field == "port_headroom_cells") port_headroom_cells = parse_port_headroom(value, kCellsMax);
     else if (field == "alpha_log2") alpha_log2 = int(parse_int(field, value, kAlphaLog2Min, kAlphaLog2Max));
     else if (field == "port_mult_log2") port_mult_log2 = unsigned(u(0, kPortMultLog2Max));
     else if (field == "delta_q") delta_q = u(0, kCellsMax);
@@ -89,7 +104,7 @@ void Config::set(const std::string& field, const std::string& value) {
     else if (field == "thresh_latency") thresh_latency = unsigned(u(kThreshLatencyMin, kThreshLatencyMax));
     else
       throw ConfigError("unknown configuration field '" + field +
-                        "' (known: n_ports, n_queues, buffer_cells, private_cells, headroom_cells, alpha_log2, "
+                        "' (known: n_ports, n_queues, buffer_cells, private_cells, headroom_cells, port_headroom_cells, alpha_log2, "
                         "port_mult_log2, delta_q, delta_p, scheme, thresh_latency)");
   } catch (const ConfigError&) {
     throw;
@@ -105,6 +120,52 @@ std::string Config::describe() const {
     << " headroom_cells=" << headroom_cells << " alpha_log2=" << alpha_log2
     << " port_mult_log2=" << port_mult_log2 << " delta_q=" << delta_q << " delta_p=" << delta_p
     << " thresh_latency=" << thresh_latency;
+  if (!port_headroom_cells.empty()) m << " port_headroom_cells=" << port_headroom_text(port_headroom_cells);
+  return m.str();
+}
+
+std::vector<uint64_t> parse_port_headroom(const std::string& text, uint64_t max_value) {
+  // Bounds the list itself: no more entries than the most ports a chip has.
+  constexpr uint64_t kMaxEntries = 1024;
+  std::vector<uint64_t> cells;
+  if (text.find_first_not_of(" \t") == std::string::npos) return cells;
+  size_t start = 0;
+  for (unsigned entry = 1;; ++entry) {
+    const size_t comma = text.find(',', start);
+    std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    item.erase(0, item.find_first_not_of(" \t"));
+    item.erase(item.find_last_not_of(" \t") + 1);
+    const std::string what = "port_headroom_cells entry " + std::to_string(entry);
+    const size_t x = item.find('x');
+    uint64_t count = 1;
+    std::string value = item;
+    if (x != std::string::npos) {
+      if (x == 0 || x + 1 == item.size())
+        throw ConfigError(what + " = " + quoted(item) + ": expected a value or COUNTxVALUE, e.g. 24x228");
+      count = parse_uint(what + " count", item.substr(0, x), 1, kMaxEntries);
+      value = item.substr(x + 1);
+    }
+    const uint64_t eta = parse_uint(what, value, 0, max_value);
+    if (cells.size() + count > kMaxEntries)
+      throw ConfigError("port_headroom_cells has more than " + std::to_string(kMaxEntries) +
+                        " entries (at most one per port, n_ports <= 1024)");
+    cells.insert(cells.end(), count, eta);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return cells;
+}
+
+std::string port_headroom_text(const std::vector<uint64_t>& cells) {
+  std::ostringstream m;
+  for (size_t i = 0; i < cells.size();) {
+    size_t j = i;
+    while (j < cells.size() && cells[j] == cells[i]) ++j;
+    m << (i ? "," : "");
+    if (j - i > 1) m << (j - i) << 'x';
+    m << cells[i];
+    i = j;
+  }
   return m.str();
 }
 

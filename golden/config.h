@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "input.h"
 
@@ -42,6 +43,9 @@ struct Config {
   uint64_t buffer_cells = 65536;      // B: 16 MiB / 256 B
   uint64_t private_cells = 12;        // phi: 3 KiB per queue
   uint64_t headroom_cells = 228;      // eta: per queue (SIH) or per port (DSH)
+  // eta of each port (spec §1.2): empty, every port has headroom_cells;
+  // else exactly n_ports entries, port p's at [p], and headroom_cells unused.
+  std::vector<uint64_t> port_headroom_cells;
   int alpha_log2 = -4;                // alpha = 2^alpha_log2
   unsigned port_mult_log2 = 3;        // DSH: X_poff = T << port_mult_log2
   uint64_t delta_q = 0;               // queue resume hysteresis
@@ -49,10 +53,16 @@ struct Config {
   Scheme scheme = Scheme::DSH;
   unsigned thresh_latency = 2;        // L, cycles
 
+  // eta_p of port p (< n_ports): port_headroom_cells[p], or headroom_cells.
+  uint64_t headroom_of(unsigned port) const {
+    return port_headroom_cells.empty() ? headroom_cells : port_headroom_cells[port];
+  }
+  bool per_port_headroom() const { return !port_headroom_cells.empty(); }
+
   // B_s: what is left after private and headroom/insurance (spec §1.4); may be <= 0.
   int64_t shared_cells() const;
   int64_t private_total_cells() const;
-  int64_t headroom_total_cells() const;  // N_p*N_q*eta (SIH) or N_p*eta (DSH)
+  int64_t headroom_total_cells() const;  // N_q * sum of eta_p (SIH) or sum of eta_p (DSH)
 
   // Throws ConfigError naming the field, its value and the limit.
   void validate(const RtlWidths& w = RtlWidths{}) const;
@@ -65,8 +75,14 @@ struct Config {
   // no wrap) or one outside the field's fixed range.
   void set(const std::string& field, const std::string& value);
 
-  std::string describe() const;  // one line, every field
+  std::string describe() const;  // one line, every field (port_headroom_cells when set)
 };
+
+// port_headroom_cells as text (spec §1.2): comma-separated entries, each a
+// value or COUNTxVALUE for COUNT ports in a row ("24x228,8x828"); empty text
+// is an empty list. parse_port_headroom throws ConfigError naming the entry.
+std::vector<uint64_t> parse_port_headroom(const std::string& text, uint64_t max_value);
+std::string port_headroom_text(const std::vector<uint64_t>& cells);  // runs as COUNTxVALUE
 
 // Headroom in whole cells per in-flight packet (spec §1.3):
 //   bytes = 2*(C*D_prop + L_MTU) + processing_bytes

@@ -56,7 +56,7 @@ void Mmu::reset() {
   out_ = CycleOut{};
 }
 
-Thresholds Mmu::thresholds_for(uint64_t s) const {
+Thresholds Mmu::thresholds_for(uint64_t s, uint32_t port) const {
   Thresholds t;
   const uint64_t free = bs_ - std::min(s, bs_);
   t.t = cfg_.alpha_log2 < 0 ? free >> -cfg_.alpha_log2 : free << cfg_.alpha_log2;
@@ -64,11 +64,17 @@ Thresholds Mmu::thresholds_for(uint64_t s) const {
     t.x_qoff = t.t;
     t.x_qon = sat0(t.t, cfg_.delta_q);
   } else {
-    t.x_qoff = sat0(t.t, cfg_.headroom_cells);
-    t.x_qon = sat0(t.x_qoff, cfg_.delta_q);
     t.x_poff = t.t << cfg_.port_mult_log2;
     t.x_pon = sat0(t.x_poff, cfg_.delta_p);
   }
+  return for_port(t, port);
+}
+
+Thresholds Mmu::for_port(const Thresholds& thr, uint32_t p) const {
+  if (cfg_.scheme == Scheme::SIH) return thr;  // X_off and X_on do not use eta
+  Thresholds t = thr;
+  t.x_qoff = sat0(t.t, cfg_.headroom_of(p));  // the port's own eta (spec §3.1)
+  t.x_qon = sat0(t.x_qoff, cfg_.delta_q);
   return t;
 }
 
@@ -118,7 +124,7 @@ void Mmu::enqueue(const Op& op, const Thresholds& thr) {
     p.shared += s;
     s_ += s;
     out_.region = Region::Shared;
-  } else if ((dsh ? p.hdrm : q.hdrm) + s <= cfg_.headroom_cells) {
+  } else if ((dsh ? p.hdrm : q.hdrm) + s <= cfg_.headroom_of(op.port)) {
     q.hdrm += s;
     p.hdrm += s;
     out_.region = Region::Headroom;
@@ -137,8 +143,9 @@ void Mmu::enqueue(const Op& op, const Thresholds& thr) {
   buffered_ += s;
 }
 
-void Mmu::run_queue_fsm(uint32_t p, uint32_t qi, const Thresholds& thr) {
+void Mmu::run_queue_fsm(uint32_t p, uint32_t qi, const Thresholds& chip_thr) {
   QueueState& q = queues_[p * cfg_.n_queues + qi];
+  const Thresholds thr = for_port(chip_thr, p);
   if (cfg_.scheme == Scheme::SIH) {
     if (q.qoff && q.hdrm == 0 && q.shared <= thr.x_qon) {
       q.qoff = false;
@@ -163,7 +170,7 @@ void Mmu::run_port_fsm(uint32_t p, const Thresholds& thr) {
 
 const CycleOut& Mmu::step(const CycleIn& in) {
   out_ = CycleOut{};
-  const Thresholds thr = thresholds_for(s_hist_.front());  // S_{c-L}
+  const Thresholds thr = thresholds_for(s_hist_.front());  // S_{c-L}; port 0's queue limits
   out_.thr = thr;
 
   const bool deq_ok = in.deq.valid && !bad_index(in.deq) &&
@@ -212,8 +219,8 @@ std::vector<std::string> Mmu::check_invariants() const {
       const QueueState& qs = queue(p, q);
       const std::string at = " at " + std::to_string(p) + "." + std::to_string(q);
       if (qs.priv > cfg_.private_cells) fail("priv " + std::to_string(qs.priv) + " > private_cells" + at);
-      if (cfg_.scheme == Scheme::SIH && qs.hdrm > cfg_.headroom_cells)
-        fail("hdrm " + std::to_string(qs.hdrm) + " > headroom_cells" + at);
+      if (cfg_.scheme == Scheme::SIH && qs.hdrm > cfg_.headroom_of(p))
+        fail("hdrm " + std::to_string(qs.hdrm) + " > its port's eta " + std::to_string(cfg_.headroom_of(p)) + at);
       ps += qs.shared;
       ph += qs.hdrm;
       sum_all += qs.total();
@@ -221,8 +228,8 @@ std::vector<std::string> Mmu::check_invariants() const {
     const std::string at = " at port " + std::to_string(p);
     if (ps != ports_[p].shared) fail("port_shared " + std::to_string(ports_[p].shared) + " != sum " + std::to_string(ps) + at);
     if (ph != ports_[p].hdrm) fail("port_hdrm " + std::to_string(ports_[p].hdrm) + " != sum " + std::to_string(ph) + at);
-    if (cfg_.scheme == Scheme::DSH && ph > cfg_.headroom_cells)
-      fail("port_hdrm " + std::to_string(ph) + " > headroom_cells" + at);
+    if (cfg_.scheme == Scheme::DSH && ph > cfg_.headroom_of(p))
+      fail("port_hdrm " + std::to_string(ph) + " > its eta " + std::to_string(cfg_.headroom_of(p)) + at);
     if (cfg_.scheme == Scheme::SIH && ports_[p].poff) fail("poff set under SIH" + at);
     sum_s += ps;
   }

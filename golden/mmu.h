@@ -44,7 +44,8 @@ struct CycleIn {
 };
 
 // Thresholds in effect during a cycle (spec §3.1, §3.2). SIH: x_qoff = X_off,
-// x_qon = X_on, port thresholds 0.
+// x_qon = X_on, port thresholds 0. DSH's x_qoff and x_qon depend on the
+// port's eta: those of one port (CycleOut::thr: port 0's).
 struct Thresholds {
   uint64_t t = 0, x_qoff = 0, x_qon = 0, x_poff = 0, x_pon = 0;
 };
@@ -88,8 +89,9 @@ class Mmu {
   // (O(1) for any n). Returns the last cycle's results.
   const CycleOut& skip_idle(uint64_t n);
 
-  // Thresholds from a shared occupancy S (spec §3.1), without delay.
-  Thresholds thresholds_for(uint64_t s) const;
+  // Thresholds from a shared occupancy S (spec §3.1), without delay, with
+  // the queue limits of port `port` (they use its eta under DSH).
+  Thresholds thresholds_for(uint64_t s, uint32_t port = 0) const;
 
   const Config& config() const { return cfg_; }
   uint64_t shared_cells() const { return bs_; }  // B_s
@@ -110,6 +112,7 @@ class Mmu {
   void dequeue(const Op& op);
   void enqueue(const Op& op, const Thresholds& thr);
   void run_queue_fsm(uint32_t p, uint32_t q, const Thresholds& thr);
+  Thresholds for_port(const Thresholds& thr, uint32_t p) const;  // thr with port p's X_qoff, X_qon
   void run_port_fsm(uint32_t p, const Thresholds& thr);
   void emit(Event::Kind k, uint32_t p, uint32_t q);
   uint64_t wrap(uint64_t v) const { return v & cnt_mask_; }

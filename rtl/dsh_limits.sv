@@ -13,6 +13,9 @@
 //   qoff   X_qoff = sat0(T - eta)        T - eta                 -
 //   qon    X_qon = sat0(T - eta - dq)    T - eta - dq            T - dq (X_on)
 //   pon    X_pon = sat0(X_poff - dp)     (T << m) - dp           -
+// eta is the port's own (spec §3.1): qoff and qon come twice, for the
+// enqueue's port (slot 1) and for the dequeue's (slot 0, qoff_deq_o and
+// qon_deq_o), from eta and eta + dq registered for each slot (dsh_mmu).
 // sat0() needs no subtractor of its own, since
 //   v + s <= sat0(K) <=> v + s <= K           (v + s >= s >= 1)
 //   v     <= sat0(K) <=> v <= K or v == 0
@@ -21,8 +24,9 @@
 // sign): no saturation. A clamp to the counts' width would narrow stage E's
 // compares by 8 bits but put ~1 ns of logic after the shifter, on the
 // threshold path that ABC sizes the whole netlist to (docs/synthesis.md).
-// DSH's cost over SIH: the X_poff shifter (dsh_dt_calc) and two
-// subtractors, X_qoff's and X_pon's. Combinational.
+// DSH's cost over SIH: the X_poff shifter (dsh_dt_calc) and four
+// subtractors, X_qoff's and X_qon's of the dequeue's port, X_pon's and the
+// enqueue port's X_qoff. Combinational.
 `default_nettype none
 
 module dsh_limits #(
@@ -39,7 +43,8 @@ module dsh_limits #(
   input  logic [XpW-1:0]           t_m_i,     // T << port_mult_log2 (X_poff)
   input  logic [SizeW-1:0]         cells_i,
   input  logic [NumTerms*TW-1:0]   terms_i,   // dsh_size_terms of cells_i
-  input  logic [CellW-1:0]         cfg_headroom_cells_i,
+  input  logic [2*CellW-1:0]       eta_i,     // {dequeue's port, enqueue's port}
+  input  logic [2*CellW+1:0]       eta_dq_i,  // eta + dq of each, CellW + 1 bits
   input  logic [CellW-1:0]         cfg_delta_q_i,
   input  logic [CellW-1:0]         cfg_delta_p_i,
   output logic signed [LimW-1:0]   pool_o,
@@ -48,13 +53,18 @@ module dsh_limits #(
   output logic signed [LimW-1:0]   shared_o,
   output logic signed [LimW-1:0]   qoff_o,
   output logic signed [LimW-1:0]   qon_o,
+  output logic signed [LimW-1:0]   qoff_deq_o,
+  output logic signed [LimW-1:0]   qon_deq_o,
   output logic signed [LimW-1:0]   pon_o
 );
-  logic signed [LimW-1:0] t, s, eta, dq;
+  logic signed [LimW-1:0] t, s, eta, eta_deq, eta_dq, eta_dq_deq, dq;
   logic signed [TW-1:0] v_pool, v_priv, v_hdrm;
   assign t   = LimW'(t_i);
   assign s   = LimW'(cells_i);
-  assign eta = LimW'(cfg_headroom_cells_i);
+  assign eta        = LimW'(eta_i[0 +: CellW]);
+  assign eta_deq    = LimW'(eta_i[CellW +: CellW]);
+  assign eta_dq     = LimW'(eta_dq_i[0 +: CellW+1]);
+  assign eta_dq_deq = LimW'(eta_dq_i[CellW+1 +: CellW+1]);
   assign dq  = LimW'(cfg_delta_q_i);
   assign {v_hdrm, v_priv, v_pool} = terms_i;
 
@@ -65,16 +75,22 @@ module dsh_limits #(
     logic signed [LimW-1:0] tm;  // X_poff
     assign tm       = LimW'(t_m_i);
     assign shared_o = tm - s;
-    assign qoff_o   = t - eta;
-    assign qon_o    = t - (eta + dq);  // eta + dq: configuration alone
-    assign pon_o    = tm - LimW'(cfg_delta_p_i);
+    assign qoff_o     = t - eta;
+    assign qon_o      = t - eta_dq;
+    assign qoff_deq_o = t - eta_deq;
+    assign qon_deq_o  = t - eta_dq_deq;
+    assign pon_o      = tm - LimW'(cfg_delta_p_i);
+    logic unused_dq;  // dq comes added to eta
+    assign unused_dq = ^dq;
   end else begin : g_sih
     assign shared_o = t - s;
-    assign qon_o    = t - dq;
-    assign qoff_o   = '0;
-    assign pon_o    = '0;
+    assign qon_o      = t - dq;
+    assign qon_deq_o  = qon_o;  // X_on does not use eta
+    assign qoff_o     = '0;
+    assign qoff_deq_o = '0;
+    assign pon_o      = '0;
     logic unused_dsh;  // X_poff, eta and delta_p only decide under DSH
-    assign unused_dsh = ^{t_m_i, cfg_delta_p_i, eta};
+    assign unused_dsh = ^{t_m_i, cfg_delta_p_i, eta, eta_deq, eta_dq, eta_dq_deq};
   end
 endmodule
 

@@ -27,6 +27,12 @@
 // The results of the inputs presented before clock edge e are visible after
 // edge e + 4 (spec §5.1 says e), outputs and records alike.
 //
+// Headroom per port (spec §9.1): cfg_headroom_cells_i is a table, port p's
+// eta at [p*CellW +: CellW]. Each event registers copies of its port index
+// as it arrives and reads its port's entry a stage later (the enqueue in A,
+// the dequeue in R), into registers that carry eta and eta + dq with it;
+// the limits see only registers, as with one eta.
+//
 // Reset: rst_ni active low, asynchronous; hold it for at least 3 clock edges
 // with cfg_* stable (fills the threshold pipeline). Occupancies, states and
 // counters reset to 0 (the memories through valid bits, spec §9.4). cfg_*
@@ -59,7 +65,9 @@ module dsh_mmu #(
   // Configuration (software computes B_s from the buffer partition).
   input  logic [CellW-1:0]      cfg_shared_cells_i,    // B_s
   input  logic [CellW-1:0]      cfg_private_cells_i,   // phi, per queue
-  input  logic [CellW-1:0]      cfg_headroom_cells_i,  // eta: per queue (SIH) / per port (DSH)
+  // eta of each port, port p at [p*CellW +: CellW]: of each of its queues
+  // (SIH) / its insurance (DSH).
+  input  logic [NumPorts*CellW-1:0] cfg_headroom_cells_i,
   input  logic signed [4:0]     cfg_alpha_log2_i,      // -10..3
   input  logic [2:0]            cfg_port_mult_log2_i,  // 0..5, DSH X_poff = T << this
   input  logic [CellW-1:0]      cfg_delta_q_i,
@@ -171,6 +179,28 @@ module dsh_mmu #(
   function automatic logic in_range(input logic [PortW-1:0] p, input logic [QueueW-1:0] q);
     in_range = 32'(p) < NumPorts && 32'(q) < NumQueues;
   endfunction
+  // The eta table read by port index, in slices of EtaSliceW bits, each
+  // addressed by its own copy of the index, so that an index bit drives the
+  // multiplexers of a few bits only (as dsh_rec_store's reads; an index bit
+  // driving the whole 20-bit read took 2.5 ns of buffers at 32 ports).
+  localparam int unsigned EtaSliceW = 4;
+  localparam int unsigned EtaSlices = (CellW + EtaSliceW - 1) / EtaSliceW;
+  logic [CellW-1:0] eta_table [NumPorts];
+  for (genvar i = 0; i < NumPorts; i++) begin : g_eta_table
+    assign eta_table[i] = cfg_headroom_cells_i[i*CellW +: CellW];
+  end
+  function automatic [CellW-1:0] eta_slice_mask(input integer sl);
+    for (int b = 0; b < CellW; b++) eta_slice_mask[b] = b / EtaSliceW == sl;
+  endfunction
+  function automatic [CellW-1:0] eta_read(input logic [EtaSlices*PortW-1:0] c);
+    eta_read = '0;
+    for (int sl = 0; sl < EtaSlices; sl++) eta_read |= eta_table[c[sl*PortW +: PortW]] & eta_slice_mask(sl);
+  endfunction
+  // A port index for the table: 0 beyond NumPorts (a protocol error, whose
+  // eta nothing uses).
+  function automatic [PortW-1:0] table_port(input logic [PortW-1:0] p);
+    table_port = 32'(p) < NumPorts ? p : '0;
+  endfunction
 
   // ------------------------------------------------- stages A and R: inputs
   // The enqueue waits in stage A.
@@ -191,13 +221,24 @@ module dsh_mmu #(
   logic [PortW-1:0]    r_deq_port_q, r_enq_port_q;  // as presented, for the outputs
   logic [QueueW-1:0]   r_deq_queue_q, r_enq_queue_q;
   logic [SizeW-1:0]    r_deq_cells_q, r_enq_cells_q;
+  // Each event's eta (its port's) and eta + dq: the index copies registered
+  // at the input, the table read in the next stage (the enqueue's in A, the
+  // dequeue's in R), and the values carried stage by stage to the limits
+  // (dsh_thresh_pipe).
+  logic [EtaSlices*PortW-1:0] a_enq_etap_q, r_deq_etap_q;
+  logic [CellW-1:0] a_enq_eta, r_deq_eta;
+  logic [CellW-1:0] r_enq_eta_q, e_enq_eta_q, d_eta_q, e_deq_eta_q;
+  logic [CellW:0]   r_enq_eta_dq_q, e_enq_eta_dq_q, d_eta_dq_q, e_deq_eta_dq_q;
+  assign a_enq_eta = eta_read(a_enq_etap_q);
+  assign r_deq_eta = eta_read(r_deq_etap_q);
   // The enqueue's terms of its cells alone for the limits (dsh_size_terms),
-  // formed in stage A; again in stage E for ThreshLatency 1.
+  // formed in stage R (where its eta is a register); registered for stage E
+  // for ThreshLatency 1.
   localparam int unsigned NumTerms = 3;
-  logic [NumTerms*TW-1:0] a_enq_terms, r_enq_terms_q, e_enq_terms_q;
+  logic [NumTerms*TW-1:0] r_enq_terms, e_enq_terms_q;
   dsh_size_terms #(.CellW(CellW), .SizeW(SizeW)) u_size_terms (
-    .cells_i(a_enq_cells_q), .cfg_shared_cells_i, .cfg_private_cells_i, .cfg_headroom_cells_i,
-    .terms_o(a_enq_terms)
+    .cells_i(r_enq_cells_q), .cfg_shared_cells_i, .cfg_private_cells_i, .eta_i(r_enq_eta_q),
+    .terms_o(r_enq_terms)
   );
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -250,6 +291,20 @@ module dsh_mmu #(
       r_enq_rp_q[k*PortW +: PortW] <= enq_p;
     end
   end
+  (* keep *) always_ff @(posedge clk_i) begin
+    a_enq_etap_q <= {EtaSlices{table_port(enq_port_i)}};
+    r_deq_etap_q <= {EtaSlices{table_port(deq_port_i)}};
+  end
+  always_ff @(posedge clk_i) begin
+    r_enq_eta_q    <= a_enq_eta;
+    r_enq_eta_dq_q <= {1'b0, a_enq_eta} + {1'b0, cfg_delta_q_i};
+    d_eta_q        <= r_deq_eta;
+    d_eta_dq_q     <= {1'b0, r_deq_eta} + {1'b0, cfg_delta_q_i};
+    e_enq_eta_q    <= r_enq_eta_q;
+    e_enq_eta_dq_q <= r_enq_eta_dq_q;
+    e_deq_eta_q    <= d_eta_q;
+    e_deq_eta_dq_q <= d_eta_dq_q;
+  end
   always_ff @(posedge clk_i) begin
     a_enq_port_q  <= enq_port_i;
     a_enq_queue_q <= enq_queue_i;
@@ -264,7 +319,6 @@ module dsh_mmu #(
     r_enq_port_q  <= a_enq_port_q;
     r_enq_queue_q <= a_enq_queue_q;
     r_enq_cells_q <= a_enq_cells_q;
-    r_enq_terms_q <= a_enq_terms;
   end
 
   // ------------------------------------------------------------ the records
@@ -436,7 +490,7 @@ module dsh_mmu #(
     e_enq_port_q  <= r_enq_port_q;
     e_enq_queue_q <= r_enq_queue_q;
     e_enq_cells_q <= r_enq_cells_q;
-    e_enq_terms_q <= r_enq_terms_q;
+    e_enq_terms_q <= r_enq_terms;
     e_enq_prec_q  <= pick_p(f_enq_psel, {r_enq_prec, e_deq_prec_n, e_enq_prec_n, {PRecW{1'b0}}});
     e_same_q_q    <= same_q_n;
     e_same_p_q    <= same_p_n;
@@ -453,13 +507,16 @@ module dsh_mmu #(
 
   logic [ThrW-1:0]        t_cur;
   logic signed [LimW-1:0] lim_pool, lim_priv, lim_hdrm, lim_shared, lim_qoff, lim_qon, lim_pon;
+  logic signed [LimW-1:0] lim_qoff_deq, lim_qon_deq;  // X_qoff, X_qon of the dequeue's port
   dsh_thresh_pipe #(.CellW(CellW), .SizeW(SizeW), .Dsh(Dsh), .ThreshLatency(ThreshLatency)) u_thresh_pipe (
     .clk_i, .free_i(free_q), .cells_now_i(e_enq_cells_q), .terms_now_i(e_enq_terms_q),
-    .cells_next_i(r_enq_cells_q), .terms_next_i(r_enq_terms_q),
-    .cfg_alpha_log2_i, .cfg_headroom_cells_i, .cfg_delta_q_i,
+    .cells_next_i(r_enq_cells_q), .terms_next_i(r_enq_terms),
+    .eta_now_i({e_deq_eta_q, e_enq_eta_q}), .eta_dq_now_i({e_deq_eta_dq_q, e_enq_eta_dq_q}),
+    .eta_next_i({d_eta_q, r_enq_eta_q}), .eta_dq_next_i({d_eta_dq_q, r_enq_eta_dq_q}),
+    .cfg_alpha_log2_i, .cfg_delta_q_i,
     .cfg_delta_p_i, .cfg_port_mult_log2_i, .t_o(t_cur), .pool_o(lim_pool),
     .priv_o(lim_priv), .hdrm_o(lim_hdrm), .shared_o(lim_shared), .qoff_o(lim_qoff), .qon_o(lim_qon),
-    .pon_o(lim_pon)
+    .qoff_deq_o(lim_qoff_deq), .qon_deq_o(lim_qon_deq), .pon_o(lim_pon)
   );
 
   logic [CellW-1:0] eq_h, eq_hs, eq_hsp, ep_shared, ep_hdrm, dq_h, dq_hs, dp_shared, dp_hdrm;
@@ -530,7 +587,7 @@ module dsh_mmu #(
   );
   dsh_queue_fsm #(.CellW(CellW), .SizeW(SizeW), .Dsh(Dsh)) u_queue_fsm_deq (
     .qoff_i(dq_qoff), .h_i(dq_h), .hs_i(dq_hs), .region_i(3'b000), .cells_i(SizeW'(0)),
-    .qoff_lim_i(lim_qoff), .qon_lim_i(lim_qon),
+    .qoff_lim_i(lim_qoff_deq), .qon_lim_i(lim_qon_deq),
     .qoff_o(q0_qoff), .pause_o(q0_pause), .resume_o(q0_resume)
   );
 

@@ -1,13 +1,14 @@
 // The parts of stage E's limits (dsh_limits) that depend only on the
-// configuration and the cells s of one enqueue, formed while the enqueue
-// waits in stage A of dsh_mmu:
+// configuration and the cells s of one enqueue, formed in stage R of
+// dsh_mmu (where the eta of its port is a register):
 //   pool  = B_s - s      (S + s <= B_s)
 //   priv  = phi - s      (priv + s <= phi)
-//   hdrm  = eta - s      (hdrm + s <= eta)
+//   hdrm  = eta - s      (hdrm + s <= eta, eta of the enqueue's port)
 // Packed into terms_o, each KW bits, signed, in the order above from bit 0.
-// Each is a static value minus s: a SizeW + 1-bit difference whose borrow
-// picks the static upper part or that part less one (static too), so no
-// borrow runs through the upper bits. Combinational.
+// Each is a value that holds for the whole cycle (configuration, or eta as
+// read from the table a stage earlier) minus s: a SizeW + 1-bit difference
+// whose borrow picks the upper part or that part less one (computed beside
+// it), so no borrow runs through the upper bits. Combinational.
 `default_nettype none
 
 module dsh_size_terms #(
@@ -19,10 +20,10 @@ module dsh_size_terms #(
   input  logic [SizeW-1:0]       cells_i,
   input  logic [CellW-1:0]       cfg_shared_cells_i,
   input  logic [CellW-1:0]       cfg_private_cells_i,
-  input  logic [CellW-1:0]       cfg_headroom_cells_i,
+  input  logic [CellW-1:0]       eta_i,  // eta of the enqueue's port
   output logic [NumTerms*KW-1:0] terms_o
 );
-  // c - s for a static c.
+  // c - s for a c that does not depend on s.
   function automatic [KW-1:0] less_cells(input logic [CellW-1:0] c);
     logic [SizeW:0]      lo;
     logic [KW-SizeW-1:0] hi;
@@ -31,7 +32,7 @@ module dsh_size_terms #(
     less_cells = {lo[SizeW] ? hi : hi - 1'b1, lo[SizeW-1:0]};
   endfunction
 
-  assign terms_o = {less_cells(cfg_headroom_cells_i), less_cells(cfg_private_cells_i),
+  assign terms_o = {less_cells(eta_i), less_cells(cfg_private_cells_i),
                     less_cells(cfg_shared_cells_i)};
 endmodule
 

@@ -8,6 +8,10 @@
 //   L = 2: T and the limits of the enqueue entering stage E at the next
 //          edge are registered: stage E starts at flops;
 //   L = 3: T registered once more before the limits.
+// The limits X_qoff and X_qon use the eta of a port: they come for the
+// enqueue's port (slot 1) and the dequeue's (slot 0), from the eta and
+// eta + dq registered with each (dsh_mmu), "now" for the events in stage E
+// and "next" for those entering it at the next edge.
 // The registers have no reset: they load every cycle, and free_i holds B_s
 // from the first clock edge of reset (dsh_mmu), so holding rst_ni low for at
 // least three clock edges fills them with the limits of S = 0, as the
@@ -23,7 +27,7 @@ module dsh_thresh_pipe #(
   localparam int unsigned XpW  = dsh_pkg::xp_w(CellW),
   localparam int unsigned TW   = dsh_pkg::term_w(CellW),
   localparam int unsigned LimW = dsh_pkg::lim_w(CellW),
-  localparam int unsigned NumLim = 7,
+  localparam int unsigned NumLim = 9,
   localparam int unsigned NumTerms = 3
 ) (
   input  logic                   clk_i,
@@ -34,8 +38,13 @@ module dsh_thresh_pipe #(
   input  logic [NumTerms*TW-1:0]   terms_now_i,
   input  logic [SizeW-1:0]         cells_next_i,
   input  logic [NumTerms*TW-1:0]   terms_next_i,
+  // eta and eta + dq of the ports of the events in E and entering it:
+  // {dequeue's, enqueue's}.
+  input  logic [2*CellW-1:0]     eta_now_i,
+  input  logic [2*CellW+1:0]     eta_dq_now_i,
+  input  logic [2*CellW-1:0]     eta_next_i,
+  input  logic [2*CellW+1:0]     eta_dq_next_i,
   input  logic signed [4:0]      cfg_alpha_log2_i,
-  input  logic [CellW-1:0]       cfg_headroom_cells_i,
   input  logic [CellW-1:0]       cfg_delta_q_i,
   input  logic [CellW-1:0]       cfg_delta_p_i,
   input  logic [2:0]             cfg_port_mult_log2_i,
@@ -46,6 +55,8 @@ module dsh_thresh_pipe #(
   output logic signed [LimW-1:0] shared_o,
   output logic signed [LimW-1:0] qoff_o,
   output logic signed [LimW-1:0] qon_o,
+  output logic signed [LimW-1:0] qoff_deq_o,
+  output logic signed [LimW-1:0] qon_deq_o,
   output logic signed [LimW-1:0] pon_o
 );
   logic [ThrW-1:0]        t_free;  // T of free_i
@@ -75,10 +86,12 @@ module dsh_thresh_pipe #(
     .t_i(t_lim), .t_m_i(tm_lim),
     .cells_i(ThreshLatency >= 2 ? cells_next_i : cells_now_i),
     .terms_i(ThreshLatency >= 2 ? terms_next_i : terms_now_i),
-    .cfg_headroom_cells_i, .cfg_delta_q_i, .cfg_delta_p_i,
+    .eta_i(ThreshLatency >= 2 ? eta_next_i : eta_now_i),
+    .eta_dq_i(ThreshLatency >= 2 ? eta_dq_next_i : eta_dq_now_i),
+    .cfg_delta_q_i, .cfg_delta_p_i,
     .pool_o(lim[0*LimW +: LimW]), .priv_o(lim[1*LimW +: LimW]), .hdrm_o(lim[2*LimW +: LimW]),
     .shared_o(lim[3*LimW +: LimW]), .qoff_o(lim[4*LimW +: LimW]), .qon_o(lim[5*LimW +: LimW]),
-    .pon_o(lim[6*LimW +: LimW])
+    .pon_o(lim[6*LimW +: LimW]), .qoff_deq_o(lim[7*LimW +: LimW]), .qon_deq_o(lim[8*LimW +: LimW])
   );
 
   logic [ThrW-1:0]        t_e;    // as stage E sees them
@@ -93,16 +106,16 @@ module dsh_thresh_pipe #(
     assign t_e   = t_q;
     assign lim_e = lim_q;
     logic unused_now;
-    assign unused_now = ^{cells_now_i, terms_now_i};
+    assign unused_now = ^{cells_now_i, terms_now_i, eta_now_i, eta_dq_now_i};
   end else begin : g_lim_comb
     assign t_e   = t_lim;
     assign lim_e = lim;
     logic unused_next;
-    assign unused_next = ^{clk_i, cells_next_i, terms_next_i};
+    assign unused_next = ^{clk_i, cells_next_i, terms_next_i, eta_next_i, eta_dq_next_i};
   end
 
   assign t_o = t_e;
-  assign {pon_o, qon_o, qoff_o, shared_o, hdrm_o, priv_o, pool_o} = lim_e;
+  assign {qon_deq_o, qoff_deq_o, pon_o, qon_o, qoff_o, shared_o, hdrm_o, priv_o, pool_o} = lim_e;
 endmodule
 
 `default_nettype wire

@@ -99,7 +99,8 @@ const std::vector<Entry>& entries() {
       chip_field("n_queues", "lossless classes 0..n_queues-1 the MMU manages (N_q); class 7 is control"),
       chip_field("buffer_cells", "lossless pool B, cells"),
       chip_field("private_cells", "private buffer per ingress queue phi, cells"),
-      {{"chip.headroom_cells", "eta, cells: auto = dsh::headroom_cells(link, packet_bytes), or a number"},
+      {{"chip.headroom_cells",
+        "eta, cells: auto = dsh::headroom_cells(link, packet_bytes) of each port's link rate, or a number (every port)"},
        [](Params& p, const std::string& v) {
          p.headroom_auto = v == "auto";
          if (!p.headroom_auto) p.mmu.set("headroom_cells", v);
@@ -411,6 +412,15 @@ Config Params::mmu_config(Scheme s) const {
   Config c = mmu;
   c.scheme = s;
   c.headroom_cells = headroom_cells();
+  c.port_headroom_cells.clear();
+  if (headroom_auto) {
+    // eta from each port's own link (spec §1.3); a chip whose ports all
+    // need the same keeps one eta.
+    std::vector<uint64_t> eta(mmu.n_ports);
+    for (unsigned p = 0; p < mmu.n_ports; ++p) eta[p] = link_headroom_cells(p);
+    if (std::any_of(eta.begin(), eta.end(), [&](uint64_t e) { return e != c.headroom_cells; }))
+      c.port_headroom_cells = std::move(eta);
+  }
   return c;
 }
 
@@ -475,7 +485,24 @@ uint64_t Params::link_headroom_cells() const {
   return dsh::headroom_cells(l);
 }
 
-bool Params::lossy() const { return !headroom_auto && mmu.headroom_cells < link_headroom_cells(); }
+uint64_t Params::link_headroom_cells(unsigned port) const {
+  LinkParams l;
+  l.link_gbps = rate_gbps(port);
+  l.prop_delay_ns = prop_delay_ns;
+  l.mtu_bytes = mtu_bytes;
+  l.processing_bytes = processing_bytes;
+  l.cell_bytes = cell_bytes;
+  l.pkt_bytes = packet_bytes;
+  return dsh::headroom_cells(l);
+}
+
+uint64_t Params::max_link_headroom_cells() const {
+  uint64_t need = link_headroom_cells();
+  for (unsigned p = 0; p < mmu.n_ports; ++p) need = std::max(need, link_headroom_cells(p));
+  return need;
+}
+
+bool Params::lossy() const { return !headroom_auto && mmu.headroom_cells < max_link_headroom_cells(); }
 
 void Params::validate_scenario() const {
   auto fail = [](const std::string& m) { throw ConfigError(m); };
@@ -551,7 +578,7 @@ void Params::validate_scenario() const {
   // Precondition: a headroom below what the link needs makes the lossless
   // classes lossy; refused unless the run asks for it (and is labelled so).
   if (lossy() && !allow_lossy) {
-    const uint64_t need = link_headroom_cells();
+    const uint64_t need = max_link_headroom_cells();
     fail("chip.headroom_cells = " + std::to_string(mmu.headroom_cells) + " is below what the link needs, " +
          std::to_string(need) + " cells (2*(C*D_prop + MTU) + processing in " + std::to_string(packet_bytes) +
          " B packets; 'auto' gives it): the lossless classes would drop instead of pausing. Use 'auto' or at least " +

@@ -47,7 +47,7 @@ struct Params {
   // [chip] the MMU (spec §1.2). `mmu.scheme` is set per point from sweep.schemes.
   Config mmu;
   uint64_t cell_bytes = 256;
-  bool headroom_auto = true;  // chip.headroom_cells = "auto": dsh::headroom_cells(link)
+  bool headroom_auto = true;  // chip.headroom_cells = "auto": dsh::headroom_cells of each port's link
   double mmu_clock_ghz = 1.0;
 
   // [link] every link (host <-> switch port), both directions.
@@ -110,7 +110,7 @@ struct Params {
   // The schemes of sweep.schemes that cannot be configured on this chip (no
   // shared buffer left, no RTL built for it, ...), with the reason.
   std::vector<std::pair<std::string, std::string>> infeasible() const;
-  bool lossy() const;  // chip.headroom_cells is below link_headroom_cells()
+  bool lossy() const;  // chip.headroom_cells is below what some port's link needs
 
   // Generation sweeps. The rows sweep.generations selects, in table order,
   // and the chip of one row (this scenario with its link rate, buffer and
@@ -120,8 +120,12 @@ struct Params {
 
   // Derived values.
   unsigned port_of(int host) const;  // negative counted from the end
-  uint64_t headroom_cells() const;   // eta in cells (auto or the chip value)
-  uint64_t link_headroom_cells() const;  // what the link needs (spec §1.3 formula): the 'auto' value
+  uint64_t headroom_cells() const;   // eta in cells (auto: of a link at link.rate_gbps; or the chip value)
+  uint64_t link_headroom_cells() const;  // what a link at link.rate_gbps needs (spec §1.3 formula)
+  uint64_t link_headroom_cells(unsigned port) const;  // what port's link needs: its 'auto' eta
+  uint64_t max_link_headroom_cells() const;  // the most any port's link needs
+  // The MMU configuration of a scheme. Auto headroom on ports of different
+  // rates: eta per port (Config::port_headroom_cells), else one eta.
   Config mmu_config(Scheme s) const;
   RtlWidths widths(Scheme s) const;  // of the backend that will run
   uint64_t buffer_bytes() const { return mmu.buffer_cells * cell_bytes; }

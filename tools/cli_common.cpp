@@ -8,8 +8,9 @@
 namespace dsh {
 
 namespace {
-const char* kFields[] = {"n_ports", "n_queues", "buffer_cells", "private_cells", "headroom_cells", "alpha_log2",
-                         "port_mult_log2", "delta_q", "delta_p", "scheme", "thresh_latency"};
+const char* kFields[] = {"n_ports", "n_queues", "buffer_cells", "private_cells", "headroom_cells",
+                         "port_headroom_cells", "alpha_log2", "port_mult_log2", "delta_q", "delta_p", "scheme",
+                         "thresh_latency"};
 }
 
 void add_config_options(CLI::App& app, ConfigCli& cli) {
@@ -18,9 +19,12 @@ void add_config_options(CLI::App& app, ConfigCli& cli) {
       ->group("MMU configuration");
   for (const char* f : kFields) {
     const std::string name = f;
+    const std::string help = name == "port_headroom_cells"
+                                 ? "eta of each port, n_ports entries: values or COUNTxVALUE runs, comma-separated "
+                                   "(\"24x228,8x828\"); overrides headroom_cells and the file"
+                                 : "configuration field " + name + " (overrides the file)";
     app.add_option_function<std::string>(
-           "--" + name, [&cli, name](const std::string& v) { cli.flags[name] = v; },
-           "configuration field " + name + " (overrides the file)")
+           "--" + name, [&cli, name](const std::string& v) { cli.flags[name] = v; }, help)
         ->group("MMU configuration");
   }
 }
@@ -40,7 +44,14 @@ void load_config_text(const std::string& text, const std::string& path, Config& 
     std::string value;
     if (auto i = node.value_exact<int64_t>()) value = std::to_string(*i);
     else if (auto s = node.value_exact<std::string>()) value = *s;
-    else if (node.is_boolean())
+    else if (auto* a = node.as_array()) {
+      // A list of integers (port_headroom_cells = [228, 828]) as its text form.
+      for (size_t i = 0; i < a->size(); ++i) {
+        auto v = (*a)[i].value_exact<int64_t>();
+        if (!v) throw ConfigError(where + k + " entry " + std::to_string(i + 1) + ": expected an integer");
+        value += (i ? "," : "") + std::to_string(*v);
+      }
+    } else if (node.is_boolean())
       throw ConfigError(where + k + " = " + (*node.value_exact<bool>() ? "true" : "false") +
                         ": expected an integer or a string, got a boolean");
     else if (node.is_floating_point())

@@ -156,10 +156,12 @@ int main(int argc, char** argv) {
                 pct(regions[3]), (unsigned long long)regions[4], pct(regions[4]));
     std::printf("flow control PAUSE %llu, RESUME %llu, PORT_PAUSE %llu, PORT_RESUME %llu\n", (unsigned long long)kinds[0],
                 (unsigned long long)kinds[1], (unsigned long long)kinds[2], (unsigned long long)kinds[3]);
-    std::printf("peaks        S %llu of B_s %lld, queue shared %llu, %s %llu of eta %llu\n", (unsigned long long)peak_s,
+    const std::string eta_text = cfg.per_port_headroom() ? port_headroom_text(cfg.port_headroom_cells) + " (per port)"
+                                                         : std::to_string(cfg.headroom_cells);
+    std::printf("peaks        S %llu of B_s %lld, queue shared %llu, %s %llu of eta %s\n", (unsigned long long)peak_s,
                 (long long)cfg.shared_cells(), (unsigned long long)peak_q_shared,
                 cfg.scheme == Scheme::DSH ? "port insurance" : "queue headroom", (unsigned long long)peak_hdrm,
-                (unsigned long long)cfg.headroom_cells);
+                eta_text.c_str());
     std::printf("protocol errors %llu (injected on purpose)\n", (unsigned long long)errors);
     if (backend == Backend::Lockstep) std::printf("matched %llu cycles\n", (unsigned long long)model->cycle());
     if (lat) std::printf("latency      results %u cycles after their inputs (realigned above)\n", lat);

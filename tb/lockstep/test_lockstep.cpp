@@ -6,6 +6,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <algorithm>
 #include <random>
 
 #include "mmu_model.h"
@@ -130,6 +131,89 @@ INSTANTIATE_TEST_SUITE_P(Variants, Lockstep, ::testing::ValuesIn(params()),
                          [](const auto& info) {
                            return std::get<0>(info.param) + "_seed" + std::to_string(std::get<1>(info.param));
                          });
+
+// Headroom per port (spec §1.2): ports of two or three different eta, so
+// that the RTL's per-port table, the eta each event carries and the two
+// slots' X_qoff/X_qon (spec §9.1, §9.3) are held to the golden model. 32 x 7:
+// the mixed-speed chip's 228/828 scaled down by 6 so that random traffic
+// fills both kinds; others: eta 6, 15, 24 in turn from a drawn start.
+Config config_with_port_eta(const RtlVariant& v, uint64_t seed) {
+  Config c = config_for(v, seed);
+  std::mt19937_64 rng(seed * 104729 + 3);
+  auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  if (v.ports == 32 && v.queues == 7) {
+    c.port_headroom_cells.assign(24, 38);
+    c.port_headroom_cells.insert(c.port_headroom_cells.end(), 8, 138);
+    c.buffer_cells = v.scheme == Scheme::SIH ? 30000 : 9000;
+  } else {
+    const uint64_t cell_max = (uint64_t(1) << v.widths.cell_w) - 1;
+    const uint64_t nq = uint64_t(v.ports) * v.queues;
+    const uint64_t levels[] = {6, 15, 24};
+    uint64_t sum = 0;
+    const int first = pick(0, 2);  // neighbouring ports differ
+    for (unsigned p = 0; p < v.ports; ++p) {
+      c.port_headroom_cells.push_back(levels[(p + first) % 3]);
+      sum += c.port_headroom_cells.back();
+    }
+    const uint64_t fixed = nq * c.private_cells + (v.scheme == Scheme::SIH ? v.queues : 1) * sum;
+    c.buffer_cells = std::min<uint64_t>(cell_max, fixed + uint64_t(pick(40, 400)));
+  }
+  return c;
+}
+
+class LockstepPortHeadroom : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(LockstepPortHeadroom, RandomTraffic) {
+  const RtlVariant* v = nullptr;
+  for (const auto& x : rtl_variants())
+    if (GetParam() == x.name) v = &x;
+  ASSERT_NE(v, nullptr);
+  const uint64_t seed = 11;
+  const Config c = config_with_port_eta(*v, seed);
+  SCOPED_TRACE(c.describe());
+  LockstepOptions lo;
+  lo.tag = "seed=" + std::to_string(seed) + " variant=" + v->name + " eta per port";
+  lo.fst_dir = fst_dir();
+  lo.fst_stem = std::string(v->name) + "_port_eta";
+  try {
+    auto m = make_lockstep(*v, c, lo, RtlOptions{});
+    TrafficOptions to;
+    to.seed = seed;
+    Traffic t(c, v->widths, to);
+    uint64_t hdrm = 0;
+    for (uint64_t i = 0; i < cycles_per_run(); ++i) hdrm += m->step(t.next(*m)).region == Region::Headroom;
+    m->finish();
+    // Drops on ports of the smallest and of the largest eta: both limits were reached.
+    const uint64_t lo_eta = *std::min_element(c.port_headroom_cells.begin(), c.port_headroom_cells.end());
+    const uint64_t hi_eta = *std::max_element(c.port_headroom_cells.begin(), c.port_headroom_cells.end());
+    uint64_t drops_lo = 0, drops_hi = 0;
+    for (uint32_t p = 0; p < c.n_ports; ++p)
+      for (uint32_t q = 0; q < c.n_queues; ++q) {
+        if (c.headroom_of(p) == lo_eta) drops_lo += m->queue(p, q).drops;
+        if (c.headroom_of(p) == hi_eta) drops_hi += m->queue(p, q).drops;
+      }
+    std::printf("%s eta per port %s: matched %llu cycles; headroom/insurance %llu, drops at eta %llu: %llu, at %llu: %llu\n",
+                v->name, port_headroom_text(c.port_headroom_cells).c_str(), (unsigned long long)m->cycle(),
+                (unsigned long long)hdrm, (unsigned long long)lo_eta, (unsigned long long)drops_lo,
+                (unsigned long long)hi_eta, (unsigned long long)drops_hi);
+    EXPECT_GT(hdrm, 0u) << "no headroom/insurance admission";
+    EXPECT_GT(drops_lo, 0u) << "no port of eta " << lo_eta << " filled";
+    if (v->ports > 1) {
+      EXPECT_NE(lo_eta, hi_eta) << "the ports' eta do not differ";
+      EXPECT_GT(drops_hi, 0u) << "no port of eta " << hi_eta << " filled";
+    }
+  } catch (const MismatchError& e) {
+    FAIL() << e.what();
+  }
+}
+
+std::vector<std::string> variant_names() {
+  std::vector<std::string> n;
+  for (const auto& v : rtl_variants()) n.emplace_back(v.name);
+  return n;
+}
+INSTANTIATE_TEST_SUITE_P(Variants, LockstepPortHeadroom, ::testing::ValuesIn(variant_names()),
+                         [](const auto& info) { return info.param; });
 
 // The counter read port: after random traffic, every queue's and port's
 // counters and port occupancy read through stat_rd_* match the golden state

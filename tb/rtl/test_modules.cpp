@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 #include <verilated.h>
 
+#include <algorithm>
+#include <iterator>
 #include <random>
 
 #include "Vcnt_ram.h"
@@ -82,7 +84,9 @@ TEST(DtCalc, ExhaustiveOverSAlphaAndPortMult) {
 }
 
 // Each limit decides its condition of the specification as the golden thresholds do, for
-// values around the threshold and anywhere: dsh_size_terms, then dsh_limits.
+// values around the threshold and anywhere: dsh_size_terms, then dsh_limits. The
+// enqueue's and the dequeue's ports have eta of their own (spec §9.3): X_qoff
+// and X_qon of each against a golden model with that eta.
 template <class V>
 void check_limits(Scheme scheme) {
   Ctx ctx;
@@ -93,30 +97,34 @@ void check_limits(Scheme scheme) {
   auto r = [&](uint32_t hi) { return std::uniform_int_distribution<uint32_t>(0, hi)(rng); };
   for (int i = 0; i < 100000; ++i) {
     const uint32_t eta = r(300), dq = r(i % 3 ? 50 : kCellMax), dp = r(i % 3 ? 200 : kCellMax), pm = r(5);
-    const uint32_t bs = 1 + r(kCellMax - eta - 1), S = r(bs), phi = r(20), s = 1 + r(kSizeMax - 1);
+    const uint32_t eta_deq = i % 4 ? r(300) : eta;
+    const uint32_t bs = 1 + r(kCellMax - std::max(eta, eta_deq) - 1), S = r(bs), phi = r(20), s = 1 + r(kSizeMax - 1);
     const int a = int(r(13)) - 10;
     auto g = golden_with_bs(scheme, bs, eta, a, pm, dq, dp);
-    const dsh::Thresholds x = g.thresholds_for(S);
+    auto g_deq = golden_with_bs(scheme, bs, eta_deq, a, pm, dq, dp);  // the same B_s, T
+    const dsh::Thresholds x = g.thresholds_for(S), xd = g_deq.thresholds_for(S);
     terms.cells_i = s;
     terms.cfg_shared_cells_i = bs;
     terms.cfg_private_cells_i = phi;
-    terms.cfg_headroom_cells_i = eta;
+    terms.eta_i = eta;
     terms.eval();
     dut.t_i = uint32_t(x.t);
     dut.t_m_i = uint32_t(x.t << pm);
     dut.cells_i = s;
     dut.terms_i = terms.terms_o;  // 5 terms of 21 bits
-    dut.cfg_headroom_cells_i = eta;
+    dut.eta_i = (eta_deq << 12) | eta;  // {dequeue's port, enqueue's}, CellW = 12 each
+    dut.eta_dq_i = ((eta_deq + dq) << 13) | (eta + dq);  // CellW + 1 = 13 each
     dut.cfg_delta_q_i = dq;
     dut.cfg_delta_p_i = dp;
     dut.eval();
     const int64_t pool = lim_value(dut.pool_o), priv = lim_value(dut.priv_o), hdrm = lim_value(dut.hdrm_o),
                   shared = lim_value(dut.shared_o), qoff = lim_value(dut.qoff_o), qon = lim_value(dut.qon_o),
-                  pon = lim_value(dut.pon_o);
+                  pon = lim_value(dut.pon_o), qoff_deq = lim_value(dut.qoff_deq_o), qon_deq = lim_value(dut.qon_deq_o);
     // v: near each threshold, or anywhere in the counter's range.
-    const uint64_t near[] = {x.x_qoff, x.x_qon, x.x_poff, x.x_pon, bs, phi, eta};
-    for (int k = 0; k < 8; ++k) {
-      const int64_t v0 = k < 7 ? int64_t(near[k]) - s + int64_t(r(4)) - 2 : int64_t(r(kCellMax));
+    const uint64_t near[] = {x.x_qoff, x.x_qon, x.x_poff, x.x_pon, bs, phi, eta, xd.x_qoff, xd.x_qon};
+    constexpr int kNear = int(std::size(near));
+    for (int k = 0; k <= kNear; ++k) {
+      const int64_t v0 = k < kNear ? int64_t(near[k]) - s + int64_t(r(4)) - 2 : int64_t(r(kCellMax));
       const uint64_t v = uint64_t(std::clamp<int64_t>(v0, 0, kCellMax));
       const std::string at = "T=" + std::to_string(x.t) + " s=" + std::to_string(s) + " v=" + std::to_string(v);
       ASSERT_EQ(int64_t(v) <= pool, v + s <= bs) << "pool " << at;
@@ -129,9 +137,13 @@ void check_limits(Scheme scheme) {
         ASSERT_EQ(!(int64_t(v + s) <= qoff), v + s > x.x_qoff) << "X_qoff with s " << at;  // w + s
         ASSERT_EQ(int64_t(v + s) <= qon, v + s <= x.x_qon) << "X_qon with s " << at;
         ASSERT_EQ(int64_t(v) <= pon || v == 0, v <= x.x_pon) << "X_pon " << at;
+        // The dequeue's queue: no enqueue adds to it (slot 0).
+        ASSERT_EQ(!(int64_t(v) <= qoff_deq) && v != 0, v > xd.x_qoff) << "dequeue's X_qoff " << at;
+        ASSERT_EQ(int64_t(v) <= qon_deq || v == 0, v <= xd.x_qon) << "dequeue's X_qon " << at;
       } else {
         ASSERT_EQ(int64_t(v) <= shared, v + s <= x.x_qoff) << "X_off " << at;
         ASSERT_EQ(int64_t(v) <= qon || v == 0, v <= x.x_qon) << "X_on " << at;
+        ASSERT_EQ(qon_deq, qon) << "X_on of the dequeue's queue " << at;  // X_on uses no eta
       }
     }
   }
