@@ -61,8 +61,8 @@ void declare_common_keys(KeyStore& k) {
   k.declare("run.mismatch_dir", ".", "lockstep: where a mismatch writes its FST window");
 }
 
-uint64_t switch_headroom_cells(const Topology& t, int sw, const LinkParams& base, double mmu_clock_ghz) {
-  uint64_t eta = 0;
+std::vector<uint64_t> port_headroom_cells(const Topology& t, int sw, unsigned n_ports, const LinkParams& base,
+                                          double mmu_clock_ghz) {
   // spec §7.2: the spec §1.3 formula has no slack for the admission wait (one
   // enqueue per cycle: up to one cycle per link of the switch) and the
   // decision latency (kRtlLatency + 1 cycles to act). At 100 Gb/s the
@@ -70,14 +70,17 @@ uint64_t switch_headroom_cells(const Topology& t, int sw, const LinkParams& base
   // 400 Gb/s it leaves 3.2 ns and a 400 Gb/s uplink overflows by a packet.
   // So they are added here, at each link's rate.
   const double wait_ns = double(kRtlLatency + 1 + t.ports(sw).size()) / mmu_clock_ghz;
-  for (const auto& p : t.ports(sw)) {
+  auto eta = [&](double gbps, double delay_ns) {
     LinkParams l = base;
-    l.processing_bytes += uint64_t(std::ceil(wait_ns * p.gbps / 8.0));
-    l.link_gbps = p.gbps;
-    l.prop_delay_ns = p.delay_ns;
-    eta = std::max(eta, headroom_cells(l));
-  }
-  return eta;
+    l.processing_bytes += uint64_t(std::ceil(wait_ns * gbps / 8.0));
+    l.link_gbps = gbps;
+    l.prop_delay_ns = delay_ns;
+    return headroom_cells(l);
+  };
+  std::vector<uint64_t> etas(n_ports, eta(base.link_gbps, base.prop_delay_ns));
+  const auto& ports = t.ports(sw);
+  for (size_t p = 0; p < ports.size() && p < n_ports; ++p) etas[p] = eta(ports[p].gbps, ports[p].delay_ns);
+  return etas;
 }
 
 NetSetup build_setup(const KeyStore& k) {
@@ -182,8 +185,16 @@ void configure_run(NetSetup& s, const KeyStore& k, Scheme scheme, const std::str
     lp.processing_bytes = s.fp.processing_bytes;
     lp.cell_bytes = c.cell_bytes;
     lp.pkt_bytes = s.fp.packet_bytes;
+    lp.link_gbps = k.num("link.rate_gbps", 0, 1e5, true);  // a port without a link: the default link
+    lp.prop_delay_ns = k.num("link.prop_delay_ns", 0, 1e9);
     const std::string h = field("headroom_cells");
-    m.headroom_cells = h == "auto" ? switch_headroom_cells(t, int(sw), lp, c.mmu_clock_ghz) : parse_uint(where + ".headroom_cells", h, 0, 1 << 20);
+    if (h == "auto") {  // per port; one eta when every port needs the same
+      const auto etas = port_headroom_cells(t, int(sw), m.n_ports, lp, c.mmu_clock_ghz);
+      m.headroom_cells = *std::max_element(etas.begin(), etas.end());
+      if (std::any_of(etas.begin(), etas.end(), [&](uint64_t e) { return e != etas[0]; })) m.port_headroom_cells = etas;
+    } else {
+      m.headroom_cells = parse_uint(where + ".headroom_cells", h, 0, 1 << 20);
+    }
     m.scheme = scheme;
     const bool named = s.rtl_switches.empty() ||
                        std::find(s.rtl_switches.begin(), s.rtl_switches.end(), name) != s.rtl_switches.end();

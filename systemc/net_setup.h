@@ -31,11 +31,12 @@ struct NetSetup {
 NetSetup build_setup(const KeyStore& k);
 void configure_run(NetSetup& s, const KeyStore& k, Scheme scheme, const std::string& cc);
 
-// eta in cells for switch `sw`: one value for the whole switch, the
-// largest any of its links needs (spec §1.3 formula at that link's rate
-// and delay, plus the switch's admission wait and decision latency at that
-// rate, spec §7.2), so every port is lossless (conservative for the slower ones).
-// per-port eta: use Config::port_headroom_cells when merged
-uint64_t switch_headroom_cells(const Topology& t, int sw, const LinkParams& base, double mmu_clock_ghz);
+// eta in cells of each of switch `sw`'s n_ports ports: the spec §1.3
+// formula at the rate and delay of the port's link, plus the switch's
+// admission wait and decision latency at that rate (spec §7.2). A port
+// without a link is configured for the default link (`base`): every switch
+// is the chip of spec §1 with all its ports, as the paper's switches are.
+std::vector<uint64_t> port_headroom_cells(const Topology& t, int sw, unsigned n_ports, const LinkParams& base,
+                                          double mmu_clock_ghz);
 
 }  // namespace dsh::net
