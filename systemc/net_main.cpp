@@ -62,7 +62,9 @@ int dispatch(int argc, char** argv) {
   app.add_flag("--no-plot", no_plot, "skip the PNG");
   app.add_flag("--full", full, "deadlock: the paper's scale (deadlock.full_* keys: 100 seeds x 100 ms)");
   app.add_flag("--list", list, "print every key with its value after file and overrides, then exit");
-  app.add_option("-j,--jobs", jobs, "deadlock: runs in parallel, 1..256 (= --set run.jobs=...)");
+  app.add_option("-j,--jobs", jobs,
+                 "deadlock: runs in parallel, 1..256 (= --set run.jobs=...); collateral-damage runs its points in turn "
+                 "and accepts -j for scripts that pass it to every scenario (scripts/sweep-slurm.sh)");
   app.add_flag("--list-points", so.list_points,
                "print the IDs of the run's points (S2: scheme x cc; S3: scheme x cc x seed), one per line, then exit");
   app.add_option("--point", so.point,
@@ -94,8 +96,8 @@ int dispatch(int argc, char** argv) {
     }
     if (app.count("-b")) k.set("run.backend", backend);
     if (app.count("-j")) {
-      if (kind != "deadlock") throw ConfigError("-j: only the deadlock scenario runs points in parallel");
-      k.set("run.jobs", jobs);
+      parse_uint("-j", jobs, 1, 256);
+      if (kind == "deadlock") k.set("run.jobs", jobs);
     }
     if (so.list_points + !so.merge_dir.empty() + app.count("--point") + list > 1)
       throw InputError("--list, --list-points, --merge and --point: give one of them");
