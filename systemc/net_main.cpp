@@ -102,6 +102,7 @@ int dispatch(int argc, char** argv) {
     if (so.list_points + !so.merge_dir.empty() + app.count("--point") + list > 1)
       throw InputError("--list, --list-points, --merge and --point: give one of them");
     if (app.count("--merge") && so.merge_dir.empty()) throw InputError("--merge = '': expected a directory of point files");
+    if (app.count("--merge") && so.rerun) throw InputError("--merge and --rerun: a merge reads the points, give one of them");
     if (app.count("--point") && so.point.empty()) throw InputError("--point = '': expected a point ID (--list-points)");
     NetSetup probe = build_setup(k);  // refuses bad keys before any run
     for (const auto& sch : probe.schemes)
