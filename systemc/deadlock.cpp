@@ -352,8 +352,8 @@ int deadlock_main(const KeyStore& k, const NetSweepOptions& o, bool plot, const 
   sw.run = [&](const std::vector<size_t>& todo, const NetPointDone& done) {
     std::vector<Job> js;
     for (size_t i : todo) js.push_back(jobs_of_points[i]);
-    std::fprintf(stderr, "dsh-sim: %s: %zu runs (%zu seeds x schemes x cc), %.1f ms each at most, %u at a time\n",
-                 name.c_str(), js.size(), seeds.size(), duration_ms, jobs);
+    std::fprintf(stderr, "dsh-sim: %s: %zu of %zu runs (%zu seeds x schemes x cc), %.1f ms each at most, %u at a time\n",
+                 name.c_str(), js.size(), sw.points.size(), seeds.size(), duration_ms, jobs);
     run_all(k, js, jobs, duration_ms, done);
   };
   sw.point_status = [](const nlohmann::json& m) {

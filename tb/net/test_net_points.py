@@ -147,7 +147,7 @@ class NetPoints(unittest.TestCase):
         rc2, _, err = sim(S3, *opts)
         self.assertEqual(rc2, rc, err)
         self.assertIn("3 of 4 points already done", err)
-        self.assertIn("1 runs", err)
+        self.assertIn("1 of 4 runs", err)
         for i in ids:
             if i != ids[2]:
                 self.assertEqual(os.stat(os.path.join(pts, i + ".json")).st_mtime_ns, mtimes[i], f"{i} was run again")
