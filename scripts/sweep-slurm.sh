@@ -10,7 +10,9 @@
 # into OUT/points/, and a merge job that starts when every task has ended
 # (afterany: a failed task leaves its point missing, and the merge then says
 # which). Resubmitting the same command re-runs only the points without a
-# valid result file. Extra arguments go to every dsh-sim call.
+# valid result file. Extra arguments go to every dsh-sim call (S3 at the
+# paper's scale: scripts/sweep-slurm.sh scenarios/deadlock.toml out/s3 --full).
+# DSH_SLURM_TIME sets each point's time limit (default 00:30:00).
 set -euo pipefail
 [ $# -ge 1 ] || { sed -n '2,15p' "$0"; exit 2; }
 SCENARIO=$1; shift
@@ -23,7 +25,7 @@ N=$(wc -l < "$OUT/points.txt")
 [ "$N" -gt 0 ] || { echo "no points"; exit 1; }
 EXTRA=$(printf ' %q' "$@")
 ARRAY=$(sbatch --parsable --array=1-"$N" --job-name=dsh-points --output="$OUT/logs/%A_%a.log" \
-  --ntasks=1 --cpus-per-task=1 --time=00:30:00 \
+  --ntasks=1 --cpus-per-task=1 --time="${DSH_SLURM_TIME:-00:30:00}" \
   --wrap="ID=\$(sed -n \"\${SLURM_ARRAY_TASK_ID}p\" '$OUT/points.txt'); \
 exec '$SIM' '$SCENARIO'$EXTRA --point \"\$ID\" -o '$OUT/points'")
 MERGE=$(sbatch --parsable --dependency=afterany:"$ARRAY" --job-name=dsh-merge --output="$OUT/logs/merge.log" \

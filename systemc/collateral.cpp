@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "cli_common.h"
+#include "net_points.h"
 #include "output.h"
 
 namespace dsh::net {
@@ -192,14 +193,74 @@ CollateralRun run_collateral(const KeyStore& k, NetSetup& s, Scheme scheme, cons
   return r;
 }
 
-int collateral_main(const KeyStore& k, const std::string& out_dir, bool plot, const std::string& python,
-                    const std::string& plot_script) {
+namespace {
+
+// A run as a point's metrics, and back (the per-microsecond byte counts too:
+// the CSV and the plot are made from them).
+nlohmann::ordered_json to_json(const CollateralRun& r) {
+  return {{"scheme", r.scheme},
+          {"cc", r.cc},
+          {"triggered", r.triggered},
+          {"fanin_done", r.fanin_done},
+          {"fanin_start_us", r.fanin_start_us},
+          {"fanin_end_us", r.fanin_end_us},
+          {"f0_mean_during", r.f0_mean_during},
+          {"f0_min_during", r.f0_min_during},
+          {"f0_mean_before", r.f0_mean_before},
+          {"lossless_drops", r.lossless_drops},
+          {"packets_forwarded", r.forwarded},
+          {"reordered", r.reordered},
+          {"pause_frames", r.pause_frames},
+          {"ecn_marks", r.ecn_marks},
+          {"sim_us", r.sim_us},
+          {"wall_s", r.wall_s},
+          {"cpu_s", r.cpu_s},
+          {"error", r.error},
+          {"f0_bytes_per_us", r.f0_us},
+          {"f1_bytes_per_us", r.f1_us},
+          {"fanin_bytes_per_us", r.fanin_us}};
+}
+
+CollateralRun from_json(const nlohmann::json& j) {
+  CollateralRun r;
+  r.scheme = j.at("scheme");
+  r.cc = j.at("cc");
+  r.triggered = j.at("triggered");
+  r.fanin_done = j.at("fanin_done");
+  r.fanin_start_us = j.at("fanin_start_us");
+  r.fanin_end_us = j.at("fanin_end_us");
+  r.f0_mean_during = j.at("f0_mean_during");
+  r.f0_min_during = j.at("f0_min_during");
+  r.f0_mean_before = j.at("f0_mean_before");
+  r.lossless_drops = j.at("lossless_drops");
+  r.forwarded = j.at("packets_forwarded");
+  r.reordered = j.at("reordered");
+  r.pause_frames = j.at("pause_frames").get<std::vector<uint64_t>>();
+  r.ecn_marks = j.at("ecn_marks").get<std::vector<uint64_t>>();
+  r.sim_us = j.at("sim_us");
+  r.wall_s = j.at("wall_s");
+  r.cpu_s = j.at("cpu_s");
+  r.error = j.at("error");
+  r.f0_us = j.at("f0_bytes_per_us").get<std::vector<uint64_t>>();
+  r.f1_us = j.at("f1_bytes_per_us").get<std::vector<uint64_t>>();
+  r.fanin_us = j.at("fanin_bytes_per_us").get<std::vector<uint64_t>>();
+  return r;
+}
+
+}  // namespace
+
+int collateral_main(const KeyStore& k, const NetSweepOptions& o, bool plot, const std::string& python,
+                    const std::string& plot_script, bool reproducible) {
   NetSetup s = build_setup(k);
-  std::vector<CollateralRun> runs;
+  NetSweep sw;
+  const std::string name = k.text("scenario.name");
   for (const auto& sch : s.schemes)
-    for (const auto& cc : s.ccs) {
-      runs.push_back(run_collateral(k, s, sch == "dsh" ? Scheme::DSH : Scheme::SIH, cc));
-      const CollateralRun& r = runs.back();
+    for (const auto& cc : s.ccs) sw.points.push_back({net_point_id(name, sch, cc, nullptr), sch, cc, 0});
+  sw.params = net_point_params(k, {"run.schemes", "run.cc", "run.mismatch_dir"}, {});
+  sw.run = [&](const std::vector<size_t>& todo, const NetPointDone& done) {
+    for (size_t i : todo) {
+      const NetPoint& pt = sw.points[i];
+      const CollateralRun r = run_collateral(k, s, pt.scheme == "dsh" ? Scheme::DSH : Scheme::SIH, pt.cc);
       std::fprintf(stderr,
                    "%s %s: F0 %.1f Gb/s before, during the fan-in (%.1f..%.1f us) mean %.1f min %.1f Gb/s; "
                    "lossless drops %llu; PAUSE frames S0..: ",
@@ -212,7 +273,24 @@ int collateral_main(const KeyStore& k, const std::string& out_dir, bool plot, co
                    (unsigned long long)r.forwarded, r.wall_s, double(r.forwarded) / r.wall_s / 1e6, r.sim_us,
                    r.triggered ? "" : "; the long flows never reached traffic.trigger_gbps",
                    r.error.empty() ? "" : ("; ERROR " + r.error).c_str());
+      done(i, to_json(r), r.error);
     }
+  };
+  sw.point_status = [](const nlohmann::json& m) {
+    if (!m.at("error").get<std::string>().empty() || m.at("lossless_drops").get<uint64_t>()) return int(kExitCheckFailed);
+    return m.at("fanin_done").get<bool>() ? int(kExitOk) : int(kExitInvalidExperiment);
+  };
+  sw.write_outputs = [&](const std::vector<nlohmann::json>& ms) {
+    std::vector<CollateralRun> runs;
+    for (const auto& m : ms) runs.push_back(from_json(m));
+    return write_collateral_outputs(k, s, runs, o.out_dir, plot, python, plot_script, reproducible);
+  };
+  return run_net_sweep(sw, o);
+}
+
+int write_collateral_outputs(const KeyStore& k, const NetSetup& s, const std::vector<CollateralRun>& runs,
+                             const std::string& out_dir, bool plot, const std::string& python,
+                             const std::string& plot_script, bool reproducible) {
   const double bin_us = k.num("traffic.bin_us", 0.1, 1e4);
   // throughput.csv: per run, 10 us bins from before_us ahead of the fan-in to the end.
   std::ostringstream csv;
@@ -253,6 +331,7 @@ int collateral_main(const KeyStore& k, const std::string& out_dir, bool plot, co
     x["sim_us"] = r.sim_us;
     x["wall_s"] = r.wall_s;
     x["cpu_s"] = r.cpu_s;
+    if (reproducible) x["wall_s"] = x["cpu_s"] = nullptr;
     if (!r.error.empty()) x["error"] = r.error;
     x["lockstep_mismatch"] = r.error.find("rtl=") != std::string::npos;
     j["results"][r.scheme][r.cc] = x;
@@ -268,6 +347,8 @@ int collateral_main(const KeyStore& k, const std::string& out_dir, bool plot, co
                 {"cpu_s", cpu},
                 {"packets_per_wall_s", wall > 0 ? double(fwd) / wall : 0},
                 {"packets_per_cpu_s", cpu > 0 ? double(fwd) / cpu : 0}};
+  if (reproducible)
+    for (const char* f : {"wall_s", "cpu_s", "packets_per_wall_s", "packets_per_cpu_s"}) j["speed"][f] = nullptr;
   nlohmann::json targets;
   for (const auto& cc : s.ccs) {
     const CollateralRun *d = nullptr, *si = nullptr;
@@ -299,7 +380,8 @@ int collateral_main(const KeyStore& k, const std::string& out_dir, bool plot, co
                 "speed: %llu packets forwarded (all switches) in %.2f s wall = %.2f M packets/s (CPU time %.2f s = %.2f M/s; "
                 "wall > CPU when other processes share the cores)\n",
                 (unsigned long long)fwd, wall, wall > 0 ? double(fwd) / wall / 1e6 : 0, cpu, cpu > 0 ? double(fwd) / cpu / 1e6 : 0);
-  txt << b << "targets: " << targets.dump() << "\n";
+  if (!reproducible) txt << b;
+  txt << "targets: " << targets.dump() << "\n";
   write_file_atomically(out_dir + "/throughput.csv", csv.str());
   write_file_atomically(out_dir + "/summary.json", j.dump(2) + "\n");
   write_file_atomically(out_dir + "/summary.txt", txt.str());

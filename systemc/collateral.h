@@ -32,9 +32,17 @@ struct CollateralRun {
 
 CollateralRun run_collateral(const KeyStore& k, NetSetup& s, Scheme scheme, const std::string& cc);
 
-// Runs every scheme x cc, writes throughput.csv, summary.json, summary.txt
-// and collateral.png into out_dir. Returns the exit status.
-int collateral_main(const KeyStore& k, const std::string& out_dir, bool plot, const std::string& python,
-                    const std::string& plot_script);
+struct NetSweepOptions;
+
+// Every scheme x cc as points (--list-points, --point, --merge, or the
+// default run resuming from out_dir/points), then throughput.csv,
+// summary.json, summary.txt and collateral.png in out_dir. The exit status.
+int collateral_main(const KeyStore& k, const NetSweepOptions& o, bool plot, const std::string& python,
+                    const std::string& plot_script, bool reproducible);
+
+// The outputs from the runs (scheme x cc, in run order).
+int write_collateral_outputs(const KeyStore& k, const NetSetup& s, const std::vector<CollateralRun>& runs,
+                             const std::string& out_dir, bool plot, const std::string& python,
+                             const std::string& plot_script, bool reproducible);
 
 }  // namespace dsh::net

@@ -14,6 +14,7 @@
 
 #include "cli_common.h"
 #include "deadlock_detector.h"
+#include "net_points.h"
 #include "output.h"
 #include "workload.h"
 
@@ -192,7 +193,7 @@ DeadlockRun run_deadlock(const KeyStore& k, NetSetup& s, Scheme scheme, const st
 
 namespace {
 
-nlohmann::json to_json(const DeadlockRun& r) {
+nlohmann::ordered_json to_json(const DeadlockRun& r) {
   return {{"scheme", r.scheme},   {"cc", r.cc},           {"seed", r.seed},         {"deadlocked", r.deadlocked},
           {"onset_ms", r.onset_ms}, {"detected_ms", r.detected_ms}, {"sim_ms", r.sim_ms}, {"cycle", r.cycle},
           {"lossless_drops", r.lossless_drops}, {"packets_forwarded", r.forwarded}, {"flows", r.flows},
@@ -224,18 +225,18 @@ DeadlockRun from_json(const nlohmann::json& j) {
 struct Job {
   std::string scheme, cc;
   uint64_t seed;
+  size_t point;  // index into the sweep's points
 };
 
 // One process per run, `jobs` at a time; each sends its result as JSON.
-std::vector<DeadlockRun> run_all(const KeyStore& k, const std::vector<Job>& todo, unsigned jobs,
-                                 double duration_ms) {
+void run_all(const KeyStore& k, const std::vector<Job>& todo, unsigned jobs, double duration_ms,
+             const NetPointDone& done) {
   struct Child {
     pid_t pid;
     int fd;
     Job job;
     std::string buf;
   };
-  std::vector<DeadlockRun> out;
   std::deque<Job> q(todo.begin(), todo.end());
   std::vector<Child> running;
   while (!q.empty() || !running.empty()) {
@@ -307,7 +308,7 @@ std::vector<DeadlockRun> run_all(const KeyStore& k, const std::vector<Job>& todo
                      (unsigned long long)r.lossless_drops, r.sim_ms, r.wall_s, r.cpu_s,
                      r.cpu_s > 0 ? double(r.forwarded) / r.cpu_s / 1e6 : 0, r.error.empty() ? "" : "; ERROR ",
                      r.error.c_str());
-        out.push_back(r);
+        done(c.job.point, to_json(r), r.error);
         running.erase(running.begin() + long(i));
         p.erase(p.begin() + long(i));
         continue;
@@ -315,27 +316,60 @@ std::vector<DeadlockRun> run_all(const KeyStore& k, const std::vector<Job>& todo
       ++i;
     }
   }
-  return out;
 }
 
 }  // namespace
 
-int deadlock_main(const KeyStore& k, const std::string& out_dir, bool plot, const std::string& python,
-                  const std::string& plot_script, bool full) {
+int deadlock_main(const KeyStore& k, const NetSweepOptions& o, bool plot, const std::string& python,
+                  const std::string& plot_script, bool full, bool reproducible) {
   NetSetup s = build_setup(k);
+  const std::string seeds_key = full ? "deadlock.full_seeds" : "deadlock.seeds";
   std::vector<uint64_t> seeds;
-  for (const auto& x : k.list(full ? "deadlock.full_seeds" : "deadlock.seeds"))
-    seeds.push_back(parse_uint(full ? "deadlock.full_seeds" : "deadlock.seeds", x, 0, ~uint64_t(0) >> 1));
-  if (seeds.empty()) throw ConfigError("deadlock.seeds: empty");
+  for (const auto& x : k.list(seeds_key)) {  // a seed given twice is one point
+    const uint64_t seed = parse_uint(seeds_key, x, 0, ~uint64_t(0) >> 1);
+    if (std::find(seeds.begin(), seeds.end(), seed) == seeds.end()) seeds.push_back(seed);
+  }
+  if (seeds.empty()) throw ConfigError(seeds_key + ": empty");
   const double duration_ms = k.num(full ? "deadlock.full_duration_ms" : "deadlock.duration_ms", 0, 1e6, true);
   const unsigned jobs = unsigned(k.u64("run.jobs", 1, 256));
-  std::vector<Job> todo;
-  for (uint64_t seed : seeds)
-    for (const auto& sch : s.schemes)
-      for (const auto& cc : s.ccs) todo.push_back({sch, cc, seed});
-  std::fprintf(stderr, "dsh-sim: %s: %zu runs (%zu seeds x schemes x cc), %.1f ms each at most, %u at a time\n",
-               k.text("scenario.name").c_str(), todo.size(), seeds.size(), duration_ms, jobs);
-  auto runs = run_all(k, todo, jobs, duration_ms);
+  // A point is one run; its result depends on the duration, not on which
+  // key gave it nor on the other seeds.
+  NetSweep sw;
+  std::vector<Job> jobs_of_points;
+  const std::string name = k.text("scenario.name");
+  for (const auto& sch : s.schemes)
+    for (const auto& cc : s.ccs)
+      for (uint64_t seed : seeds) {
+        sw.points.push_back({net_point_id(name, sch, cc, &seed), sch, cc, seed});
+        jobs_of_points.push_back({sch, cc, seed, sw.points.size() - 1});
+      }
+  char dur[40];
+  std::snprintf(dur, sizeof dur, "%.10g", duration_ms);
+  sw.params = net_point_params(k,
+                               {"run.jobs", "run.schemes", "run.cc", "run.mismatch_dir", "deadlock.seeds",
+                                "deadlock.full_seeds", "deadlock.full_duration_ms"},
+                               {{"deadlock.duration_ms", dur}});
+  sw.run = [&](const std::vector<size_t>& todo, const NetPointDone& done) {
+    std::vector<Job> js;
+    for (size_t i : todo) js.push_back(jobs_of_points[i]);
+    std::fprintf(stderr, "dsh-sim: %s: %zu of %zu runs (%zu seeds x schemes x cc), %.1f ms each at most, %u at a time\n",
+                 name.c_str(), js.size(), sw.points.size(), seeds.size(), duration_ms, jobs);
+    run_all(k, js, jobs, duration_ms, done);
+  };
+  sw.point_status = [](const nlohmann::json& m) {
+    return m.at("lossless_drops").get<uint64_t>() || !m.at("error").get<std::string>().empty() ? kExitCheckFailed : kExitOk;
+  };
+  sw.write_outputs = [&](const std::vector<nlohmann::json>& ms) {
+    std::vector<DeadlockRun> runs;
+    for (const auto& m : ms) runs.push_back(from_json(m));
+    return write_deadlock_outputs(k, runs, seeds, duration_ms, o.out_dir, plot, python, plot_script, reproducible);
+  };
+  return run_net_sweep(sw, o);
+}
+
+int write_deadlock_outputs(const KeyStore& k, std::vector<DeadlockRun> runs, const std::vector<uint64_t>& seeds,
+                           double duration_ms, const std::string& out_dir, bool plot, const std::string& python,
+                           const std::string& plot_script, bool reproducible) {
   std::sort(runs.begin(), runs.end(), [](const DeadlockRun& a, const DeadlockRun& b) {
     return std::tie(a.scheme, a.cc, a.seed) < std::tie(b.scheme, b.cc, b.seed);
   });
@@ -354,11 +388,12 @@ int deadlock_main(const KeyStore& k, const std::string& out_dir, bool plot, cons
   uint64_t drops = 0, fwd = 0;
   double cpu = 0;
   for (const auto& r : runs) {
-    char b[400];
-    std::snprintf(b, sizeof b, "%s,%s,%llu,%d,%.4f,%.4f,%.4f,%llu,%llu,%llu,%llu,%llu,%.2f,%.2f,", r.scheme.c_str(),
+    char b[400], times[64] = ",";  // --reproducible: no CPU or wall seconds
+    if (!reproducible) std::snprintf(times, sizeof times, "%.2f,%.2f", r.cpu_s, r.wall_s);
+    std::snprintf(b, sizeof b, "%s,%s,%llu,%d,%.4f,%.4f,%.4f,%llu,%llu,%llu,%llu,%llu,%s,", r.scheme.c_str(),
                   r.cc.c_str(), (unsigned long long)r.seed, int(r.deadlocked), r.onset_ms, r.detected_ms, r.sim_ms,
                   (unsigned long long)r.lossless_drops, (unsigned long long)r.pause_frames, (unsigned long long)r.flows,
-                  (unsigned long long)r.flows_done, (unsigned long long)r.forwarded, r.cpu_s, r.wall_s);
+                  (unsigned long long)r.flows_done, (unsigned long long)r.forwarded, times);
     std::string err = r.error;
     std::replace(err.begin(), err.end(), ',', ';');
     std::replace(err.begin(), err.end(), '\n', ' ');
@@ -392,6 +427,7 @@ int deadlock_main(const KeyStore& k, const std::string& out_dir, bool plot, cons
   targets["zero_lossless_drops"] = drops == 0;
   j["targets"] = targets;
   j["speed"] = {{"packets_forwarded", fwd}, {"cpu_s", cpu}, {"packets_per_cpu_s", cpu > 0 ? double(fwd) / cpu : 0}};
+  if (reproducible) j["speed"]["cpu_s"] = j["speed"]["packets_per_cpu_s"] = nullptr;
   std::ostringstream txt;
   txt << "S3 deadlock (" << k.text("scenario.name") << "): " << seeds.size() << " seeds, " << duration_ms
       << " ms each at most, a deadlock = a cycle of paused links with no packet moving for " << k.text("deadlock.still_us")

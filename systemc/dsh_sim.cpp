@@ -117,6 +117,7 @@ int main(int argc, char** argv) {
     if (list_points + !merge_dir.empty() + app.count("--point") + app.count("--trace") > 1)
       throw InputError("--list-points, --merge, --point and --trace: give one of them");
     if (app.count("--merge") && merge_dir.empty()) throw InputError("--merge = '': expected a directory of point files");
+    if (app.count("--merge") && rerun) throw InputError("--merge and --rerun: a merge reads the points, give one of them");
     if (!scenario.empty()) p.load_toml(scenario);
     for (const auto& s : sets) {
       const auto eq = s.find('=');

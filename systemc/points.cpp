@@ -30,7 +30,9 @@ nlohmann::ordered_json metrics_json(const Metrics& m) {
   return j;
 }
 
-Metrics metrics_from(const nlohmann::json& j) {
+}  // namespace
+
+Metrics metrics_from_json(const nlohmann::json& j) {
   Metrics m;
 #define X(f)                                                                        \
   if (!j.contains(#f) || !j.at(#f).is_number())                                     \
@@ -39,14 +41,6 @@ Metrics metrics_from(const nlohmann::json& j) {
   DSH_METRICS_FIELDS(X)
 #undef X
   return m;
-}
-
-}  // namespace
-
-std::string format_number(double x) {
-  char b[40];
-  std::snprintf(b, sizeof b, "%.10g", x);
-  return b;
 }
 
 std::vector<SweepChip> sweep_chips(const Params& p, const KeyValues& infeasible) {
@@ -79,19 +73,16 @@ std::vector<double> sorted_grid(const Params& p) {
 }
 
 std::string point_id(const Params& p, const SweepChip& chip, Scheme s, double burst_pct, bool refine) {
-  std::string id = p.name;
-  if (!chip.label.empty()) id += ",rate_gbps=" + chip.label;
-  id += std::string(",scheme=") + lower_name(s) + ",burst_pct=" + format_number(burst_pct);
-  if (refine) id += ",refine=1";
-  return id;
+  KeyValues coords;
+  if (!chip.label.empty()) coords.emplace_back("rate_gbps", chip.label);
+  coords.emplace_back("scheme", lower_name(s));
+  coords.emplace_back("burst_pct", format_number(burst_pct));
+  if (refine) coords.emplace_back("refine", "1");
+  return make_point_id(p.name, coords);
 }
 
 std::vector<SweepPoint> grid_points(const Params& p, const std::vector<SweepChip>& chips) {
-  // An ID is a file name and a shell word: the scenario name must be plain.
-  for (char c : p.name)
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.'))
-      throw ConfigError("scenario.name = " + quoted(p.name) +
-                        ": a sweep's points are named after it; use letters, digits, '-', '_' and '.' only");
+  check_point_name(p.name);
   std::vector<SweepPoint> out;
   const std::vector<double> grid = sorted_grid(p);
   for (size_t c = 0; c < chips.size(); ++c)
@@ -110,18 +101,14 @@ std::vector<SweepPoint> grid_points(const Params& p, const std::vector<SweepChip
 }
 
 std::optional<PointKey> parse_point_id(const std::string& id) {
-  std::vector<std::string> parts;
-  std::stringstream in(id);
-  std::string item;
-  while (std::getline(in, item, ',')) parts.push_back(item);
-  if (parts.size() < 3 || parts[0].empty()) return std::nullopt;
+  const auto split = split_point_id(id);
+  if (!split || split->second.size() < 2) return std::nullopt;
+  const KeyValues& parts = split->second;
   PointKey k;
-  k.scenario = parts[0];
-  for (size_t i = 1; i < parts.size(); ++i) {
-    const auto eq = parts[i].find('=');
-    if (eq == std::string::npos) return std::nullopt;
-    const std::string key = parts[i].substr(0, eq), v = parts[i].substr(eq + 1);
-    if (key == "rate_gbps" && i == 1) k.generation = v;
+  k.scenario = split->first;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    const auto& [key, v] = parts[i];
+    if (key == "rate_gbps" && i == 0) k.generation = v;
     else if (key == "scheme" && k.scheme.empty()) k.scheme = v;
     else if (key == "burst_pct" && k.burst.empty() && !k.scheme.empty()) k.burst = v;
     else if (key == "refine" && v == "1" && i + 1 == parts.size() && !k.burst.empty()) k.refine = true;
@@ -146,68 +133,21 @@ KeyValues point_params(const Params& chip) {
 }
 
 std::string point_file_text(const std::string& id, const Params& chip, const Metrics& m) {
-  nlohmann::ordered_json j;
-  j["dsh_sim_point"] = 1;  // format version
-  j["id"] = id;
-  j["params"] = nlohmann::ordered_json::object();
-  for (const auto& [k, v] : point_params(chip)) j["params"][k] = v;
-  j["metrics"] = metrics_json(m);
-  return j.dump(1) + "\n";
+  return point_record_text(id, point_params(chip), metrics_json(m));
 }
 
 PointFile read_point_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot read it");
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::exception& e) {
-    throw std::runtime_error(std::string("not JSON: ") + e.what());
-  }
-  if (!j.is_object() || !j.contains("dsh_sim_point") || j["dsh_sim_point"] != 1)
-    throw std::runtime_error("not a dsh-sim point result (no \"dsh_sim_point\": 1)");
+  PointRecord r = read_point_record(path);
   PointFile f;
-  f.path = path;
-  if (!j.contains("id") || !j["id"].is_string()) throw std::runtime_error("no \"id\"");
-  f.id = j["id"].get<std::string>();
-  if (!j.contains("params") || !j["params"].is_object()) throw std::runtime_error("no \"params\" object");
-  for (const auto& [k, v] : j["params"].items()) {
-    if (!v.is_string()) throw std::runtime_error("params." + k + " is not a string");
-    f.params.emplace_back(k, v.get<std::string>());
-  }
-  if (!j.contains("metrics") || !j["metrics"].is_object()) throw std::runtime_error("no \"metrics\" object");
-  f.m = metrics_from(j["metrics"]);
+  f.path = r.path;
+  f.id = r.id;
+  f.params = std::move(r.params);
+  f.m = metrics_from_json(r.metrics);
   return f;
 }
 
 std::string params_difference(const PointFile& f, const Params& chip) {
-  const KeyValues want = point_params(chip);
-  for (const auto& [k, v] : want) {
-    auto it = std::find_if(f.params.begin(), f.params.end(), [&](const auto& x) { return x.first == k; });
-    if (it == f.params.end()) return k + " missing there (here " + v + ")";
-    if (it->second != v) return k + " = " + it->second + " there, " + v + " here";
-  }
-  for (const auto& [k, v] : f.params)
-    if (std::none_of(want.begin(), want.end(), [&](const auto& x) { return x.first == k; }))
-      return k + " = " + v + " there, not a key here";
-  return "";
-}
-
-std::vector<std::string> point_files_in(const std::string& dir, bool recursive) {
-  namespace fs = std::filesystem;
-  std::vector<std::string> out;
-  auto take = [&](const fs::directory_entry& e) {
-    const std::string name = e.path().filename().string();
-    if (e.is_regular_file() && name.size() > 5 && name[0] != '.' && name.compare(name.size() - 5, 5, ".json") == 0)
-      out.push_back(e.path().string());
-  };
-  if (recursive) {
-    for (const auto& e : fs::recursive_directory_iterator(dir)) take(e);
-  } else {
-    for (const auto& e : fs::directory_iterator(dir)) take(e);
-  }
-  std::sort(out.begin(), out.end());
-  return out;
+  return params_difference(f.params, point_params(chip));
 }
 
 }  // namespace dsh::sc

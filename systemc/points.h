@@ -17,11 +17,10 @@
 #include <vector>
 
 #include "params.h"
+#include "point_files.h"
 #include "sim.h"
 
 namespace dsh::sc {
-
-using KeyValues = std::vector<std::pair<std::string, std::string>>;
 
 // One chip of a sweep: the scenario itself, or one [[generation]] row.
 struct SweepChip {
@@ -46,7 +45,6 @@ std::vector<SweepChip> sweep_chips(const Params& p, const KeyValues& infeasible)
 std::vector<double> sorted_grid(const Params& p);  // sweep.burst_pct sorted, duplicates dropped
 std::vector<SweepPoint> grid_points(const Params& p, const std::vector<SweepChip>& chips);
 
-std::string format_number(double x);  // %.10g: the text of a value in an ID
 std::string point_id(const Params& p, const SweepChip& chip, Scheme s, double burst_pct, bool refine);
 
 // The parts of an ID; nullopt when it is not of the form above.
@@ -65,13 +63,10 @@ struct PointFile {
   KeyValues params;
   Metrics m;
 };
+Metrics metrics_from_json(const nlohmann::json& j);  // throws std::runtime_error naming the field
 std::string point_file_text(const std::string& id, const Params& chip, const Metrics& m);
 // Throws std::runtime_error saying why the file is not a point result.
 PointFile read_point_file(const std::string& path);
 // The first key whose value differs ("" when the file was run with `chip`).
 std::string params_difference(const PointFile& f, const Params& chip);
-// The *.json files under dir (not the hidden temporaries), sorted; with
-// `recursive`, also in its subdirectories (results gathered from machines).
-std::vector<std::string> point_files_in(const std::string& dir, bool recursive);
-
 }  // namespace dsh::sc

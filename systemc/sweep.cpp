@@ -178,82 +178,44 @@ int run_sweep(const Params& p, const KeyValues& infeasible_in, const SweepOption
 
   // Point files already there.
   std::map<std::string, PointFile> cached;  // valid results of this sweep, by ID
-  size_t stale = 0, ignored = 0;
-  std::vector<std::string> problems;  // --merge refuses these
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  if (fs::is_directory(o.points_dir, ec)) {
-    std::map<std::string, std::string> seen;  // id -> path
-    for (const auto& path : point_files_in(o.points_dir, o.merge)) {
-      PointFile f;
-      try {
-        f = read_point_file(path);
-      } catch (const std::exception& e) {
-        if (o.merge) problems.push_back(path + ": foreign file, not a point result: " + e.what());
-        else ++stale;
-        continue;
-      }
-      const std::string name = fs::path(path).filename().string();
-      if (name != f.id + ".json") {
-        if (o.merge) problems.push_back(path + ": holds point " + f.id + " under another name (expected " + f.id + ".json)");
-        else ++ignored;
-        continue;
-      }
-      // Which chip: a grid ID, or a bisection step of one of this sweep's chains.
-      const auto key = parse_point_id(f.id);
-      const SweepChip* chip = nullptr;
-      if (key && key->scenario == p.name)
-        for (const auto& c : chips)
-          if (c.label == key->generation && chain_of_key.count(c.label + "/" + key->scheme)) chip = &c;
-      const bool is_grid = grid_index.count(f.id) != 0;
-      bool is_step = false;
-      if (chip && key->refine) {
-        char* end = nullptr;
-        const double b = std::strtod(key->burst.c_str(), &end);
-        is_step = end && !*end && b > 0 && b <= kBurstPctMax && format_number(b) == key->burst;
-      }
-      if (!is_grid && !is_step) {
-        if (o.merge) problems.push_back(path + ": point " + f.id + " is not a point of this sweep (foreign)");
-        else ++ignored;
-        continue;
-      }
-      const std::string diff = params_difference(f, *chip->params);
-      if (!diff.empty()) {
-        if (o.merge) problems.push_back(path + ": point " + f.id + " was run with other parameters (foreign): " + diff);
-        else ++stale;
-        continue;
-      }
-      if (seen.count(f.id)) {
-        problems.push_back("point " + f.id + " twice: " + seen[f.id] + " and " + path + " (duplicate)");
-        continue;
-      }
-      seen[f.id] = path;
-      if (!o.rerun) cached[f.id] = f;
+  PointScan scan = scan_points(o.points_dir, o.merge, [&](const PointRecord& f) -> std::optional<KeyValues> {
+    // Which chip: a grid ID, or a bisection step of one of this sweep's chains.
+    const auto key = parse_point_id(f.id);
+    const SweepChip* chip = nullptr;
+    if (key && key->scenario == p.name)
+      for (const auto& c : chips)
+        if (c.label == key->generation && chain_of_key.count(c.label + "/" + key->scheme)) chip = &c;
+    const bool is_grid = grid_index.count(f.id) != 0;
+    bool is_step = false;
+    if (chip && key->refine) {
+      char* end = nullptr;
+      const double b = std::strtod(key->burst.c_str(), &end);
+      is_step = end && !*end && b > 0 && b <= kBurstPctMax && format_number(b) == key->burst;
     }
-  } else if (o.merge) {
-    std::fprintf(stderr, "dsh-sim: error: --merge = %s: not a directory of point files\n", o.points_dir.c_str());
-    return kBadInput;
-  }
+    if (!is_grid && !is_step) return std::nullopt;
+    metrics_from_json(f.metrics);  // throws when they are not a pfc-avoidance point's
+    return point_params(*chip->params);
+  });
+  const size_t stale = scan.stale, ignored = scan.ignored;
   if (o.merge) {
-    std::vector<std::string> missing;
-    for (const auto& pt : grid_pts)
-      if (!cached.count(pt.id)) missing.push_back(pt.id);
-    if (!missing.empty()) {
-      std::string m = std::to_string(missing.size()) + " of " + std::to_string(grid_pts.size()) +
-                      " points have no result file in " + o.points_dir + " (missing):";
-      for (size_t i = 0; i < missing.size() && i < 10; ++i) m += "\n  " + missing[i];
-      if (missing.size() > 10) m += "\n  ...";
-      problems.insert(problems.begin(), m);
-    }
-    if (!problems.empty()) {
-      std::fprintf(stderr, "dsh-sim: error: --merge %s refused, nothing written:\n", o.points_dir.c_str());
-      for (const auto& m : problems) std::fprintf(stderr, "  %s\n", m.c_str());
-      return kBadInput;
-    }
-  } else if (!problems.empty()) {  // duplicates cannot happen in one flat directory; say so if they do
-    for (const auto& m : problems) std::fprintf(stderr, "dsh-sim: %s\n", m.c_str());
+    if (scan.no_dir) return refuse_merge(scan, o.points_dir), kBadInput;
+    std::vector<std::string> ids;
+    for (const auto& pt : grid_pts) ids.push_back(pt.id);
+    note_missing_points(scan, ids, o.points_dir);
+    if (refuse_merge(scan, o.points_dir)) return kBadInput;
+  } else if (!scan.problems.empty()) {  // duplicates cannot happen in one flat directory; say so if they do
+    for (const auto& m : scan.problems) std::fprintf(stderr, "dsh-sim: %s\n", m.c_str());
     return kBadInput;
   }
+  if (!o.rerun)
+    for (auto& [id, r] : scan.valid) {
+      PointFile f;
+      f.path = r.path;
+      f.id = id;
+      f.params = r.params;
+      f.m = metrics_from_json(r.metrics);
+      cached[id] = f;
+    }
   size_t cached_grid = 0;
   for (const auto& pt : grid_pts) cached_grid += cached.count(pt.id);
   if (!o.merge && (cached_grid || stale || ignored))

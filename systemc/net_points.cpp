@@ -1,0 +1,131 @@
+#include "net_points.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <sstream>
+
+#include "cli_common.h"
+#include "input.h"
+#include "output.h"
+
+namespace dsh::net {
+
+std::string net_point_id(const std::string& name, const std::string& scheme, const std::string& cc,
+                         const uint64_t* seed) {
+  KeyValues coords{{"scheme", scheme}, {"cc", cc}};
+  if (seed) coords.emplace_back("seed", std::to_string(*seed));
+  return sc::make_point_id(name, coords);
+}
+
+KeyValues net_point_params(const KeyStore& k, const std::vector<std::string>& drop, const KeyValues& set) {
+  KeyValues kv;
+  std::istringstream in(k.dump());
+  std::string line;
+  while (std::getline(in, line)) {
+    const auto eq = line.find(" = ");
+    if (eq == std::string::npos) continue;
+    const std::string key = line.substr(0, eq);
+    if (std::find(drop.begin(), drop.end(), key) != drop.end()) continue;
+    auto s = std::find_if(set.begin(), set.end(), [&](const auto& x) { return x.first == key; });
+    kv.emplace_back(key, s != set.end() ? s->second : line.substr(eq + 3));
+  }
+  for (const auto& [key, v] : set)
+    if (std::none_of(kv.begin(), kv.end(), [&](const auto& x) { return x.first == key; })) kv.emplace_back(key, v);
+  return kv;
+}
+
+namespace {
+
+std::string point_path(const std::string& dir, const NetPoint& p) { return dir + "/" + p.id + ".json"; }
+
+// The valid result files of this sweep in dir (merge: and its subdirectories).
+sc::PointScan scan(const NetSweep& sw, const std::string& dir, bool merge) {
+  std::map<std::string, size_t> index;
+  for (size_t i = 0; i < sw.points.size(); ++i) index[sw.points[i].id] = i;
+  return sc::scan_points(dir, merge, [&](const sc::PointRecord& r) -> std::optional<KeyValues> {
+    if (!index.count(r.id)) return std::nullopt;
+    return sw.params;
+  });
+}
+
+}  // namespace
+
+int run_net_sweep(const NetSweep& sw, const NetSweepOptions& o) {
+  if (o.list_points) {
+    for (const auto& p : sw.points) std::printf("%s\n", p.id.c_str());
+    return kExitOk;
+  }
+
+  // One point by its ID: its result file, or the one already there.
+  if (!o.point.empty()) {
+    auto hit = std::find_if(sw.points.begin(), sw.points.end(), [&](const NetPoint& p) { return p.id == o.point; });
+    if (hit == sw.points.end()) {
+      std::fprintf(stderr,
+                   "dsh-sim: error: --point = %s: not a point of this run (%zu points; --list-points lists them, with "
+                   "the same --set and --full options)\n",
+                   quoted(o.point).c_str(), sw.points.size());
+      return kExitBadInput;
+    }
+    const std::string path = point_path(o.out_dir, *hit);
+    if (!o.rerun) {
+      try {
+        const sc::PointRecord r = sc::read_point_record(path);
+        if (r.id == hit->id && sc::params_difference(r.params, sw.params).empty()) {
+          std::fprintf(stderr, "dsh-sim: point %s already done (%s), skipped; --rerun runs it again\n", hit->id.c_str(),
+                       path.c_str());
+          return sw.point_status(r.metrics);
+        }
+      } catch (const std::exception&) {
+      }
+    }
+    int status = kExitOk;
+    sw.run({size_t(hit - sw.points.begin())}, [&](size_t, const nlohmann::ordered_json& m, const std::string& error) {
+      if (!error.empty()) {
+        std::fprintf(stderr, "dsh-sim: point %s failed, no result file written: %s\n", hit->id.c_str(), error.c_str());
+        status = kExitCheckFailed;
+        return;
+      }
+      write_file_atomically(path, sc::point_record_text(hit->id, sw.params, m));
+      std::printf("wrote %s\n", path.c_str());
+      status = sw.point_status(nlohmann::json::parse(m.dump()));
+    });
+    return status;
+  }
+
+  // The default run (results kept in out_dir/points, done ones skipped) or a merge.
+  const bool merge = !o.merge_dir.empty();
+  const std::string dir = merge ? o.merge_dir : o.out_dir + "/points";
+  if (!merge) check_output_dir("-o", dir);
+  sc::PointScan found = scan(sw, dir, merge);
+  if (merge) {
+    std::vector<std::string> ids;
+    for (const auto& p : sw.points) ids.push_back(p.id);
+    sc::note_missing_points(found, ids, dir);
+    if (sc::refuse_merge(found, dir)) return kExitBadInput;
+  } else if (!found.problems.empty()) {
+    for (const auto& m : found.problems) std::fprintf(stderr, "dsh-sim: %s\n", m.c_str());
+    return kExitBadInput;
+  }
+  if (o.rerun) found.valid.clear();
+  std::vector<nlohmann::json> metrics(sw.points.size());
+  std::vector<size_t> todo;
+  for (size_t i = 0; i < sw.points.size(); ++i) {
+    auto it = found.valid.find(sw.points[i].id);
+    if (it != found.valid.end()) metrics[i] = it->second.metrics;
+    else todo.push_back(i);
+  }
+  if (!merge && (todo.size() < sw.points.size() || found.stale || found.ignored))
+    std::fprintf(stderr, "dsh-sim: %zu of %zu points already done (valid result files in %s), skipped%s%s\n",
+                 sw.points.size() - todo.size(), sw.points.size(), dir.c_str(),
+                 found.stale ? (", " + std::to_string(found.stale) + " stale files (other parameters) to be replaced").c_str() : "",
+                 found.ignored ? (", " + std::to_string(found.ignored) + " other files ignored").c_str() : "");
+  if (!todo.empty())
+    sw.run(todo, [&](size_t i, const nlohmann::ordered_json& m, const std::string& error) {
+      metrics[i] = nlohmann::json::parse(m.dump());
+      if (error.empty()) write_file_atomically(point_path(dir, sw.points[i]), sc::point_record_text(sw.points[i].id, sw.params, m));
+    });
+  return sw.write_outputs(metrics);
+}
+
+}  // namespace dsh::net

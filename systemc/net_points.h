@@ -1,0 +1,65 @@
+// The network scenarios as sweeps of points (issue 15's machinery, reused):
+// a point of S2 is (scheme, cc), a point of S3 is (scheme, cc, seed), each
+// with an ID (collateral-damage,scheme=dsh,cc=none;
+// deadlock,scheme=sih,cc=dcqcn,seed=3) and a result file of its own
+// (point_files.h). One driver gives both scenarios --list-points,
+// --point ID -o DIR, --merge DIR and the resume of the default run; the
+// scenario runners give it their points, how to run them and how to write
+// the outputs from their results.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "key_store.h"
+#include "point_files.h"
+
+namespace dsh::net {
+
+using sc::KeyValues;
+
+struct NetPoint {
+  std::string id, scheme, cc;
+  uint64_t seed = 0;  // S3 only
+};
+
+// A point's ID: <scenario.name>,scheme=S,cc=C[,seed=N].
+std::string net_point_id(const std::string& name, const std::string& scheme, const std::string& cc,
+                         const uint64_t* seed);
+
+// What decides every point's result: every key of the scenario but those in
+// `drop` (the point's own coordinates, the lists that choose points,
+// run.jobs) and with `set` replaced or added (S3's effective duration).
+KeyValues net_point_params(const KeyStore& k, const std::vector<std::string>& drop, const KeyValues& set);
+
+// A result handed back by a runner: the metrics (a JSON object) and, when
+// the run failed, why (an error is reported, never kept as a point file).
+using NetPointDone = std::function<void(size_t point, const nlohmann::ordered_json& metrics, const std::string& error)>;
+
+struct NetSweep {
+  std::vector<NetPoint> points;  // every point of this run, in output order
+  KeyValues params;              // net_point_params of this run
+  // Runs the points `todo` (indices into points) and calls done as each ends.
+  std::function<void(const std::vector<size_t>& todo, const NetPointDone& done)> run;
+  // The exit status one point alone gives (--point): 0, 1 drops, 4 invalid stimulus.
+  std::function<int(const nlohmann::json& metrics)> point_status;
+  // The outputs (CSV, summary.*, PNG) from every point's metrics, in points order; the exit status.
+  std::function<int(const std::vector<nlohmann::json>& metrics)> write_outputs;
+};
+
+struct NetSweepOptions {
+  std::string out_dir;     // outputs (and, for the default run, out_dir/points)
+  std::string point;       // --point ID ("" none)
+  std::string merge_dir;   // --merge DIR ("" none)
+  bool list_points = false, rerun = false;
+};
+
+// --list-points, --point, --merge or the default run with resume. Returns
+// dsh-sim's exit status (2 for a refused merge or an unknown point).
+int run_net_sweep(const NetSweep& sweep, const NetSweepOptions& o);
+
+}  // namespace dsh::net
