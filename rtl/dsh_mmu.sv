@@ -176,6 +176,10 @@ module dsh_mmu #(
   function automatic [QIdxW-1:0] queue_idx(input logic [PortW-1:0] p, input logic [QueueW-1:0] q);
     queue_idx = QIdxW'(q) * QIdxW'(NumPorts) + QIdxW'(p);
   endfunction
+  // The same queue's bit of qoff_o (a write is always in range).
+  function automatic [QIdxW-1:0] out_bit(input logic [PortW-1:0] p, input logic [QueueW-1:0] q);
+    out_bit = QIdxW'(p) * QIdxW'(NumQueues) + QIdxW'(q);
+  endfunction
   function automatic logic in_range(input logic [PortW-1:0] p, input logic [QueueW-1:0] q);
     in_range = 32'(p) < NumPorts && 32'(q) < NumQueues;
   endfunction
@@ -330,6 +334,9 @@ module dsh_mmu #(
   logic [PortW-1:0] w_deq_p_q, w_enq_p_q;
   logic [QRecW-1:0] w_deq_rec_q, w_enq_rec_q;
   logic [PRecW-1:0] w_deq_prec_q, w_enq_prec_q;
+  logic [PortW-1:0]  w_deq_port_q, w_enq_port_q;
+  logic [QueueW-1:0] w_deq_queue_q, w_enq_queue_q;
+  logic [QIdxW-1:0]  w_deq_bit_q, w_enq_bit_q;  // the queues' bits of qoff_o
 
   logic [QRecW-1:0] ar_deq_qrec, ar_enq_qrec;  // from the memories
   logic [PRecW-1:0] ar_deq_prec, ar_enq_prec;
@@ -341,9 +348,11 @@ module dsh_mmu #(
     .rd_deq_qrec_o(ar_deq_qrec), .rd_enq_qrec_o(ar_enq_qrec),
     .rd_deq_p_i(r_deq_rp_q), .rd_enq_p_i(r_enq_rp_q), .rd_stat_p_i(stat_rd_p),
     .rd_deq_prec_o(ar_deq_prec), .rd_enq_prec_o(ar_enq_prec), .rd_stat_prec_o(stat_rd_prec),
-    .wr_deq_i(w_deq_we_q), .wr_deq_idx_i(w_deq_idx_q), .wr_deq_p_i(w_deq_p_q),
+    .wr_deq_i(w_deq_we_q), .wr_deq_idx_i(w_deq_idx_q), .wr_deq_bit_i(w_deq_bit_q),
+    .wr_deq_p_i(w_deq_p_q),
     .wr_deq_qrec_i(w_deq_rec_q), .wr_deq_prec_i(w_deq_prec_q),
-    .wr_enq_i(w_enq_we_q), .wr_enq_idx_i(w_enq_idx_q), .wr_enq_p_i(w_enq_p_q),
+    .wr_enq_i(w_enq_we_q), .wr_enq_idx_i(w_enq_idx_q), .wr_enq_bit_i(w_enq_bit_q),
+    .wr_enq_p_i(w_enq_p_q),
     .wr_enq_qrec_i(w_enq_rec_q), .wr_enq_prec_i(w_enq_prec_q),
     .qoff_o, .poff_o
   );
@@ -633,8 +642,6 @@ module dsh_mmu #(
   logic [2:0]        w_region_q;
   logic [ThrW-1:0]   w_t_q;
   logic [1:0]        w_error_q, w_qevt_valid_q, w_qevt_pause_q, w_pevt_valid_q, w_pevt_pause_q;
-  logic [PortW-1:0]  w_deq_port_q, w_enq_port_q;
-  logic [QueueW-1:0] w_deq_queue_q, w_enq_queue_q;
   logic [CellW-1:0]  free_q;  // B_s - S after the cycle last in stage E (thresholds)
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -677,6 +684,8 @@ module dsh_mmu #(
     w_qevt_pause_q <= qevt_pause;
     w_pevt_pause_q <= pevt_pause;
     w_deq_port_q   <= e_deq_port_q;
+    w_deq_bit_q    <= out_bit(e_deq_port_q, e_deq_queue_q);
+    w_enq_bit_q    <= out_bit(e_enq_port_q, e_enq_queue_q);
     w_enq_port_q   <= e_enq_port_q;
     w_deq_queue_q  <= e_deq_queue_q;
     w_enq_queue_q  <= e_enq_queue_q;

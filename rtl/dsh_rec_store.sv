@@ -50,11 +50,13 @@ module dsh_rec_store #(
 
   input  logic              wr_deq_i,
   input  logic [QIdxW-1:0]  wr_deq_idx_i,
+  input  logic [QIdxW-1:0]  wr_deq_bit_i,  // the same queue's bit of qoff_o
   input  logic [PortW-1:0]  wr_deq_p_i,
   input  logic [QRecW-1:0]  wr_deq_qrec_i,
   input  logic [PRecW-1:0]  wr_deq_prec_i,
   input  logic              wr_enq_i,
   input  logic [QIdxW-1:0]  wr_enq_idx_i,
+  input  logic [QIdxW-1:0]  wr_enq_bit_i,
   input  logic [PortW-1:0]  wr_enq_p_i,
   input  logic [QRecW-1:0]  wr_enq_qrec_i,
   input  logic [PRecW-1:0]  wr_enq_prec_i,
@@ -68,6 +70,10 @@ module dsh_rec_store #(
   logic [CellW-1:0]    port_shared_q [NumPorts];
   logic [CellW-1:0]    port_hdrm_q   [NumPorts];
   logic [NumQ-1:0]     qvalid_q, qoff_q;
+  // The state bits again in the output order (bit p*NumQueues + q), written
+  // through the same ports: a permutation of wires in hardware, but a
+  // bit-by-bit copy every cycle in a simulator.
+  logic [NumQ-1:0]     qoff_out_q;
   logic [NumPorts-1:0] pvalid_q, poff_q;
 
   // A read's index copies: [0] the state and valid bits, then each memory's
@@ -117,29 +123,26 @@ module dsh_rec_store #(
     if (!rst_ni) begin
       qvalid_q <= '0;
       qoff_q   <= '0;
+      qoff_out_q <= '0;
       pvalid_q <= '0;
       poff_q   <= '0;
     end else begin
       if (wr_deq_i) begin
         qoff_q[wr_deq_idx_i] <= wr_deq_qrec_i[QRecW-1];
+        qoff_out_q[wr_deq_bit_i] <= wr_deq_qrec_i[QRecW-1];
         poff_q[wr_deq_p_i]   <= wr_deq_prec_i[PRecW-1];
       end
       if (wr_enq_i) begin
         qvalid_q[wr_enq_idx_i] <= 1'b1;
         qoff_q[wr_enq_idx_i]   <= wr_enq_qrec_i[QRecW-1];
+        qoff_out_q[wr_enq_bit_i] <= wr_enq_qrec_i[QRecW-1];
         pvalid_q[wr_enq_p_i]   <= 1'b1;
         poff_q[wr_enq_p_i]     <= wr_enq_prec_i[PRecW-1];
       end
     end
   end
 
-  // Entry q*NumPorts + p (the memories' order, dsh_mmu) is output bit
-  // p*NumQueues + q.
-  for (genvar p = 0; p < NumPorts; p++) begin : g_qoff_p
-    for (genvar q = 0; q < NumQueues; q++) begin : g_qoff_q
-      assign qoff_o[p*NumQueues + q] = qoff_q[q*NumPorts + p];
-    end
-  end
+  assign qoff_o = qoff_out_q;
   assign poff_o = poff_q;
 endmodule
 

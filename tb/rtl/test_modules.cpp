@@ -396,11 +396,13 @@ TEST(RecStore, HoldsWhatWasWrittenSlotOneWins) {
     const uint64_t d0 = rng() & qmask, d1 = rng() & qmask, e0 = rng() & pmask, e1 = rng() & pmask;
     dut.wr_deq_i = w0;
     dut.wr_deq_idx_i = wq0;
+    dut.wr_deq_bit_i = wq0 % kP * 2 + wq0 / kP;  // its bit of qoff_o
     dut.wr_deq_p_i = wp0;
     dut.wr_deq_qrec_i = d0;
     dut.wr_deq_prec_i = e0;
     dut.wr_enq_i = w1;
     dut.wr_enq_idx_i = wq1;
+    dut.wr_enq_bit_i = wq1 % kP * 2 + wq1 / kP;
     dut.wr_enq_p_i = wp1;
     dut.wr_enq_qrec_i = d1;
     dut.wr_enq_prec_i = e1;
