@@ -1,0 +1,35 @@
+// Named assertions, assumptions and cover points (OpenTitan's prim_assert
+// style), in the one form both Verilator 5.006 and Yosys 0.23 read: a
+// labelled immediate statement in a clocked block, checked while out of
+// reset. Synthesis sees nothing; `yosys read_verilog -formal` (FORMAL)
+// sees assert/assume/cover cells; Verilator with --assert checks them and
+// --coverage-user counts the covers (coverage.dat names them).
+//
+//   `ASSERT(Name_A, expr)           expr holds at every rising edge out of reset
+//   `ASSUME(Name_M, expr)           formal: constrains the inputs; simulation: checked as ASSERT
+//   `COVER(Name_C, expr)            expr is seen at some rising edge out of reset
+//   `ASSERT_CLK(Name_A, expr, clk, rst_n)   the same on another clock/reset
+// A failing assertion stops a Verilated simulation with
+// "Assertion failed in TOP.<instance>.<Name_A>" and the time.
+`ifndef DSH_ASSERT_SVH
+`define DSH_ASSERT_SVH
+
+`ifdef FORMAL
+  `define ASSERT_CLK(name, expr, clk, rst_n) always @(posedge clk) if (rst_n) name: assert (expr);
+  `define ASSUME_CLK(name, expr, clk, rst_n) always @(posedge clk) if (rst_n) name: assume (expr);
+  `define COVER_CLK(name, expr, clk, rst_n)  always @(posedge clk) if (rst_n) name: cover (expr);
+`elsif SYNTHESIS
+  `define ASSERT_CLK(name, expr, clk, rst_n)
+  `define ASSUME_CLK(name, expr, clk, rst_n)
+  `define COVER_CLK(name, expr, clk, rst_n)
+`else
+  `define ASSERT_CLK(name, expr, clk, rst_n) always @(posedge clk) if (rst_n) name: assert (expr);
+  `define ASSUME_CLK(name, expr, clk, rst_n) always @(posedge clk) if (rst_n) name: assert (expr);
+  `define COVER_CLK(name, expr, clk, rst_n)  always @(posedge clk) if (rst_n) name: cover (expr);
+`endif
+
+`define ASSERT(name, expr) `ASSERT_CLK(name, expr, clk_i, rst_ni)
+`define ASSUME(name, expr) `ASSUME_CLK(name, expr, clk_i, rst_ni)
+`define COVER(name, expr)  `COVER_CLK(name, expr, clk_i, rst_ni)
+
+`endif  // DSH_ASSERT_SVH
