@@ -1,6 +1,6 @@
 // The one function an on-demand RTL model library exports (rtl_ondemand.cpp
 // builds the library from rtl_plugin.cpp.in and loads it with dlopen). Only
-// C types cross: the configuration and options as plain fields, an error
+// C types cross: the configuration as text, the options as plain fields, an error
 // message into the caller's buffer. What comes back is an MmuModel whose
 // vtable both sides compile from the same mmu_model.h; everything else in
 // the library (its own Verilator runtime, the golden Config::validate) is
@@ -17,20 +17,13 @@ class MmuModel;
 extern "C" {
 
 // Bumped whenever this struct or the meaning of a field changes.
-#define DSH_RTL_PLUGIN_ABI 2
+#define DSH_RTL_PLUGIN_ABI 3
 
 struct dsh_rtl_args {
   uint32_t abi;  // DSH_RTL_PLUGIN_ABI of the caller
-  // dsh::Config, field by field.
-  uint32_t n_ports, n_queues;
-  uint64_t buffer_cells, private_cells, headroom_cells;
-  const uint64_t* port_headroom_cells;  // n_port_headroom entries (0: none)
-  uint32_t n_port_headroom;
-  int32_t alpha_log2;
-  uint32_t port_mult_log2;
-  uint64_t delta_q, delta_p;
-  uint32_t dsh;  // 1 DSH, 0 SIH
-  uint32_t thresh_latency;
+  // dsh::Config as Config::describe() writes it (name=value of every field
+  // of config_fields(), golden/config.h), read back with Config::from_text.
+  const char* config;
   // dsh::RtlOptions.
   const char* fst_path;  // empty or null: no trace
   uint32_t fault;

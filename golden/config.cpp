@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cmath>
 #include <sstream>
+#include <type_traits>
 
 namespace dsh {
 
@@ -52,11 +53,14 @@ void Config::validate(const RtlWidths& w) const {
   if (w.cell_w < 4 || w.cell_w > 40) throw ConfigError("cell_w = " + std::to_string(w.cell_w) + " is out of range 4..40");
   const uint64_t cell_max = (uint64_t(1) << w.cell_w) - 1;
   const char* fits = "must fit the RTL counter width CellW";
-  check_range<unsigned>("n_ports", n_ports, 1, 1024);
-  check_range<unsigned>("n_queues", n_queues, 1, 64);
-  check_range<uint64_t>("buffer_cells", buffer_cells, 1, cell_max, fits);
-  check_range<uint64_t>("private_cells", private_cells, 0, cell_max, fits);
-  check_range<uint64_t>("headroom_cells", headroom_cells, 0, cell_max, fits);
+  // Each field's fixed range from the table; a size must also fit CellW.
+  for (const auto& f : config_fields()) {
+    if (f.kind != ConfigField::Kind::Integer) continue;
+    const bool cells = std::string(f.unit) == "cells";
+    const int64_t v = f.num(*this);
+    const int64_t hi = cells ? std::min<int64_t>(f.hi, int64_t(cell_max)) : f.hi;
+    check_range<int64_t>(f.name, v, f.lo, hi, cells ? fits : nullptr);
+  }
   if (!port_headroom_cells.empty()) {
     if (port_headroom_cells.size() != n_ports)
       throw ConfigError("port_headroom_cells has " + std::to_string(port_headroom_cells.size()) +
@@ -67,11 +71,6 @@ void Config::validate(const RtlWidths& w) const {
                           std::to_string(port_headroom_cells[p]) + " is out of range 0.." + std::to_string(cell_max) +
                           " (" + fits + ")");
   }
-  check_range<uint64_t>("delta_q", delta_q, 0, cell_max, fits);
-  check_range<uint64_t>("delta_p", delta_p, 0, cell_max, fits);
-  check_range<int>("alpha_log2", alpha_log2, kAlphaLog2Min, kAlphaLog2Max);
-  check_range<unsigned>("port_mult_log2", port_mult_log2, 0, kPortMultLog2Max);
-  check_range<unsigned>("thresh_latency", thresh_latency, kThreshLatencyMin, kThreshLatencyMax);
   if (shared_cells() <= 0) {
     std::ostringstream m;
     m << "buffer_cells = " << buffer_cells << " leaves no shared buffer under " << to_string(scheme)
@@ -84,28 +83,82 @@ void Config::validate(const RtlWidths& w) const {
 
 void Config::validate_ranges() const { validate(RtlWidths{40, 8, 32}); }
 
+namespace {
+// Sizes fit the widest RTL counter (CellW 40); validate() checks the
+// backend's own width.
+constexpr int64_t kCellsMax = (int64_t(1) << 40) - 1;
+using K = ConfigField::Kind;
+template <typename T>
+int64_t saturated(T v) {
+  if constexpr (std::is_signed_v<T>) return int64_t(v);
+  else return v > uint64_t(INT64_MAX) ? INT64_MAX : int64_t(v);
+}
+}  // namespace
+
+const std::vector<ConfigField>& config_fields() {
+  // The order is describe()'s.
+#define DSH_INT_FIELD(f, lo, hi, unit, spec, help)                                             \
+  ConfigField{#f, K::Integer, lo, hi, unit, spec, help,                                        \
+              [](const Config& c) { return std::to_string(c.f); },                             \
+              [](Config& c, int64_t v) { c.f = decltype(c.f)(v); },                           \
+              [](const Config& c) { return saturated(c.f); }}
+  static const std::vector<ConfigField> fields = {
+      {"scheme", K::Scheme, 0, 0, "", "spec §1.2", "SIH (static headroom) or DSH (dynamic and shared headroom)",
+       [](const Config& c) { return std::string(to_string(c.scheme)); }, nullptr, nullptr},
+      DSH_INT_FIELD(n_ports, 1, 1024, "", "spec §1.2", "N_p, ports"),
+      DSH_INT_FIELD(n_queues, 1, 64, "", "spec §1.2", "N_q, lossless queues per port"),
+      DSH_INT_FIELD(buffer_cells, 1, kCellsMax, "cells", "spec §1.2", "B, the lossless buffer"),
+      DSH_INT_FIELD(private_cells, 0, kCellsMax, "cells", "spec §1.2", "phi, private buffer per queue"),
+      DSH_INT_FIELD(headroom_cells, 0, kCellsMax, "cells", "spec §1.3",
+                    "eta of every port: per queue (SIH) or the port's insurance (DSH)"),
+      DSH_INT_FIELD(alpha_log2, kAlphaLog2Min, kAlphaLog2Max, "", "spec §3.1", "DT factor alpha = 2^alpha_log2"),
+      DSH_INT_FIELD(port_mult_log2, 0, kPortMultLog2Max, "", "spec §3.1", "DSH port threshold X_poff = T << port_mult_log2"),
+      DSH_INT_FIELD(delta_q, 0, kCellsMax, "cells", "spec §3.1", "queue resume hysteresis"),
+      DSH_INT_FIELD(delta_p, 0, kCellsMax, "cells", "spec §3.1", "port resume hysteresis"),
+      DSH_INT_FIELD(thresh_latency, kThreshLatencyMin, kThreshLatencyMax, "cycles", "spec §3.2",
+                    "L, from a change of S to its use in the thresholds"),
+      {"port_headroom_cells", K::PortList, 0, kCellsMax, "cells", "spec §1.2",
+       "eta of each port, n_ports entries: values or COUNTxVALUE runs, comma-separated (\"24x228,8x828\"); "
+       "overrides headroom_cells",
+       [](const Config& c) { return port_headroom_text(c.port_headroom_cells); }, nullptr, nullptr},
+  };
+#undef DSH_INT_FIELD
+  return fields;
+}
+
+std::string ConfigField::range() const {
+  switch (kind) {
+    case K::Scheme: return "SIH|DSH";
+    case K::PortList: return "n_ports entries of 0.." + std::to_string(hi);
+    case K::Integer: break;
+  }
+  return std::to_string(lo) + ".." + std::to_string(hi);
+}
+
+const ConfigField* find_config_field(const std::string& name) {
+  for (const auto& f : config_fields())
+    if (name == f.name) return &f;
+  return nullptr;
+}
+
+std::string config_field_names() {
+  std::string s;
+  for (const auto& f : config_fields()) s += (s.empty() ? "" : ", ") + std::string(f.name);
+  return s;
+}
+
 void Config::set(const std::string& field, const std::string& value) {
-  // Sizes fit the widest RTL counter (CellW 40); validate() checks the
-  // backend's own width.
-  constexpr uint64_t kCellsMax = (uint64_t(1) << 40) - 1;
-  auto u = [&](uint64_t lo, uint64_t hi) { return parse_uint(field, value, lo, hi); };
+  const ConfigField* f = find_config_field(field);
+  if (!f) throw ConfigError("unknown configuration field '" + field + "' (known: " + config_field_names() + ")");
   try {
-    if (field == "n_ports") n_ports = unsigned(u(1, 1024));
-    else if (field == "n_queues") n_queues = unsigned(u(1, 64));
-    else if (field == "buffer_cells") buffer_cells = u(1, kCellsMax);
-    else if (field == "private_cells") private_cells = u(0, kCellsMax);
-    else if (field == "headroom_cells") headroom_cells = u(0, kCellsMax);
-    else if (field == "port_headroom_cells") port_headroom_cells = parse_port_headroom(value, kCellsMax);
-    else if (field == "alpha_log2") alpha_log2 = int(parse_int(field, value, kAlphaLog2Min, kAlphaLog2Max));
-    else if (field == "port_mult_log2") port_mult_log2 = unsigned(u(0, kPortMultLog2Max));
-    else if (field == "delta_q") delta_q = u(0, kCellsMax);
-    else if (field == "delta_p") delta_p = u(0, kCellsMax);
-    else if (field == "scheme") scheme = scheme_from_string(value);
-    else if (field == "thresh_latency") thresh_latency = unsigned(u(kThreshLatencyMin, kThreshLatencyMax));
-    else
-      throw ConfigError("unknown configuration field '" + field +
-                        "' (known: n_ports, n_queues, buffer_cells, private_cells, headroom_cells, port_headroom_cells, alpha_log2, "
-                        "port_mult_log2, delta_q, delta_p, scheme, thresh_latency)");
+    switch (f->kind) {
+      case K::Scheme: scheme = scheme_from_string(value); break;
+      case K::PortList: port_headroom_cells = parse_port_headroom(value, uint64_t(f->hi)); break;
+      case K::Integer:
+        f->put(*this, f->lo < 0 ? parse_int(field, value, f->lo, f->hi)
+                                : int64_t(parse_uint(field, value, uint64_t(f->lo), uint64_t(f->hi))));
+        break;
+    }
   } catch (const ConfigError&) {
     throw;
   } catch (const InputError& e) {
@@ -114,14 +167,24 @@ void Config::set(const std::string& field, const std::string& value) {
 }
 
 std::string Config::describe() const {
-  std::ostringstream m;
-  m << "scheme=" << to_string(scheme) << " n_ports=" << n_ports << " n_queues=" << n_queues
-    << " buffer_cells=" << buffer_cells << " private_cells=" << private_cells
-    << " headroom_cells=" << headroom_cells << " alpha_log2=" << alpha_log2
-    << " port_mult_log2=" << port_mult_log2 << " delta_q=" << delta_q << " delta_p=" << delta_p
-    << " thresh_latency=" << thresh_latency;
-  if (!port_headroom_cells.empty()) m << " port_headroom_cells=" << port_headroom_text(port_headroom_cells);
-  return m.str();
+  std::string s;
+  for (const auto& f : config_fields()) {
+    if (f.kind == K::PortList && port_headroom_cells.empty()) continue;
+    s += (s.empty() ? "" : " ") + std::string(f.name) + "=" + f.get(*this);
+  }
+  return s;
+}
+
+Config Config::from_text(const std::string& text) {
+  Config c;
+  std::istringstream in(text);
+  std::string kv;
+  while (in >> kv) {
+    const size_t eq = kv.find('=');
+    if (eq == std::string::npos) throw ConfigError(quoted(kv) + ": expected field=value");
+    c.set(kv.substr(0, eq), kv.substr(eq + 1));
+  }
+  return c;
 }
 
 std::vector<uint64_t> parse_port_headroom(const std::string& text, uint64_t max_value) {

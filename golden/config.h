@@ -75,8 +75,35 @@ struct Config {
   // no wrap) or one outside the field's fixed range.
   void set(const std::string& field, const std::string& value);
 
-  std::string describe() const;  // one line, every field (port_headroom_cells when set)
+  // One line of space-separated name=value, every field of config_fields()
+  // in its order (port_headroom_cells only when set); from_text() reads it
+  // back, so it is also how a configuration crosses the RTL plugin's ABI.
+  std::string describe() const;
+  static Config from_text(const std::string& text);  // throws ConfigError
 };
+
+// The configuration fields (spec §1.2), each declared once: Config::set()
+// and describe(), the tools' --<field> flags and their help, the scenario
+// keys chip.<field> and the RTL plugin's ABI are all made from this table.
+// validate() adds the checks that depend on each other or on the RTL's
+// widths (sizes within CellW, one eta per port, a shared buffer left).
+struct ConfigField {
+  enum class Kind { Integer, Scheme, PortList };
+  const char* name;
+  Kind kind;
+  int64_t lo, hi;     // Integer: the fixed range set() accepts
+  const char* unit;   // "cells", "cycles", "" (shown in help)
+  const char* spec;   // where it is defined, "spec §1.2"
+  const char* help;
+  std::string (*get)(const Config&);   // the value as set() reads it
+  void (*put)(Config&, int64_t);       // Integer: store a checked value
+  int64_t (*num)(const Config&);       // Integer: the value (saturated to int64)
+  std::string range() const;           // "1..1024", "SIH|DSH", ...
+  std::string default_text() const { return get(Config{}); }
+};
+const std::vector<ConfigField>& config_fields();
+const ConfigField* find_config_field(const std::string& name);  // nullptr when unknown
+std::string config_field_names();  // "n_ports, n_queues, ..." for messages
 
 // port_headroom_cells as text (spec §1.2): comma-separated entries, each a
 // value or COUNTxVALUE for COUNT ports in a row ("24x228,8x828"); empty text

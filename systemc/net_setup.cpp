@@ -10,18 +10,19 @@ namespace dsh::net {
 void declare_common_keys(KeyStore& k) {
   k.declare("scenario.name", "", "output folder name (out/<name>)");
   k.declare("scenario.kind", "", "collateral-damage | deadlock");
-  // Spec §1.2 defaults; every switch gets them unless chip.<SWITCH>.<field> overrides.
-  k.declare("chip.n_ports", "32", "ports per switch (links beyond its own are unused ports)");
-  k.declare("chip.n_queues", "7", "lossless queues per port (classes 0..n-1; class 7 = control)");
-  k.declare("chip.buffer_cells", "65536", "B, cells");
+  // The MMU fields from the one field table (golden/config.h), its defaults
+  // (spec §1.2); every switch gets them unless chip.<SWITCH>.<field> overrides.
+  // eta comes from the links unless given; the scheme is the run's.
+  for (const ConfigField& f : config_fields()) {
+    const std::string name = f.name;
+    if (name == "scheme" || name == "port_headroom_cells") continue;
+    if (name == "headroom_cells")
+      k.declare("chip.headroom_cells", "auto", "eta, cells; auto = what each port's link needs");
+    else
+      k.declare("chip." + name, f.default_text(),
+                std::string(f.help) + (*f.unit ? ", " + std::string(f.unit) : "") + " (" + f.range() + ")");
+  }
   k.declare("chip.cell_bytes", "256", "cell size, bytes");
-  k.declare("chip.private_cells", "12", "phi per queue, cells");
-  k.declare("chip.headroom_cells", "auto", "eta, cells; auto = what the switch's fastest/longest link needs");
-  k.declare("chip.alpha_log2", "-4", "alpha = 2^alpha_log2");
-  k.declare("chip.port_mult_log2", "3", "DSH X_poff = T << this");
-  k.declare("chip.delta_q", "0", "queue resume hysteresis, cells");
-  k.declare("chip.delta_p", "0", "port resume hysteresis, cells");
-  k.declare("chip.thresh_latency", "2", "threshold pipeline latency L, cycles");
   k.declare("chip.mmu_clock_ghz", "1.0", "MMU clock of the chip, GHz (one enqueue + one dequeue per cycle)");
   k.declare("link.rate_gbps", "100", "default link rate (a link item A-B:gbps:delay_ns overrides)");
   k.declare("link.prop_delay_ns", "2000", "default link propagation delay");
@@ -175,9 +176,10 @@ void configure_run(NetSetup& s, const KeyStore& k, Scheme scheme, const std::str
     const std::string where = name == "" ? "chip" : "chip (switch " + name + ")";
     ChipSpec c;
     Config& m = c.mmu;
-    for (const char* f : {"n_ports", "n_queues", "buffer_cells", "private_cells", "alpha_log2", "port_mult_log2",
-                          "delta_q", "delta_p", "thresh_latency"})
-      m.set(f, field(f));
+    for (const ConfigField& f : config_fields()) {
+      const std::string name = f.name;
+      if (name != "scheme" && name != "port_headroom_cells" && name != "headroom_cells") m.set(name, field(name));
+    }
     c.cell_bytes = parse_uint(where + ".cell_bytes", field("cell_bytes"), 16, 65536);
     c.mmu_clock_ghz = parse_real(where + ".mmu_clock_ghz", field("mmu_clock_ghz"), 0.01, 100, true);
     LinkParams lp;

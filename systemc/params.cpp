@@ -57,16 +57,13 @@ struct Entry {
 };
 
 // The MMU fields of [chip] (spec §1.2) go through dsh::Config::set.
-Entry chip_field(const std::string& f, const std::string& help) {
-  return {{"chip." + f, help},
+// chip.<field> for an MMU configuration field: its help and range from the
+// one field table (golden/config.h), and what the switch model makes of it.
+Entry chip_field(const std::string& f, const std::string& note = "") {
+  const ConfigField& d = *find_config_field(f);
+  return {{"chip." + f, std::string(d.help) + (*d.unit ? ", " + std::string(d.unit) : "") + " (" + d.range() + ")" + note},
           [f](Params& p, const std::string& v) { p.mmu.set(f, v); },
-          [f](const Params& p) {
-            std::istringstream in(p.mmu.describe());
-            std::string kv;
-            while (in >> kv)
-              if (kv.rfind(f + "=", 0) == 0) return kv.substr(f.size() + 1);
-            return std::string("?");
-          }};
+          [&d](const Params& p) { return d.get(p.mmu); }};
 }
 
 // Every number has its accepted range here; the text is parsed strictly.
@@ -95,10 +92,10 @@ const std::vector<Entry>& entries() {
          else throw ConfigError("'" + v + "': must be pfc-avoidance or saturate");
        },
        [](const Params& p) { return std::string(p.kind == Kind::Saturate ? "saturate" : "pfc-avoidance"); }},
-      chip_field("n_ports", "switch ports = hosts (N_p)"),
-      chip_field("n_queues", "lossless classes 0..n_queues-1 the MMU manages (N_q); class 7 is control"),
-      chip_field("buffer_cells", "lossless pool B, cells"),
-      chip_field("private_cells", "private buffer per ingress queue phi, cells"),
+      chip_field("n_ports", "; one host per port"),
+      chip_field("n_queues", "; classes 0..n_queues-1, class 7 is control"),
+      chip_field("buffer_cells"),
+      chip_field("private_cells"),
       {{"chip.headroom_cells",
         "eta, cells: auto = dsh::headroom_cells(link, packet_bytes) of each port's link rate, or a number (every port)"},
        [](Params& p, const std::string& v) {
@@ -106,11 +103,11 @@ const std::vector<Entry>& entries() {
          if (!p.headroom_auto) p.mmu.set("headroom_cells", v);
        },
        [](const Params& p) { return p.headroom_auto ? std::string("auto") : std::to_string(p.mmu.headroom_cells); }},
-      chip_field("alpha_log2", "DT factor alpha = 2^alpha_log2"),
-      chip_field("port_mult_log2", "DSH X_poff = T << port_mult_log2"),
-      chip_field("delta_q", "queue resume hysteresis, cells"),
-      chip_field("delta_p", "port resume hysteresis, cells"),
-      chip_field("thresh_latency", "cycles from S to the thresholds (1..3)"),
+      chip_field("alpha_log2"),
+      chip_field("port_mult_log2"),
+      chip_field("delta_q"),
+      chip_field("delta_p"),
+      chip_field("thresh_latency"),
       U64("chip.cell_bytes", cell_bytes, 1, 65536, "bytes per buffer cell"),
       NUM("chip.mmu_clock_ghz", mmu_clock_ghz, 0, 1000, true, "MMU clock; one enqueue and one dequeue per cycle"),
       NUM("link.rate_gbps", link_gbps, 0, 100000, true, "every link, Gb/s"),

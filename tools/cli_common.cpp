@@ -7,22 +7,15 @@
 
 namespace dsh {
 
-namespace {
-const char* kFields[] = {"n_ports", "n_queues", "buffer_cells", "private_cells", "headroom_cells",
-                         "port_headroom_cells", "alpha_log2", "port_mult_log2", "delta_q", "delta_p", "scheme",
-                         "thresh_latency"};
-}
-
 void add_config_options(CLI::App& app, ConfigCli& cli) {
   app.add_option("--config", cli.file, "MMU configuration file (TOML: field = value, field names of spec §1.2)")
       ->check(CLI::ExistingFile)
       ->group("MMU configuration");
-  for (const char* f : kFields) {
-    const std::string name = f;
-    const std::string help = name == "port_headroom_cells"
-                                 ? "eta of each port, n_ports entries: values or COUNTxVALUE runs, comma-separated "
-                                   "(\"24x228,8x828\"); overrides headroom_cells and the file"
-                                 : "configuration field " + name + " (overrides the file)";
+  for (const ConfigField& f : config_fields()) {
+    const std::string name = f.name, unit = f.unit;
+    const std::string help = std::string(f.help) + (unit.empty() ? "" : ", " + unit) + "; " + f.range() +
+                             (f.kind == ConfigField::Kind::PortList ? "" : ", default " + f.default_text()) + " (" +
+                             f.spec + "; overrides the file)";
     app.add_option_function<std::string>(
            "--" + name, [&cli, name](const std::string& v) { cli.flags[name] = v; }, help)
         ->group("MMU configuration");

@@ -197,6 +197,63 @@ TEST(ConfigSet, BadValueThrows) {
   EXPECT_THROW(c.set("scheme", "PFC"), ConfigError);
 }
 
+// The field table (golden/config.h) against spec §1.2's table, by hand: the
+// names, the fixed ranges and the defaults.
+TEST(ConfigFields, MatchSpecTable) {
+  struct Row { const char* name; const char* range; const char* def; };
+  const Row spec[] = {{"scheme", "SIH|DSH", "DSH"},       {"n_ports", "1..1024", "32"},
+                      {"n_queues", "1..64", "7"},          {"buffer_cells", "1..1099511627775", "65536"},
+                      {"private_cells", "0..1099511627775", "12"}, {"headroom_cells", "0..1099511627775", "228"},
+                      {"alpha_log2", "-10..3", "-4"},      {"port_mult_log2", "0..5", "3"},
+                      {"delta_q", "0..1099511627775", "0"}, {"delta_p", "0..1099511627775", "0"},
+                      {"thresh_latency", "1..3", "2"}};
+  for (const Row& r : spec) {
+    const ConfigField* f = find_config_field(r.name);
+    ASSERT_NE(f, nullptr) << r.name;
+    EXPECT_EQ(f->range(), r.range) << r.name;
+    EXPECT_EQ(f->default_text(), r.def) << r.name;
+  }
+  EXPECT_NE(find_config_field("port_headroom_cells"), nullptr);
+  EXPECT_EQ(config_fields().size(), std::size(spec) + 1);
+  EXPECT_EQ(find_config_field("nports"), nullptr);
+}
+
+// set() refuses one past each end of an integer field's range, naming the
+// field, the value and the range.
+TEST(ConfigFields, SetRefusesBeyondEachEnd) {
+  for (const ConfigField& f : config_fields()) {
+    if (f.kind != ConfigField::Kind::Integer) continue;
+    Config c;
+    EXPECT_NO_THROW(c.set(f.name, std::to_string(f.lo))) << f.name;
+    EXPECT_NO_THROW(c.set(f.name, std::to_string(f.hi))) << f.name;
+    for (const std::string& v : {std::to_string(f.lo - 1), std::to_string(f.hi + 1)}) {
+      try {
+        c.set(f.name, v);
+        ADD_FAILURE() << f.name << " = " << v << " accepted";
+      } catch (const ConfigError& e) {
+        EXPECT_TRUE(has(e.what(), f.name) && has(e.what(), v)) << e.what();
+      }
+    }
+  }
+}
+
+TEST(ConfigFields, DescribeReadsBack) {
+  Config c;
+  c.set("scheme", "SIH");
+  c.set("n_ports", "3");
+  c.set("alpha_log2", "-7");
+  c.set("delta_p", "5");
+  c.set("port_headroom_cells", "2x40,17");
+  EXPECT_EQ(c.describe(),
+            "scheme=SIH n_ports=3 n_queues=7 buffer_cells=65536 private_cells=12 headroom_cells=228 alpha_log2=-7 "
+            "port_mult_log2=3 delta_q=0 delta_p=5 thresh_latency=2 port_headroom_cells=2x40,17");
+  const Config r = Config::from_text(c.describe());
+  EXPECT_EQ(r.describe(), c.describe());
+  EXPECT_EQ(r.port_headroom_cells, (std::vector<uint64_t>{40, 40, 17}));
+  EXPECT_THROW(Config::from_text("n_ports=3 nonsense"), ConfigError);
+  EXPECT_THROW(Config::from_text("n_ports=3000"), ConfigError);
+}
+
 // η = 2*(C*D_prop + L_MTU) + 3840 B = 2*(12.5 B/ns * 2000 ns + 1500) + 3840
 //   = 2*(25000 + 1500) + 3840 = 53000 + 3840 = 56840 B
 TEST(Headroom, DefaultLinkBytes) { EXPECT_EQ(headroom_bytes(LinkParams{}), 56840u); }
