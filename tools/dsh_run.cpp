@@ -35,12 +35,19 @@ int main(int argc, char** argv) {
   app.add_option("--fault", fault_s,
                  "plant this fault in the RTL (rtl/dsh_pkg.sv, 0..11; 0 none): see what a bug there looks like")
       ->capture_default_str();
+  bool full_compare = false;
+  std::string full_every_s = std::to_string(kFullCompareEvery);
+  app.add_flag("--full-compare", full_compare, "lockstep: compare every queue and port every cycle (slow)");
+  app.add_option("--full-compare-every", full_every_s,
+                 "lockstep: compare every queue and port every N cycles (the outputs and the entries each cycle "
+                 "touches every cycle), 1..10^12")
+      ->capture_default_str();
   add_config_options(app, cfg_cli);
   const int parsed = parse_command_line(app, argc, argv, "dsh-run");
   if (parsed >= 0) return parsed;
 
   // Everything the run needs is checked before it starts (exit 2).
-  uint64_t cycles = 0, seed = 0, trace_cycles = 0;
+  uint64_t cycles = 0, seed = 0, trace_cycles = 0, full_every = 0;
   double error_rate = 0;
   Backend backend = Backend::Lockstep;
   Config cfg;
@@ -49,6 +56,7 @@ int main(int argc, char** argv) {
     cycles = parse_uint("--cycles", cycles_s, 1, 1000000000000ull);
     seed = parse_uint("--seed", seed_s, 0, ~uint64_t(0));
     trace_cycles = parse_uint("--trace-cycles", trace_cycles_s, 1, 1000000000000ull);
+    full_every = parse_uint("--full-compare-every", full_every_s, 1, 1000000000000ull);
     error_rate = parse_real("--error-rate", error_rate_s, 0.0, 1.0);
     backend = backend_from_string(backend_name);
     if (!cfg_cli.file.empty()) check_input_file("--config", cfg_cli.file);
@@ -83,6 +91,8 @@ int main(int argc, char** argv) {
     }
     LockstepOptions lo;
     lo.tag = "seed=" + std::to_string(seed);
+    lo.full_compare = full_compare;
+    lo.full_compare_every = full_every;
     lo.fst_dir = std::filesystem::path(fst_path.empty() ? "out/x" : fst_path).parent_path().string();
     if (lo.fst_dir.empty()) lo.fst_dir = ".";
     auto model = make_model(backend, cfg, lo, ro);
