@@ -12,6 +12,7 @@
 #include <iostream>
 
 #include "cli_common.h"
+#include "gtkw.h"
 #include "mmu_model.h"
 #include "traffic.h"
 #include "vectors.h"
@@ -176,9 +177,16 @@ int main(int argc, char** argv) {
     if (backend == Backend::Lockstep) std::printf("matched %llu cycles\n", (unsigned long long)model->cycle());
     if (lat) std::printf("latency      results %u cycles after their inputs (realigned above)\n", lat);
     std::printf("%.2f s, %.0f cycles/s\n", secs, double(cycles) / secs);
-    if (!ro.fst_path.empty())
-      std::printf("trace        %s (cycles %llu..%llu; open with gtkwave)\n", ro.fst_path.c_str(),
-                  (unsigned long long)ro.trace_from, (unsigned long long)(cycles + lat - 1));
+    if (!ro.fst_path.empty()) {
+      // A GTKWave view of it beside it: stages grouped, regions by name.
+      const std::string gtkw = std::filesystem::path(ro.fst_path).replace_extension(".gtkw").string();
+      GtkwView view;
+      view.fst_path = ro.fst_path;
+      view.start_ps = view.marker_ps = rtl_edge_ps(ro.trace_from);
+      write_gtkw(gtkw, cfg, widths, view);
+      std::printf("trace        %s (cycles %llu..%llu, t = cycle x 10 ns; gtkwave %s)\n", ro.fst_path.c_str(),
+                  (unsigned long long)ro.trace_from, (unsigned long long)(cycles + lat - 1), gtkw.c_str());
+    }
     if (stim_file) std::printf("stimulus     %s (dsh-replay reads it)\n", stim_out.c_str());
   } catch (const MismatchError& e) {
     std::cerr << e.what() << '\n';
