@@ -3,6 +3,7 @@
 // built into this binary. A mismatch fails with the one-line-per-field report
 // and the path of the FST trace around it.
 #include <gtest/gtest.h>
+#include <verilated.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -375,6 +376,45 @@ TEST(FullCompare, FindsUntouchedEntryInItsWindow) {
       EXPECT_NE(save.find("tb.dsh_mmu.u_stats.u_drops.mem_q[5][5:0]"), std::string::npos);
       std::printf("%s\n", what.c_str());
     }
+  }
+}
+
+// A failed RTL assertion: with fatalOnError(false), Verilator's $error
+// sets the error flag of the thread's context and goes on (vl_stop). No
+// input reaches one of dsh_mmu's assertions, so the flag is set here as an
+// assertion would set it; the lockstep must stop at that cycle and report
+// it with a trace and a view, like a mismatch.
+TEST(Assertion, StopsTheLockstepWithATrace) {
+  const RtlVariant* v = nullptr;
+  for (const auto& x : rtl_variants())
+    if (std::string(x.name) == "p3q3_sih_l3") v = &x;
+  ASSERT_NE(v, nullptr);
+  const Config c = config_for(*v, 6);
+  LockstepOptions lo;
+  lo.tag = "assertion";
+  lo.fst_dir = fst_dir();
+  lo.fst_stem = "assertion";
+  auto m = make_lockstep(*v, c, lo);
+  TrafficOptions to;
+  to.seed = 6;
+  Traffic t(c, v->widths, to);
+  for (int i = 0; i < 500; ++i) m->step(t.next(*m));
+  Verilated::threadContextp()->gotError(true);  // the context of the RTL model last stepped
+  try {
+    m->step(t.next(*m));
+    ADD_FAILURE() << "the error flag went unnoticed";
+  } catch (const MismatchError& e) {
+    const std::string what = e.what();
+    // The RTL's edge 500 writes the results of input cycle 500 - 4.
+    EXPECT_EQ(e.cycle(), 496u) << what;
+    ASSERT_EQ(e.lines().size(), 1u) << what;
+    EXPECT_EQ(e.lines()[0].rfind("cycle 496 dsh_mmu assertion: an RTL assertion failed at the clock edge of cycle 500 "
+                                 "(t=5000 ns",
+                                 0),
+              0u)
+        << what;
+    EXPECT_TRUE(std::filesystem::exists(e.fst_path())) << what;
+    EXPECT_TRUE(std::filesystem::exists(std::filesystem::path(e.fst_path()).replace_extension(".gtkw"))) << what;
   }
 }
 
