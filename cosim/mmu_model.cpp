@@ -1,10 +1,12 @@
 #include "mmu_model.h"
 
+#include "gtkw.h"
 #include "rtl_ondemand.h"
 
 #include <algorithm>
 #include <cctype>
 #include <deque>
+#include <filesystem>
 #include <sstream>
 
 namespace dsh {
@@ -73,11 +75,110 @@ std::string events_str(const CycleOut& o) {
   return s.empty() ? "none" : s;
 }
 
+std::string entry_name(const TraceEntry& e) {
+  return e.kind == TraceEntry::Queue ? "queue " + std::to_string(e.port) + "." + std::to_string(e.queue)
+                                     : "port " + std::to_string(e.port);
+}
+
+// Compares RTL and golden model field by field; builds text only for the
+// fields that differ (it runs every cycle).
+class Comparer {
+ public:
+  Comparer(const MmuModel& rtl, const MmuModel& gold, uint64_t cycle, const std::string& tag)
+      : rtl_(rtl), gold_(gold), cycle_(cycle), tag_(tag), cfg_(gold.config()) {}
+
+  void outputs(const CycleOut& ro, const CycleOut& go) {
+    diff(nullptr, "region", region_letter(ro.region), region_letter(go.region));
+    diff(nullptr, "T", ro.thr.t, go.thr.t);
+    diff(nullptr, "S", ro.s, go.s);
+    diff(nullptr, "deq_error", ro.deq_error, go.deq_error);
+    diff(nullptr, "enq_error", ro.enq_error, go.enq_error);
+    bool same_events = ro.n_events == go.n_events;
+    for (unsigned i = 0; same_events && i < ro.n_events; ++i) same_events = ro.events[i] == go.events[i];
+    if (!same_events) add(nullptr, "events", events_str(ro), events_str(go));
+    diff(nullptr, "error_count", rtl_.errors(), gold_.errors());
+    diff(nullptr, "error_sticky", rtl_.error_sticky(), gold_.error_sticky());
+  }
+  // The queues and ports the cycle's dequeue and enqueue touched.
+  void touched(const CycleIn& in) {
+    auto ok = [&](const Op& op) { return op.valid && op.port < cfg_.n_ports && op.queue < cfg_.n_queues; };
+    const bool deq = ok(in.deq), enq = ok(in.enq);
+    if (deq) {
+      queue(in.deq.port, in.deq.queue);
+      port(in.deq.port);
+    }
+    if (enq) {
+      if (!deq || in.enq.queue != in.deq.queue || in.enq.port != in.deq.port) queue(in.enq.port, in.enq.queue);
+      if (!deq || in.enq.port != in.deq.port) port(in.enq.port);
+    }
+  }
+  void all() {
+    for (uint32_t p = 0; p < cfg_.n_ports; ++p) {
+      for (uint32_t q = 0; q < cfg_.n_queues; ++q) queue(p, q);
+      port(p);
+    }
+  }
+  void queue(uint32_t p, uint32_t q) {
+    const QueueState r = rtl_.queue(p, q), g = gold_.queue(p, q);
+    const TraceEntry e{TraceEntry::Queue, p, q};
+    diff(&e, "priv", r.priv, g.priv);
+    diff(&e, "shared", r.shared, g.shared);
+    diff(&e, "hdrm", r.hdrm, g.hdrm);
+    diff(&e, "qoff", r.qoff, g.qoff);
+    diff(&e, "drops", r.drops, g.drops);
+    diff(&e, "pauses", r.pauses, g.pauses);
+    diff(&e, "resumes", r.resumes, g.resumes);
+  }
+  void port(uint32_t p) {
+    const PortState r = rtl_.port(p), g = gold_.port(p);
+    const TraceEntry e{TraceEntry::Port, p, 0};
+    diff(&e, "port_shared", r.shared, g.shared);
+    diff(&e, "port_hdrm", r.hdrm, g.hdrm);
+    diff(&e, "poff", r.poff, g.poff);
+    diff(&e, "port_pauses", r.pauses, g.pauses);
+    diff(&e, "port_resumes", r.resumes, g.resumes);
+  }
+
+  bool ok() const { return lines.empty(); }
+  std::vector<std::string> lines;
+  std::vector<TraceEntry> entries;  // the queues and ports that differ, each once
+
+ private:
+  template <class T>
+  void diff(const TraceEntry* e, const char* field, const T& r, const T& g) {
+    if (!(r == g)) add(e, field, r, g);
+  }
+  template <class T>
+  void add(const TraceEntry* e, const char* field, const T& r, const T& g) {
+    std::ostringstream m;
+    m << "cycle " << cycle_ << ' ' << (e ? entry_name(*e) : std::string("dsh_mmu")) << ' ' << field << ": rtl=" << +r
+      << " golden=" << +g;
+    if (!tag_.empty()) m << ' ' << tag_;
+    lines.push_back(m.str());
+    if (e && std::find(entries.begin(), entries.end(), *e) == entries.end()) entries.push_back(*e);
+  }
+  void add(const TraceEntry* e, const char* field, const std::string& r, const std::string& g) {
+    add(e, field, r.c_str(), g.c_str());
+  }
+  void add(const TraceEntry* e, const char* field, char r, char g) {
+    const char rs[2] = {r, 0}, gs[2] = {g, 0};
+    add(e, field, static_cast<const char*>(rs), static_cast<const char*>(gs));
+  }
+
+  const MmuModel& rtl_;
+  const MmuModel& gold_;
+  uint64_t cycle_;
+  const std::string& tag_;
+  const Config& cfg_;
+};
+
 class Lockstep final : public MmuModel {
  public:
   Lockstep(const RtlVariant& v, const Config& c, const LockstepOptions& o, const RtlOptions& ro)
       : variant_(v), gold_(c, variant_.widths), behind_(c, variant_.widths), rtl_(variant_.make(c, ro)), opt_(o),
-        fault_(ro.fault) {}
+        fault_(ro.fault) {
+    if (opt_.full_compare_every == 0) throw ConfigError("full_compare_every = 0: must be at least 1 cycle");
+  }
 
   // The caller gets the golden results now; the RTL's results for the same
   // input come rtl_->latency() steps later and are compared with `behind_`,
@@ -86,11 +187,13 @@ class Lockstep final : public MmuModel {
     log_.push_back({in, 0});
     pending_.push_back(in);
     const CycleOut& go = gold_.step(in);
-    check(rtl_->step(in));
+    check(rtl_step(in));
     return go;
   }
+  // The cycles still in the RTL's pipeline, then the whole state.
   void finish() override {
-    while (behind_.cycle() < gold_.cycle()) check(rtl_->step(CycleIn{}));
+    while (behind_.cycle() < gold_.cycle()) check(rtl_step(CycleIn{}));
+    if (behind_.cycle() && last_full_ != int64_t(behind_.cycle() - 1)) full_check(behind_.cycle() - 1);
   }
   bool quiet() const override {
     return gold_.quiet() && behind_.quiet() && rtl_->quiet() && all_idle(pending_);
@@ -104,8 +207,12 @@ class Lockstep final : public MmuModel {
     const CycleOut& go = gold_.skip_idle(n);
     const CycleOut& ro = rtl_->skip_idle(n);
     const CycleOut& bo = behind_.skip_idle(n);
-    auto lines = compare(*rtl_, ro, behind_, bo, CycleIn{}, true, opt_.tag);
-    if (!lines.empty()) fail(std::move(lines));
+    const uint64_t c = behind_.cycle() - 1;
+    Comparer cmp(*rtl_, behind_, c, opt_.tag);
+    cmp.outputs(ro, bo);
+    cmp.all();
+    if (!cmp.ok()) fail(cmp, c, false);
+    last_full_ = int64_t(c);
     return go;
   }
   const Config& config() const override { return gold_.config(); }
@@ -118,45 +225,114 @@ class Lockstep final : public MmuModel {
   const char* name() const override { return "lockstep"; }
 
  private:
+  // An RTL assertion fails the run like a mismatch, at the input cycle
+  // whose stage W writes at that edge.
+  const CycleOut& rtl_step(const CycleIn& in) {
+    try {
+      return rtl_->step(in);
+    } catch (const RtlAssertionError& e) {
+      const uint64_t lat = rtl_->latency(), c = rtl_steps_ > lat ? rtl_steps_ - lat : 0;
+      Comparer cmp(*rtl_, behind_, c, opt_.tag);
+      cmp.lines.push_back("cycle " + std::to_string(c) + " dsh_mmu assertion: " + e.what() + " " + opt_.tag);
+      fail(cmp, c, false);
+    }
+  }
+
   void check(const CycleOut& ro) {
     ++rtl_steps_;
     if (rtl_steps_ <= rtl_->latency()) {  // the pipeline is filling: idle results
-      if (ro.region != Region::None || ro.n_events || ro.error() || ro.s)
-        fail({"cycle -" + std::to_string(rtl_->latency() - rtl_steps_ + 1) +
-              " dsh_mmu pipeline fill: rtl results not idle " + opt_.tag});
+      if (ro.region != Region::None || ro.n_events || ro.error() || ro.s) {
+        Comparer cmp(*rtl_, behind_, 0, opt_.tag);
+        cmp.lines.push_back("cycle -" + std::to_string(rtl_->latency() - rtl_steps_ + 1) +
+                            " dsh_mmu pipeline fill: rtl results not idle " + opt_.tag);
+        fail(cmp, 0, false);
+      }
       return;
     }
     const CycleIn in = pending_.front();
     pending_.pop_front();
     const CycleOut& go = behind_.step(in);
-    auto lines = compare(*rtl_, ro, behind_, go, in, opt_.full_compare, opt_.tag);
-    if (!lines.empty()) fail(std::move(lines));
+    const uint64_t c = behind_.cycle() - 1;
+    Comparer cmp(*rtl_, behind_, c, opt_.tag);
+    cmp.outputs(ro, go);
+    cmp.touched(in);
+    if (!cmp.ok()) fail(cmp, c, false);
+    if (opt_.full_compare || (c + 1) % opt_.full_compare_every == 0) full_check(c);
     ++matched_;
   }
 
+  // Every queue and port after cycle c; a difference here lies in an entry
+  // the cycle did not touch, so it arose after the last full compare.
+  void full_check(uint64_t c) {
+    Comparer cmp(*rtl_, behind_, c, opt_.tag);
+    cmp.all();
+    if (!cmp.ok()) fail(cmp, c, !opt_.full_compare);
+    last_full_ = int64_t(c);
+  }
+
   // Replays the whole stimulus into a fresh RTL model that dumps the window
-  // around the failing cycle, then throws the report.
-  [[noreturn]] void fail(std::vector<std::string> lines) {
-    const uint64_t c = behind_.cycle() ? behind_.cycle() - 1 : 0;  // the input cycle that failed
+  // around the failing cycle c (from the last matched full compare when
+  // `at_full` says the difference was found there), writes a GTKWave save
+  // file for it, then throws the report.
+  [[noreturn]] void fail(const Comparer& cmp, uint64_t c, bool at_full) {
     const uint64_t lat = rtl_->latency();
+    const uint64_t since = last_full_ < 0 ? 0 : uint64_t(last_full_);  // the window (since, c]
     RtlOptions ro;
     ro.fault = fault_;
-    ro.fst_path = opt_.fst_dir + "/" + opt_.fst_stem + "_cycle" + std::to_string(c) + ".fst";
+    const std::string base = opt_.fst_dir + "/" + opt_.fst_stem + "_cycle" + std::to_string(c);
+    ro.fst_path = base + ".fst";
     ro.trace_from = c > opt_.window ? c - opt_.window : 0;
+    if (at_full) ro.trace_from = std::min(ro.trace_from, since);
     ro.trace_to = c + lat + 4;
-    std::string fst = ro.fst_path;
+    std::string fst = ro.fst_path, gtkw = base + ".gtkw";
     try {
       auto replay = variant_.make(gold_.config(), ro);
-      for (const auto& st : log_) st.skipped ? replay->skip_idle(st.skipped) : replay->step(st.in);
-      for (uint64_t i = 0; i < lat + 4; ++i) replay->step(CycleIn{});
+      auto step = [&](const Step& st) {
+        try {
+          st.skipped ? replay->skip_idle(st.skipped) : replay->step(st.in);
+        } catch (const RtlAssertionError&) {  // the one we report: trace on
+        }
+      };
+      for (const auto& st : log_) step(st);
+      for (uint64_t i = 0; i < lat + 4; ++i) step(Step{CycleIn{}, 0});
     } catch (const std::exception& e) {
       fst = "(not written: " + std::string(e.what()) + ")";
+      gtkw.clear();
     }
+    const uint64_t written = c + lat;  // the edge at which stage W writes cycle c's results
+    if (!gtkw.empty()) {
+      try {
+        GtkwView v;
+        v.fst_path = ro.fst_path;
+        v.marker_ps = rtl_edge_ps(written);
+        if (at_full) v.since_ps = int64_t(rtl_edge_ps(since + lat));
+        v.start_ps = rtl_edge_ps(std::max(ro.trace_from, written > 60 ? written - 60 : 0));
+        v.entries = cmp.entries;
+        write_gtkw(gtkw, gold_.config(), variant_.widths, v);
+      } catch (const std::exception& e) {
+        gtkw = "(not written: " + std::string(e.what()) + ")";
+      }
+    }
+    auto ns = [](uint64_t cycle) { return std::to_string(rtl_edge_ps(cycle) / 1000) + " ns"; };
     std::ostringstream m;
-    for (const auto& l : lines) m << l << '\n';
-    m << "mismatch after " << matched_ << " matched cycles; trace of cycles " << ro.trace_from << ".." << ro.trace_to
-      << " (the RTL's results of cycle " << c << " appear in cycle " << c + lat << "): " << fst;
-    throw MismatchError(m.str(), std::move(lines), c, fst);
+    for (const auto& l : cmp.lines) m << l << '\n';
+    if (at_full) {
+      for (size_t i = 0; i < cmp.entries.size(); ++i) m << (i ? ", " : "") << entry_name(cmp.entries[i]);
+      m << (cmp.entries.size() > 1 ? " differ" : " differs") << " at full compare of cycle " << c << "; ";
+      if (last_full_ < 0)
+        m << "no full compare before it: the fault lies in [0, " << c << "]";
+      else
+        m << "last matched full compare at cycle " << since << ": the fault lies in (" << since << ", " << c << "]";
+      m << ", written by stage W at t in (" << (last_full_ < 0 ? std::string("0 ns") : ns(since + lat)) << ", "
+        << ns(written) << "]";
+    } else {
+      m << "mismatch after " << matched_ << " matched cycles: cycle " << c << " (input), written by stage W at t="
+        << ns(written);
+    }
+    m << " in " << fst << " (trace of cycles " << ro.trace_from << ".." << ro.trace_to << ", t=" << ns(ro.trace_from)
+      << ".." << ns(ro.trace_to) << "; " << (gtkw.rfind('(', 0) == 0 || gtkw.empty() ? "view " : "view: gtkwave ")
+      << (gtkw.empty() ? "not written" : gtkw) << ")";
+    throw MismatchError(m.str(), cmp.lines, c, fst);
   }
 
   const RtlVariant& variant_;
@@ -173,6 +349,7 @@ class Lockstep final : public MmuModel {
   std::deque<CycleIn> pending_;  // given to the RTL, not yet to `behind_`
   uint64_t rtl_steps_ = 0;
   uint64_t matched_ = 0;
+  int64_t last_full_ = -1;  // the last cycle after which every entry matched, -1 none yet
 };
 
 class Delayed final : public MmuModel {
@@ -219,57 +396,11 @@ class Delayed final : public MmuModel {
 
 std::vector<std::string> compare(const MmuModel& rtl, const CycleOut& ro, const MmuModel& gold, const CycleOut& go,
                                  const CycleIn& in, bool full, const std::string& tag) {
-  std::vector<std::string> out;
-  const uint64_t c = gold.cycle() - 1;
-  auto diff = [&](const std::string& where, const char* field, auto r, auto g) {
-    if (r == g) return;
-    std::ostringstream m;
-    m << "cycle " << c << ' ' << where << ' ' << field << ": rtl=" << r << " golden=" << g;
-    if (!tag.empty()) m << ' ' << tag;
-    out.push_back(m.str());
-  };
-  diff("dsh_mmu", "region", region_letter(ro.region), region_letter(go.region));
-  diff("dsh_mmu", "T", ro.thr.t, go.thr.t);
-  diff("dsh_mmu", "S", ro.s, go.s);
-  diff("dsh_mmu", "deq_error", ro.deq_error, go.deq_error);
-  diff("dsh_mmu", "enq_error", ro.enq_error, go.enq_error);
-  diff("dsh_mmu", "events", events_str(ro), events_str(go));
-  diff("dsh_mmu", "error_count", rtl.errors(), gold.errors());
-  diff("dsh_mmu", "error_sticky", rtl.error_sticky(), gold.error_sticky());
-  const Config& cfg = gold.config();
-  auto cmp_queue = [&](uint32_t p, uint32_t q) {
-    const QueueState r = rtl.queue(p, q), g = gold.queue(p, q);
-    const std::string at = "queue " + std::to_string(p) + "." + std::to_string(q);
-    diff(at, "priv", r.priv, g.priv);
-    diff(at, "shared", r.shared, g.shared);
-    diff(at, "hdrm", r.hdrm, g.hdrm);
-    diff(at, "qoff", r.qoff, g.qoff);
-    diff(at, "drops", r.drops, g.drops);
-    diff(at, "pauses", r.pauses, g.pauses);
-    diff(at, "resumes", r.resumes, g.resumes);
-  };
-  auto cmp_port = [&](uint32_t p) {
-    const PortState r = rtl.port(p), g = gold.port(p);
-    const std::string at = "port " + std::to_string(p);
-    diff(at, "port_shared", r.shared, g.shared);
-    diff(at, "port_hdrm", r.hdrm, g.hdrm);
-    diff(at, "poff", r.poff, g.poff);
-    diff(at, "port_pauses", r.pauses, g.pauses);
-    diff(at, "port_resumes", r.resumes, g.resumes);
-  };
-  if (full) {
-    for (uint32_t p = 0; p < cfg.n_ports; ++p) {
-      for (uint32_t q = 0; q < cfg.n_queues; ++q) cmp_queue(p, q);
-      cmp_port(p);
-    }
-  } else {
-    for (const Op* op : {&in.deq, &in.enq}) {
-      if (!op->valid || op->port >= cfg.n_ports || op->queue >= cfg.n_queues) continue;
-      cmp_queue(op->port, op->queue);
-      cmp_port(op->port);
-    }
-  }
-  return out;
+  Comparer cmp(rtl, gold, gold.cycle() ? gold.cycle() - 1 : 0, tag);
+  cmp.outputs(ro, go);
+  if (full) cmp.all();
+  else cmp.touched(in);
+  return std::move(cmp.lines);
 }
 
 std::unique_ptr<MmuModel> make_golden(const Config& c, const RtlWidths& w) {

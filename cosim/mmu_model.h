@@ -60,6 +60,13 @@ inline constexpr unsigned kRtlReadLatency = 3;
 // e; spec §9.2). The lockstep regression checks it.
 inline constexpr unsigned kRtlLatency = 4;
 
+// One clock period in the RTL's traces: the rising edge that samples the
+// inputs of cycle c is at t = c * kRtlCyclePs, the falling edge half a period
+// later; a cycle's results (stage W's writes) change at the edge
+// kRtlLatency cycles later. Reset happens before t = 0 and is not traced.
+inline constexpr uint64_t kRtlCyclePs = 10000;  // 10 ns
+inline uint64_t rtl_edge_ps(uint64_t cycle) { return cycle * kRtlCyclePs; }
+
 // Bits of the RTL's index of n entries: $clog2(n), at least 1 (dsh_mmu's
 // PortW and QueueW).
 inline unsigned rtl_index_bits(unsigned n) {
@@ -118,16 +125,33 @@ class MismatchError : public std::runtime_error {
   std::string fst_;
 };
 
+// What the lockstep compares. Every cycle: the outputs and the entries
+// (queue and port records, counters) that the cycle's dequeue and enqueue
+// touched, which are the only ones a correct cycle changes. Every
+// full_compare_every cycles, after an idle gap and at finish(): every queue
+// and port, so that a write to a wrong entry is caught within that many
+// cycles and reported with the window it happened in. full_compare: every
+// queue and port every cycle (slow: dsh-run --full-compare).
+inline constexpr uint64_t kFullCompareEvery = 4096;
+// An assertion in the RTL failed (Verilator printed its message); thrown
+// by the RTL backend's step() once, at the first failure.
+class RtlAssertionError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 struct LockstepOptions {
   std::string tag;          // appended to every mismatch line, e.g. "seed=42"
   std::string fst_dir = "."; // where the window trace of a mismatch goes
   std::string fst_stem = "mismatch";
   uint64_t window = 64;     // cycles of trace before the mismatch
-  bool full_compare = true; // every queue and port every cycle (else touched only)
+  bool full_compare = false;
+  uint64_t full_compare_every = kFullCompareEvery;  // >= 1
 };
 
 // Golden and RTL stepped together; step() throws MismatchError on the first
-// cycle with any difference, after writing the FST of a window around it.
+// cycle with any difference, after writing the FST of a window around it and
+// a GTKWave save file (.gtkw) that opens it at the failing edge.
 // ro traces the lockstep's own RTL model. step() returns the golden model's
 // results at once (latency() 0); a second golden model runs kRtlLatency
 // cycles behind and is compared with the RTL, so every cycle is compared
@@ -145,8 +169,9 @@ std::unique_ptr<MmuModel> make_delayed(std::unique_ptr<MmuModel> inner, unsigned
 std::unique_ptr<MmuModel> make_model(Backend b, const Config& c, const LockstepOptions& lo = LockstepOptions{},
                                      const RtlOptions& ro = RtlOptions{});
 
-// Compare two models' outputs of one cycle and their state; one line per
-// differing field: "cycle C block index field: rtl=X golden=Y tag".
+// Compare two models' outputs of one cycle and their state (every queue and
+// port if `full`, else those `in` touched); one line per differing field:
+// "cycle C block index field: rtl=X golden=Y tag".
 std::vector<std::string> compare(const MmuModel& rtl, const CycleOut& ro, const MmuModel& gold,
                                  const CycleOut& go, const CycleIn& in, bool full, const std::string& tag);
 

@@ -20,6 +20,8 @@
 
 namespace dsh {
 
+inline constexpr uint64_t kFstBlockCycles = 2048;
+
 template <class V>
 class RtlModel final : public MmuModel, public RtlReadPort {
  public:
@@ -61,7 +63,12 @@ class RtlModel final : public MmuModel, public RtlReadPort {
     top_->clk_i = 0;
     top_->rst_ni = 0;
     top_->eval();
-    for (int i = 0; i < 3; ++i) half_cycles();  // reset fills the threshold pipeline
+    for (int i = 0; i < 3; ++i) {  // reset fills the threshold pipeline; before t = 0, not traced
+      top_->clk_i = 1;
+      top_->eval();
+      top_->clk_i = 0;
+      top_->eval();
+    }
     top_->rst_ni = 1;
     top_->eval();
   }
@@ -80,16 +87,24 @@ class RtlModel final : public MmuModel, public RtlReadPort {
     drive(in.enq, top_->enq_valid_i, top_->enq_port_i, top_->enq_queue_i, top_->enq_cells_i, "enq");
     half_cycles();
     read_outputs();
+    // The FST writer links each signal's changes through one buffer and
+    // walks them when it writes a block: blocks of a few thousand cycles
+    // stay in the cache and write the trace ~2x faster than one large one.
+    if (dumping() && cycle_ % kFstBlockCycles == kFstBlockCycles - 1) tfp_->flush();
     ++cycle_;
+    if (!asserted_ && ctx_->gotError()) {  // an RTL assertion failed: Verilator printed it
+      asserted_ = true;
+      throw RtlAssertionError("an RTL assertion failed at the clock edge of cycle " + std::to_string(cycle_ - 1) +
+                              " (t=" + std::to_string(rtl_edge_ps(cycle_ - 1) / 1000) + " ns; its message is above)");
+    }
     return out_;
   }
 
   // Once dsh_mmu's quiet_o says an idle cycle changes nothing, the rest are
-  // counted, not clocked (the trace shows a jump in time).
+  // counted, not clocked (the trace shows a jump in time, one period each).
   const CycleOut& skip_idle(uint64_t n) override {
     for (; n && !quiet(); --n) step(CycleIn{});
     cycle_ += n;
-    time_ps_ += n * 1000;
     return out_;
   }
   bool quiet() const override { return top_->quiet_o; }
@@ -175,15 +190,18 @@ class RtlModel final : public MmuModel, public RtlReadPort {
 
   bool dumping() const { return tfp_ && cycle_ >= opt_.trace_from && cycle_ <= opt_.trace_to; }
 
-  // One clock period, 1 ns: rising edge at t, falling edge at t + 500 ps.
+  // One clock period: the rising edge of cycle c at rtl_edge_ps(c), the
+  // falling edge half a period later. Assertions report to the thread's
+  // Verilator context: ours while we evaluate.
   void half_cycles() {
+    Verilated::threadContextp(ctx_.get());
+    const uint64_t t = rtl_edge_ps(cycle_);
     top_->clk_i = 1;
     top_->eval();
-    if (dumping()) tfp_->dump(time_ps_);
+    if (dumping()) tfp_->dump(t);
     top_->clk_i = 0;
     top_->eval();
-    if (dumping()) tfp_->dump(time_ps_ + 500);
-    time_ps_ += 1000;
+    if (dumping()) tfp_->dump(t + kRtlCyclePs / 2);
   }
 
   void read_outputs() {
@@ -220,7 +238,7 @@ class RtlModel final : public MmuModel, public RtlReadPort {
   std::unique_ptr<VerilatedFstC> tfp_;
   rtl_observe::Observe<typename std::remove_pointer_t<decltype(V::rootp)>> obs_{};
   uint64_t cycle_ = 0;
-  uint64_t time_ps_ = 0;
+  bool asserted_ = false;
   CycleOut out_;
 };
 

@@ -453,7 +453,10 @@ int run_sweep(const Params& p, const KeyValues& infeasible_in, const SweepOption
     sum << line << timing << "\n";
     if (p.backend == Backend::Lockstep)
       sum << "lockstep: golden and RTL matched " << uint64_t(sum_cycles) << " cycles ("
-          << (p.full_compare ? "every queue and port" : "all outputs, touched queues and ports") << " each cycle)\n";
+          << (p.full_compare ? "every queue and port each cycle"
+                             : "all outputs, touched queues and ports each cycle, every queue and port every " +
+                                   std::to_string(kFullCompareEvery) + " cycles")
+          << ")\n";
     js["drops"] = drops;
     if (o.reproducible) js["wall_s"] = nullptr;
     else js["wall_s"] = sig6(wall);

@@ -2,6 +2,7 @@
 // both in lockstep (stopping at the first difference); a response file out.
 #include <CLI/CLI.hpp>
 
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -35,7 +36,13 @@ int main(int argc, char** argv) {
       ->required();
   app.add_option("-o,--response", resp_path, "response CSV to write ('-' for stdout)")->capture_default_str();
   app.add_option("-b,--backend", backend_name, "golden | rtl | lockstep")->capture_default_str();
-  app.add_option("--fst", fst_path, "write an FST trace of the RTL (backend rtl)");
+  app.add_option("--fst", fst_path,
+                 "write an FST trace of the RTL (backend rtl or lockstep; a lockstep mismatch also writes its window "
+                 "and a .gtkw beside it)");
+  std::string fault_s = "0";
+  unsigned fault = 0;
+  app.add_option("--fault", fault_s, "plant this fault in the RTL (rtl/dsh_pkg.sv, 0..11; 0 none; backend rtl or lockstep)")
+      ->capture_default_str();
   app.add_option("--expect", expect_path, "compare the response with this file; exit 1 at the first difference");
   add_config_options(app, cfg_cli);
   const int parsed = parse_command_line(app, argc, argv, "dsh-replay");
@@ -53,8 +60,11 @@ int main(int argc, char** argv) {
     const std::vector<std::string> inputs = {stim_path, expect_path, cfg_cli.file};
     if (app.count("-o") && resp_path.empty()) throw InputError("-o = '': expected a file name, or '-' for stdout");
     if (resp_path != "-") check_output_file("-o", resp_path, inputs);
+    fault = unsigned(parse_uint("--fault", fault_s, 0, kRtlFaults));
+    if (fault && backend == Backend::Golden)
+      throw InputError("--fault = " + fault_s + ": plants a fault in the RTL; the golden backend has none (--backend rtl or lockstep)");
     if (app.count("--fst")) {
-      if (backend != Backend::Rtl) throw ConfigError("--fst needs --backend rtl");
+      if (backend == Backend::Golden) throw ConfigError("--fst needs --backend rtl or lockstep (the golden model has no trace)");
       check_output_file("--fst", fst_path, inputs);
       if (resp_path != "-" && (fst_path == resp_path || same_file(fst_path, resp_path)))
         throw InputError("--fst = " + fst_path + ": is also the response file -o");
@@ -76,9 +86,13 @@ int main(int argc, char** argv) {
   try {
     RtlOptions ro;
     ro.fst_path = fst_path;
+    ro.fault = fault;
     LockstepOptions lo;
     lo.tag = "stimulus=" + stim_path;
     lo.fst_stem = "replay_mismatch";
+    // A mismatch's window and .gtkw go beside the --fst trace.
+    if (!fst_path.empty() && std::filesystem::path(fst_path).has_parent_path())
+      lo.fst_dir = std::filesystem::path(fst_path).parent_path().string();
     auto model = make_model(backend, cfg, lo, ro);
 
     std::ostringstream resp;

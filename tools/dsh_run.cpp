@@ -12,6 +12,7 @@
 #include <iostream>
 
 #include "cli_common.h"
+#include "gtkw.h"
 #include "mmu_model.h"
 #include "traffic.h"
 #include "vectors.h"
@@ -35,12 +36,19 @@ int main(int argc, char** argv) {
   app.add_option("--fault", fault_s,
                  "plant this fault in the RTL (rtl/dsh_pkg.sv, 0..11; 0 none): see what a bug there looks like")
       ->capture_default_str();
+  bool full_compare = false;
+  std::string full_every_s = std::to_string(kFullCompareEvery);
+  app.add_flag("--full-compare", full_compare, "lockstep: compare every queue and port every cycle (slow)");
+  app.add_option("--full-compare-every", full_every_s,
+                 "lockstep: compare every queue and port every N cycles (the outputs and the entries each cycle "
+                 "touches every cycle), 1..10^12")
+      ->capture_default_str();
   add_config_options(app, cfg_cli);
   const int parsed = parse_command_line(app, argc, argv, "dsh-run");
   if (parsed >= 0) return parsed;
 
   // Everything the run needs is checked before it starts (exit 2).
-  uint64_t cycles = 0, seed = 0, trace_cycles = 0;
+  uint64_t cycles = 0, seed = 0, trace_cycles = 0, full_every = 0;
   double error_rate = 0;
   Backend backend = Backend::Lockstep;
   Config cfg;
@@ -49,6 +57,7 @@ int main(int argc, char** argv) {
     cycles = parse_uint("--cycles", cycles_s, 1, 1000000000000ull);
     seed = parse_uint("--seed", seed_s, 0, ~uint64_t(0));
     trace_cycles = parse_uint("--trace-cycles", trace_cycles_s, 1, 1000000000000ull);
+    full_every = parse_uint("--full-compare-every", full_every_s, 1, 1000000000000ull);
     error_rate = parse_real("--error-rate", error_rate_s, 0.0, 1.0);
     backend = backend_from_string(backend_name);
     if (!cfg_cli.file.empty()) check_input_file("--config", cfg_cli.file);
@@ -83,6 +92,8 @@ int main(int argc, char** argv) {
     }
     LockstepOptions lo;
     lo.tag = "seed=" + std::to_string(seed);
+    lo.full_compare = full_compare;
+    lo.full_compare_every = full_every;
     lo.fst_dir = std::filesystem::path(fst_path.empty() ? "out/x" : fst_path).parent_path().string();
     if (lo.fst_dir.empty()) lo.fst_dir = ".";
     auto model = make_model(backend, cfg, lo, ro);
@@ -166,9 +177,16 @@ int main(int argc, char** argv) {
     if (backend == Backend::Lockstep) std::printf("matched %llu cycles\n", (unsigned long long)model->cycle());
     if (lat) std::printf("latency      results %u cycles after their inputs (realigned above)\n", lat);
     std::printf("%.2f s, %.0f cycles/s\n", secs, double(cycles) / secs);
-    if (!ro.fst_path.empty())
-      std::printf("trace        %s (cycles %llu..%llu; open with gtkwave)\n", ro.fst_path.c_str(),
-                  (unsigned long long)ro.trace_from, (unsigned long long)(cycles + lat - 1));
+    if (!ro.fst_path.empty()) {
+      // A GTKWave view of it beside it: stages grouped, regions by name.
+      const std::string gtkw = std::filesystem::path(ro.fst_path).replace_extension(".gtkw").string();
+      GtkwView view;
+      view.fst_path = ro.fst_path;
+      view.start_ps = view.marker_ps = rtl_edge_ps(ro.trace_from);
+      write_gtkw(gtkw, cfg, widths, view);
+      std::printf("trace        %s (cycles %llu..%llu, t = cycle x 10 ns; gtkwave %s)\n", ro.fst_path.c_str(),
+                  (unsigned long long)ro.trace_from, (unsigned long long)(cycles + lat - 1), gtkw.c_str());
+    }
     if (stim_file) std::printf("stimulus     %s (dsh-replay reads it)\n", stim_out.c_str());
   } catch (const MismatchError& e) {
     std::cerr << e.what() << '\n';

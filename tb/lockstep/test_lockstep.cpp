@@ -3,12 +3,20 @@
 // built into this binary. A mismatch fails with the one-line-per-field report
 // and the path of the FST trace around it.
 #include <gtest/gtest.h>
+#include <verilated.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <algorithm>
+#include <fstream>
 #include <random>
+#include <regex>
+#include <set>
+#include <sstream>
 
+#include "configs.h"
+#include "gtkw.h"
 #include "mmu_model.h"
 #include "traffic.h"
 
@@ -18,37 +26,6 @@ namespace {
 uint64_t cycles_per_run() {
   const char* e = std::getenv("DSH_LOCKSTEP_CYCLES");
   return e ? std::strtoull(e, nullptr, 10) : 60000;
-}
-
-// A configuration for a variant: the paper's chip for 32 x 7 (with a smaller
-// buffer on odd seeds, so it fills more often), else small sizes that the
-// traffic fills quickly. Knobs drawn from the seed.
-Config config_for(const RtlVariant& v, uint64_t seed) {
-  std::mt19937_64 rng(seed * 7919 + 17);
-  auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
-  Config c;
-  c.n_ports = v.ports;
-  c.n_queues = v.queues;
-  c.scheme = v.scheme;
-  c.thresh_latency = v.latency;
-  if (v.ports == 32 && v.queues == 7) {
-    if (seed % 2) c.buffer_cells = v.scheme == Scheme::SIH ? 60000 : 16000;
-    c.alpha_log2 = pick(-6, 1);
-    c.delta_q = pick(0, 1) ? 0 : pick(1, 60);
-    c.delta_p = pick(0, 1) ? 0 : pick(1, 200);
-  } else {
-    const uint64_t cell_max = (uint64_t(1) << v.widths.cell_w) - 1;
-    const uint64_t nq = uint64_t(v.ports) * v.queues;
-    c.private_cells = pick(0, 4);
-    c.headroom_cells = pick(6, 24);
-    const uint64_t fixed = nq * c.private_cells + (v.scheme == Scheme::SIH ? nq : v.ports) * c.headroom_cells;
-    c.buffer_cells = std::min<uint64_t>(cell_max, fixed + uint64_t(pick(40, 400)));
-    c.alpha_log2 = pick(kAlphaLog2Min, kAlphaLog2Max);
-    c.delta_q = pick(0, 2) ? 0 : pick(1, 20);
-    c.delta_p = pick(0, 2) ? 0 : pick(1, 40);
-  }
-  c.port_mult_log2 = unsigned(pick(0, int(kPortMultLog2Max)));
-  return c;
 }
 
 std::string fst_dir() {
@@ -61,11 +38,14 @@ struct Coverage {
   uint64_t cycles = 0, regions[5] = {}, kinds[4] = {}, errors = 0;
 };
 
-Coverage run_lockstep(const RtlVariant& v, const Config& c, uint64_t seed, uint64_t cycles, unsigned fault = 0) {
+Coverage run_lockstep(const RtlVariant& v, const Config& c, uint64_t seed, uint64_t cycles, unsigned fault = 0,
+                      bool full_compare = false) {
   LockstepOptions lo;
+  lo.full_compare = full_compare;
   lo.tag = "seed=" + std::to_string(seed) + " variant=" + v.name;
   lo.fst_dir = fst_dir();
-  lo.fst_stem = std::string(v.name) + "_seed" + std::to_string(seed);
+  lo.fst_stem = std::string(v.name) + "_seed" + std::to_string(seed) + (fault ? "_fault" + std::to_string(fault) : "") +
+                (full_compare ? "_full" : "");
   RtlOptions ro;
   ro.fault = fault;
   auto m = make_lockstep(v, c, lo, ro);
@@ -131,35 +111,6 @@ INSTANTIATE_TEST_SUITE_P(Variants, Lockstep, ::testing::ValuesIn(params()),
                          [](const auto& info) {
                            return std::get<0>(info.param) + "_seed" + std::to_string(std::get<1>(info.param));
                          });
-
-// Headroom per port (spec §1.2): ports of two or three different eta, so
-// that the RTL's per-port table, the eta each event carries and the two
-// slots' X_qoff/X_qon (spec §9.1, §9.3) are held to the golden model. 32 x 7:
-// the mixed-speed chip's 228/828 scaled down by 6 so that random traffic
-// fills both kinds; others: eta 6, 15, 24 in turn from a drawn start.
-Config config_with_port_eta(const RtlVariant& v, uint64_t seed) {
-  Config c = config_for(v, seed);
-  std::mt19937_64 rng(seed * 104729 + 3);
-  auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
-  if (v.ports == 32 && v.queues == 7) {
-    c.port_headroom_cells.assign(24, 38);
-    c.port_headroom_cells.insert(c.port_headroom_cells.end(), 8, 138);
-    c.buffer_cells = v.scheme == Scheme::SIH ? 30000 : 9000;
-  } else {
-    const uint64_t cell_max = (uint64_t(1) << v.widths.cell_w) - 1;
-    const uint64_t nq = uint64_t(v.ports) * v.queues;
-    const uint64_t levels[] = {6, 15, 24};
-    uint64_t sum = 0;
-    const int first = pick(0, 2);  // neighbouring ports differ
-    for (unsigned p = 0; p < v.ports; ++p) {
-      c.port_headroom_cells.push_back(levels[(p + first) % 3]);
-      sum += c.port_headroom_cells.back();
-    }
-    const uint64_t fixed = nq * c.private_cells + (v.scheme == Scheme::SIH ? v.queues : 1) * sum;
-    c.buffer_cells = std::min<uint64_t>(cell_max, fixed + uint64_t(pick(40, 400)));
-  }
-  return c;
-}
 
 class LockstepPortHeadroom : public ::testing::TestWithParam<std::string> {};
 
@@ -268,6 +219,19 @@ const char* const kFaults[] = {"", "WQueue", "WPort", "DDeq", "DEnq", "DPort", "
 
 class PlantedFault : public ::testing::TestWithParam<unsigned> {};
 
+// The text of a file.
+std::string slurp(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  std::ostringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+// Caught in the default mode (outputs and touched entries every cycle,
+// everything every kFullCompareEvery cycles) no earlier than, and within
+// kFullCompareEvery cycles of, the every-cycle full compare; the report
+// names the cycle and the trace time of stage W's write, and the window's
+// FST and .gtkw (marker at that time) exist.
 TEST_P(PlantedFault, IsCaught) {
   const unsigned fault = GetParam();
   const RtlVariant* v = nullptr;
@@ -276,29 +240,272 @@ TEST_P(PlantedFault, IsCaught) {
   ASSERT_NE(v, nullptr);
   Config c = config_for(*v, 3);
   c.private_cells = 0;
-  bool caught = false;
-  try {
-    run_lockstep(*v, c, 3, 200000, fault);
-  } catch (const MismatchError& e) {
-    caught = true;
-    ASSERT_FALSE(e.lines().empty());
-    for (const auto& l : e.lines()) {
-      EXPECT_EQ(l.rfind("cycle " + std::to_string(e.cycle()) + " ", 0), 0u) << l;
-      EXPECT_NE(l.find("rtl="), std::string::npos) << l;
-      EXPECT_NE(l.find("golden="), std::string::npos) << l;
-      EXPECT_NE(l.find("seed=3"), std::string::npos) << l;
+  uint64_t caught_at[2] = {0, 0};
+  for (bool full : {true, false}) {
+    bool caught = false;
+    try {
+      run_lockstep(*v, c, 3, 200000, fault, full);
+    } catch (const MismatchError& e) {
+      caught = true;
+      caught_at[full] = e.cycle();
+      ASSERT_FALSE(e.lines().empty());
+      for (const auto& l : e.lines()) {
+        EXPECT_EQ(l.rfind("cycle " + std::to_string(e.cycle()) + " ", 0), 0u) << l;
+        EXPECT_NE(l.find("rtl="), std::string::npos) << l;
+        EXPECT_NE(l.find("golden="), std::string::npos) << l;
+        EXPECT_NE(l.find("seed=3"), std::string::npos) << l;
+      }
+      ASSERT_TRUE(std::filesystem::exists(e.fst_path())) << e.what();
+      EXPECT_GT(std::filesystem::file_size(e.fst_path()), 100u);
+      // One clock: cycle c's results are written at the edge c + 4, 10 ns a cycle.
+      const uint64_t t_ps = (e.cycle() + 4) * 10000;
+      const std::string what = e.what();
+      EXPECT_NE(what.find("written by stage W at t" + std::string(what.find("full compare") == std::string::npos ? "=" : " in (")),
+                std::string::npos) << what;
+      EXPECT_NE(what.find(std::to_string(t_ps / 1000) + " ns"), std::string::npos) << what;
+      const std::string gtkw = std::filesystem::path(e.fst_path()).replace_extension(".gtkw").string();
+      ASSERT_TRUE(std::filesystem::exists(gtkw)) << what;
+      EXPECT_NE(what.find("view: gtkwave " + gtkw), std::string::npos) << what;
+      const std::string save = slurp(gtkw);
+      EXPECT_NE(save.find("[dumpfile] \"" + std::filesystem::absolute(e.fst_path()).string() + "\""), std::string::npos);
+      EXPECT_NE(save.find("\n*-10.000000 " + std::to_string(t_ps) + " "), std::string::npos) << save.substr(0, 600);
+      std::printf("planted fault %u (%s), %s: caught at cycle %llu:\n%s\n", fault, kFaults[fault],
+                  full ? "full compare every cycle" : "default compare", (unsigned long long)e.cycle(), e.what());
     }
-    ASSERT_TRUE(std::filesystem::exists(e.fst_path())) << e.what();
-    EXPECT_GT(std::filesystem::file_size(e.fst_path()), 100u);
-    std::printf("planted fault %u (%s) caught at cycle %llu:\n%s\n", fault, kFaults[fault],
-                (unsigned long long)e.cycle(), e.what());
+    EXPECT_TRUE(caught) << "planted fault " << fault << " (" << kFaults[fault] << ") went unnoticed"
+                        << (full ? " with the full compare" : " in the default mode");
   }
-  EXPECT_TRUE(caught) << "planted fault " << fault << " (" << kFaults[fault] << ") went unnoticed";
+  EXPECT_GE(caught_at[0], caught_at[1]);
+  EXPECT_LT(caught_at[0], caught_at[1] + kFullCompareEvery);
 }
 
 static_assert(std::size(kFaults) == kRtlFaults + 1, "a planted fault of rtl/dsh_pkg.sv without a test");
 INSTANTIATE_TEST_SUITE_P(Faults, PlantedFault, ::testing::Range(1u, unsigned(std::size(kFaults))),
                          [](const auto& info) { return std::string(kFaults[info.param]); });
+
+// A test hook standing for a write to a wrong entry: the RTL with one
+// queue's drop count one too high in the state after input cycle `from`
+// and later.
+class CorruptQueue final : public MmuModel {
+ public:
+  CorruptQueue(std::unique_ptr<MmuModel> inner, uint32_t p, uint32_t q, uint64_t from)
+      : inner_(std::move(inner)), p_(p), q_(q), from_(from) {}
+  const CycleOut& step(const CycleIn& in) override { return inner_->step(in); }
+  const Config& config() const override { return inner_->config(); }
+  uint64_t cycle() const override { return inner_->cycle(); }
+  uint64_t s() const override { return inner_->s(); }
+  uint64_t errors() const override { return inner_->errors(); }
+  bool error_sticky() const override { return inner_->error_sticky(); }
+  QueueState queue(uint32_t p, uint32_t q) const override {
+    QueueState s = inner_->queue(p, q);
+    // The state read after step k is that after input cycle k - 1 - latency().
+    if (p == p_ && q == q_ && inner_->cycle() > from_ + inner_->latency()) ++s.drops;
+    return s;
+  }
+  PortState port(uint32_t p) const override { return inner_->port(p); }
+  const char* name() const override { return inner_->name(); }
+  unsigned latency() const override { return inner_->latency(); }
+  bool quiet() const override { return inner_->quiet(); }
+  const CycleOut& skip_idle(uint64_t n) override { return inner_->skip_idle(n); }
+
+ private:
+  std::unique_ptr<MmuModel> inner_;
+  uint32_t p_, q_;
+  uint64_t from_;
+};
+
+// A queue the traffic never touches goes wrong at cycle 10000. The default
+// mode finds it at the next full compare and names the window since the
+// last one that matched; the every-cycle full compare finds it at once.
+TEST(FullCompare, FindsUntouchedEntryInItsWindow) {
+  const RtlVariant* v = nullptr;
+  for (const auto& x : rtl_variants())
+    if (std::string(x.name) == "p3q3_dsh_l1") v = &x;
+  ASSERT_NE(v, nullptr);
+  const Config c = config_for(*v, 4);
+  const uint32_t tp = 2, tq = 1;  // entry tq * n_ports + tp = 5 of the memories
+  const uint64_t from = 10000, k = kFullCompareEvery;
+  RtlVariant hooked = *v;
+  hooked.make = [v, from, tp, tq](const Config& cfg, const RtlOptions& o) -> std::unique_ptr<MmuModel> {
+    return std::make_unique<CorruptQueue>(v->make(cfg, o), tp, tq, from);
+  };
+  for (bool full : {false, true}) {
+    LockstepOptions lo;
+    lo.full_compare = full;
+    lo.tag = "untouched";
+    lo.fst_dir = fst_dir();
+    lo.fst_stem = full ? "untouched_full" : "untouched";
+    auto m = make_lockstep(hooked, c, lo);
+    TrafficOptions to;
+    to.seed = 4;
+    Traffic t(c, v->widths, to);
+    try {
+      for (uint64_t i = 0; i < 4 * k; ++i) {
+        CycleIn in = t.next(*m);
+        for (Op* op : {&in.deq, &in.enq})
+          if (op->port == tp && op->queue == tq) op->valid = false;
+        m->step(in);
+      }
+      m->finish();
+      ADD_FAILURE() << "the corrupted entry went unnoticed" << (full ? " with the full compare" : "");
+    } catch (const MismatchError& e) {
+      const std::string what = e.what();
+      ASSERT_EQ(e.lines().size(), 1u) << what;
+      if (full) {
+        EXPECT_EQ(e.cycle(), from) << what;
+        EXPECT_EQ(e.lines()[0], "cycle 10000 queue 2.1 drops: rtl=1 golden=0 untouched");
+        continue;
+      }
+      const uint64_t at = (from / k + 1) * k - 1, since = at - k;  // full compares after cycles k*n - 1
+      EXPECT_EQ(e.cycle(), at) << what;
+      EXPECT_EQ(e.lines()[0], "cycle " + std::to_string(at) + " queue 2.1 drops: rtl=1 golden=0 untouched");
+      const std::string window = "queue 2.1 differs at full compare of cycle " + std::to_string(at) +
+                                 "; last matched full compare at cycle " + std::to_string(since) +
+                                 ": the fault lies in (" + std::to_string(since) + ", " + std::to_string(at) + "]";
+      EXPECT_NE(what.find(window), std::string::npos) << what;
+      EXPECT_NE(what.find("written by stage W at t in (" + std::to_string((since + 4) * 10) + " ns, " +
+                          std::to_string((at + 4) * 10) + " ns]"),
+                std::string::npos) << what;
+      // The trace covers the window; the view marks both ends and shows entry 5.
+      EXPECT_NE(what.find("trace of cycles " + std::to_string(since - 64 < since ? since : 0)), std::string::npos) << what;
+      ASSERT_TRUE(std::filesystem::exists(e.fst_path())) << what;
+      const std::string save = slurp(std::filesystem::path(e.fst_path()).replace_extension(".gtkw").string());
+      EXPECT_NE(save.find("*-10.000000 " + std::to_string((at + 4) * 10000) + " " + std::to_string((since + 4) * 10000)),
+                std::string::npos) << save.substr(0, 600);
+      EXPECT_NE(save.find("tb.dsh_mmu.u_store.occ_hsp_q[5][11:0]"), std::string::npos);
+      EXPECT_NE(save.find("tb.dsh_mmu.u_stats.u_drops.mem_q[5][5:0]"), std::string::npos);
+      std::printf("%s\n", what.c_str());
+    }
+  }
+}
+
+// A failed RTL assertion: with fatalOnError(false), Verilator's $error
+// sets the error flag of the thread's context and goes on (vl_stop). No
+// input reaches one of dsh_mmu's assertions, so the flag is set here as an
+// assertion would set it; the lockstep must stop at that cycle and report
+// it with a trace and a view, like a mismatch.
+TEST(Assertion, StopsTheLockstepWithATrace) {
+  const RtlVariant* v = nullptr;
+  for (const auto& x : rtl_variants())
+    if (std::string(x.name) == "p3q3_sih_l3") v = &x;
+  ASSERT_NE(v, nullptr);
+  const Config c = config_for(*v, 6);
+  LockstepOptions lo;
+  lo.tag = "assertion";
+  lo.fst_dir = fst_dir();
+  lo.fst_stem = "assertion";
+  auto m = make_lockstep(*v, c, lo);
+  TrafficOptions to;
+  to.seed = 6;
+  Traffic t(c, v->widths, to);
+  for (int i = 0; i < 500; ++i) m->step(t.next(*m));
+  Verilated::threadContextp()->gotError(true);  // the context of the RTL model last stepped
+  try {
+    m->step(t.next(*m));
+    ADD_FAILURE() << "the error flag went unnoticed";
+  } catch (const MismatchError& e) {
+    const std::string what = e.what();
+    // The RTL's edge 500 writes the results of input cycle 500 - 4.
+    EXPECT_EQ(e.cycle(), 496u) << what;
+    ASSERT_EQ(e.lines().size(), 1u) << what;
+    EXPECT_EQ(e.lines()[0].rfind("cycle 496 dsh_mmu assertion: an RTL assertion failed at the clock edge of cycle 500 "
+                                 "(t=5000 ns",
+                                 0),
+              0u)
+        << what;
+    EXPECT_TRUE(std::filesystem::exists(e.fst_path())) << what;
+    EXPECT_TRUE(std::filesystem::exists(std::filesystem::path(e.fst_path()).replace_extension(".gtkw"))) << what;
+  }
+}
+
+// The signal names of tb.dsh_mmu's FST as GTKWave spells them, read back
+// with fst2vcd (GTKWave's package): "tb.dsh_mmu.u_store.occ_h_q[5][11:0]".
+std::set<std::string> fst_signals(const std::string& fst) {
+  std::set<std::string> names;
+  FILE* p = popen(("fst2vcd '" + fst + "' 2>/dev/null").c_str(), "r");
+  if (!p) return names;
+  std::vector<std::string> scope;
+  char buf[4096];
+  while (std::fgets(buf, sizeof buf, p)) {
+    std::istringstream l(buf);
+    std::string w;
+    l >> w;
+    if (w == "$scope") {
+      std::string kind, name;
+      l >> kind >> name;
+      scope.push_back(name);
+    } else if (w == "$upscope") {
+      if (!scope.empty()) scope.pop_back();
+    } else if (w == "$var") {
+      std::string type, width, id, name, range;
+      l >> type >> width >> id >> name >> range;
+      std::string full;
+      for (const auto& s : scope) full += s + ".";
+      names.insert(full + name + (range != "$end" ? range : ""));
+    } else if (w == "$enddefinitions") {
+      break;
+    }
+  }
+  while (std::fgets(buf, sizeof buf, p)) {
+  }
+  pclose(p);
+  return names;
+}
+
+// Every signal a .gtkw names is in the trace it opens (GTKWave drops the
+// names it does not find without a word), on a DSH and an SIH parameter
+// set; bit selects name a bit of their vector; the filters map the region
+// codes to names.
+TEST(Gtkw, NamesOnlySignalsOfTheTrace) {
+  for (const char* name : {"p32q7_dsh_l2", "p4q8_sih_l1"}) {
+    const RtlVariant* v = nullptr;
+    for (const auto& x : rtl_variants())
+      if (name == std::string(x.name)) v = &x;
+    ASSERT_NE(v, nullptr) << name;
+    const Config c = config_for(*v, 1);
+    RtlOptions ro;
+    ro.fst_path = fst_dir() + "/gtkw_" + name + ".fst";
+    {
+      auto rtl = v->make(c, ro);
+      TrafficOptions to;
+      Traffic t(c, v->widths, to);
+      auto gold = make_golden(c, v->widths);
+      for (int i = 0; i < 200; ++i) {
+        const CycleIn in = t.next(*gold);
+        gold->step(in);
+        rtl->step(in);
+      }
+    }
+    const std::set<std::string> have = fst_signals(ro.fst_path);
+    ASSERT_GT(have.size(), 500u) << "fst2vcd read no signals from " << ro.fst_path << " (is gtkwave installed?)";
+    GtkwView view;
+    view.fst_path = ro.fst_path;
+    view.marker_ps = 1000000;
+    view.entries = {{TraceEntry::Queue, c.n_ports - 1, c.n_queues - 1}, {TraceEntry::Port, c.n_ports - 1, 0}};
+    const std::string gtkw = fst_dir() + "/gtkw_" + name + ".gtkw";
+    write_gtkw(gtkw, c, v->widths, view);
+    std::istringstream save(slurp(gtkw));
+    const std::regex bit_select(R"(\((\d+)\)(.*\[(\d+):0\]))");
+    unsigned shown = 0;
+    for (std::string l; std::getline(save, l);) {
+      if (l.rfind("tb.", 0) != 0 && l.rfind("(", 0) != 0) continue;
+      std::smatch m;
+      std::string sig = l;
+      if (std::regex_match(l, m, bit_select)) {
+        sig = m[2];
+        EXPECT_LE(std::stoul(m[1]), std::stoul(m[3])) << l;
+      }
+      EXPECT_TRUE(have.count(sig)) << name << ": " << sig << " is not in " << ro.fst_path;
+      ++shown;
+    }
+    EXPECT_GT(shown, 60u);
+    EXPECT_EQ(shown, gtkw_signals(c, v->widths, view.entries).size());
+    const std::string stem = fst_dir() + "/gtkw_" + name;
+    const std::string third = c.scheme == Scheme::DSH ? "insurance" : "headroom";
+    EXPECT_EQ(slurp(stem + ".region.txt"), "0 none\n1 private\n2 shared\n3 " + third + "\n4 drop\n");
+    EXPECT_EQ(slurp(stem + ".onehot.txt"), "0 none\n1 private\n2 shared\n4 " + third + "\n8 drop\n");
+  }
+}
 
 // Idle gaps: skip_idle() jumps over them once golden and RTL are quiet; the
 // lockstep compares the whole state after each jump, and the RTL's results
