@@ -2,6 +2,7 @@
 2 with a message naming the option), the modes, and the exit status."""
 
 import argparse
+import math
 import os
 import re
 import signal
@@ -18,7 +19,7 @@ from .fpga import DEFAULT_PACKAGE, ICE40
 from .flow import Run
 from .liberty import DEFAULT_DONT_USE, prepare_liberty
 from .report import ReportContext, run_sweep, summary_lines, sweep_status, write_report
-from .rtl import rtl_identity
+from .rtl import package_default, rtl_identity
 from .tools import need_tool, on_signal, tool_version
 from .yosys import ABC_SCRIPTS
 
@@ -46,27 +47,57 @@ Only the Python 3 standard library is used.
 """
 
 
-def positive_float(opt):
-    def conv(s):
-        try:
-            v = float(s)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{opt} {s!r} is not a number")
-        if not v > 0:
-            raise argparse.ArgumentTypeError(f"{opt} {s} must be > 0")
-        return v
-    return conv
+# Accepted ranges of the numeric options: (low, high, unit), low excluded
+# where the value must be > 0. Not-a-number and infinity are refused with
+# the range, before any tool runs (an infinite period hangs OpenSTA).
+RANGES = {
+    "--period": (0.01, 1000.0, "ns"),
+    "--output-load": (0.0, 1000.0, "library capacitance units"),
+    "--fpga-freq": (0.1, 1000.0, "MHz"),
+    "--timeout": (0.1, 10080.0, "min"),
+    "--uncertainty": (0.0, 1000.0, "ns"),  # and below the period (check_uncertainty)
+    "--input-delay": (0.0, 1.0, "of the period"),
+    "--output-delay": (0.0, 1.0, "of the period"),
+    "--margin": (0.0, 1.0, ""),
+}
+# > low for these (0 is no period, no load, no frequency, no time)
+POSITIVE = {"--period", "--output-load", "--fpga-freq", "--timeout"}
+# < high for these (a fraction of 1 leaves no budget)
+BELOW_HIGH = {"--input-delay", "--output-delay", "--margin"}
+DEFAULT_TIMEOUT_MIN = 240.0
 
 
-def fraction(opt):
+def range_text(opt, high=None):
+    lo, hi, unit = RANGES[opt]
+    hi = hi if high is None else high
+    left = "(" if opt in POSITIVE else "["
+    right = ")" if opt in BELOW_HIGH else "]"
+    return f"{left}{lo:g}, {hi:g}{right}" + (f" {unit}" if unit else "")
+
+
+def check_number(opt, text, high=None):
+    """text as a float in opt's range (RANGES; high overrides the upper
+    bound); UsageError naming the option, the value and the range."""
+    lo, hi, _ = RANGES[opt]
+    hi = hi if high is None else high
+    try:
+        v = float(text)
+    except (TypeError, ValueError):
+        raise UsageError(f"{opt} {text!r} is not a number; accepted: {range_text(opt, high)}")
+    ok = (math.isfinite(v) and (v > lo if opt in POSITIVE else v >= lo)
+          and (v < hi if opt in BELOW_HIGH else v <= hi))
+    if not ok:
+        raise UsageError(f"{opt} {text} is out of range; accepted: {range_text(opt, high)}")
+    return v
+
+
+def number(opt):
+    """argparse type for a numeric option with a range (exit 2 on a bad value)."""
     def conv(s):
         try:
-            v = float(s)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{opt} {s!r} is not a number")
-        if not 0 <= v < 1:
-            raise argparse.ArgumentTypeError(f"{opt} {s} must be in [0, 1)")
-        return v
+            return check_number(opt, s)
+        except UsageError as e:
+            raise argparse.ArgumentTypeError(str(e).split(" ", 1)[1])
     return conv
 
 
@@ -105,18 +136,19 @@ def build_parser():
                    help="Liberty file, plain or .gz (default $DSH_LIBERTY, else the committed sky130 HD "
                         f"typical library {DEFAULT_LIBERTY.relative_to(ROOT)})")
     t.add_argument("--period", default="4.0", metavar="NS",
-                   help="target clock period in ns (default 4.0, i.e. 250 MHz), or 'recorded': "
-                        "the target recorded for the configuration in --limits")
-    t.add_argument("--input-delay", type=fraction("--input-delay"), default=0.2, metavar="FRAC",
+                   help="target clock period in ns, (0.01, 1000] (default 4.0, i.e. 250 MHz), or "
+                        "'recorded': the target recorded for the configuration in --limits")
+    t.add_argument("--input-delay", type=number("--input-delay"), default=0.2, metavar="FRAC",
                    help="input delay as a fraction of the period (default 0.2)")
-    t.add_argument("--output-delay", type=fraction("--output-delay"), default=0.2, metavar="FRAC",
+    t.add_argument("--output-delay", type=number("--output-delay"), default=0.2, metavar="FRAC",
                    help="output delay as a fraction of the period (default 0.2)")
-    t.add_argument("--uncertainty", type=float, default=0.0, metavar="NS",
-                   help="setup clock uncertainty in ns (default 0)")
+    t.add_argument("--uncertainty", type=number("--uncertainty"), default=0.0, metavar="NS",
+                   help="setup clock uncertainty in ns, 0 up to the period (default 0)")
     t.add_argument("--driving-cell", metavar="CELL",
                    help="Liberty cell driving the inputs (default: the second-smallest buffer)")
-    t.add_argument("--output-load", type=positive_float("--output-load"), metavar="CAP",
-                   help="output load in library units (default: 4 input pins of the driving cell)")
+    t.add_argument("--output-load", type=number("--output-load"), metavar="CAP",
+                   help="output load in library units, (0, 1000] (default: 4 input pins of the driving "
+                        "cell)")
     t.add_argument("--abc-script", choices=sorted(ABC_SCRIPTS), default="delay",
                    help="ABC script of the timing-driven mapping: delay (default; rebalances for "
                         "depth and sizes gates) or yosys (Yosys's own abc -D script)")
@@ -130,8 +162,8 @@ def build_parser():
     f = p.add_argument_group("fpga")
     f.add_argument("--device", choices=sorted(ICE40), default="hx8k", help="iCE40 device (default hx8k)")
     f.add_argument("--package", default=None, help="package (default ct256 for hx8k, tq144 for hx1k, sg48 for up5k)")
-    f.add_argument("--fpga-freq", type=positive_float("--fpga-freq"), default=50.0, metavar="MHZ",
-                   help="nextpnr target frequency in MHz (default 50)")
+    f.add_argument("--fpga-freq", type=number("--fpga-freq"), default=50.0, metavar="MHZ",
+                   help="nextpnr target frequency in MHz, (0.1, 1000] (default 50)")
     f.add_argument("--fpga-io", choices=["wrap", "direct"], default="wrap",
                    help="wrap: serialise the I/O in a generated wrapper (5 pins); direct: "
                         "dsh_mmu's ports on pins, reported as not fitting when too many (default wrap)")
@@ -145,9 +177,11 @@ def build_parser():
     c = p.add_argument_group("output and checks")
     c.add_argument("--out", metavar="DIR",
                    help="output directory (default out/synth/<mode>/<config>, report: out/synth)")
-    c.add_argument("--check", metavar="LIST",
-                   help="comma list of latch, yosys-check, timing, area, all, or none: exit 1 if one "
-                        "fails, 77 if one is skipped (default: latch,yosys-check; fpga: none)")
+    c.add_argument("--check", metavar="LIST", nargs="?", const="ci",
+                   help="comma list of latch, yosys-check, timing, constraints (OpenSTA "
+                        "check_setup clean), area, all, or none: exit 1 if one fails, 77 if one "
+                        "is skipped (default: latch,yosys-check; fpga: none). A bare --check, for "
+                        "CI: latch,yosys-check,timing,constraints")
     c.add_argument("--manifest", default=str(MANIFEST), metavar="FILE",
                    help="source manifest (.f: one file a line, relative to it, // comments); "
                         "default %(default)s")
@@ -162,11 +196,13 @@ def build_parser():
                    help="write this run's figures into --limits as the new recorded values: "
                         "area and transistor limits at +--margin, the target period, date and "
                         "tool versions")
-    c.add_argument("--margin", type=fraction("--margin"), default=0.10, metavar="FRAC",
+    c.add_argument("--margin", type=number("--margin"), default=0.10, metavar="FRAC",
                    help="margin of the recorded limits over the measured value (default 0.10)")
-    c.add_argument("--timeout", type=positive_float("--timeout"), metavar="MIN",
-                   help="stop a tool that runs longer than MIN minutes (the run then fails "
-                        "with 'timed out'); default: no limit")
+    c.add_argument("--timeout", type=number("--timeout"), default=DEFAULT_TIMEOUT_MIN,
+                   metavar="MIN",
+                   help="stop a tool (yosys, sta, nextpnr, the simulator, fst2vcd) that runs "
+                        "longer than MIN minutes: the run fails with 'timed out', exit 3 "
+                        f"(default {DEFAULT_TIMEOUT_MIN:g}; accepted (0.1, 10080])")
     c.add_argument("--quiet", action="store_true", help="print only the summary")
     return p
 
@@ -182,6 +218,14 @@ def config_from_args(a, ports=None, queues=None, scheme=None):
     cfg = Config(ports if ports is not None else a.ports, queues if queues is not None else a.queues,
                  scheme or a.scheme, a.cell_w, a.size_w, a.cnt_w, a.latency, banks, slices)
     validate_config(cfg)
+    if not slices:
+        # the RTL's default ReadSlices must fit CellW too, or elaboration
+        # fails only after Yosys has read everything
+        dflt = package_default(a.manifest, "ReadSlices")
+        if dflt is not None and cfg.cell_w < dflt:
+            raise UsageError(f"--cell-w {cfg.cell_w} is too narrow for the RTL's default "
+                             f"ReadSlices {dflt} (dsh_pkg): accepted --cell-w {dflt}..40 with "
+                             f"it, or give --read-slices in 1..{cfg.cell_w}")
     return cfg
 
 
@@ -203,14 +247,23 @@ def resolve_period(text, recorded, name, limits_path):
         if "period_ns" not in recorded:
             raise UsageError(f"--period recorded: no target period recorded for {name} "
                              f"in {limits_path}")
-        return float(recorded["period_ns"])
+        try:
+            return check_number("--period", recorded["period_ns"])
+        except UsageError as e:
+            raise UsageError(f"{e} (the value recorded for {name} in {limits_path})")
     try:
-        v = float(text)
+        float(text)
     except ValueError:
-        raise UsageError(f"--period {text!r} is neither a number of ns nor 'recorded'")
-    if not v > 0:
-        raise UsageError(f"--period {text} must be > 0 ns")
-    return v
+        raise UsageError(f"--period {text!r} is neither a number of ns nor 'recorded'; "
+                         f"accepted: {range_text('--period')} or 'recorded'")
+    return check_number("--period", text)
+
+
+def check_uncertainty(uncertainty, period):
+    """The setup uncertainty must leave some of the period: [0, period)."""
+    if not uncertainty < period:
+        raise UsageError(f"--uncertainty {uncertainty:g} is out of range; accepted: [0, "
+                         f"{period:g}) ns, less than the period (--period {period:g})")
 
 
 def parse_configs(text):
@@ -292,8 +345,6 @@ def run_main(a):
                          "--record-limits creates it)")
     if a.package is None:
         a.package = DEFAULT_PACKAGE[a.device]
-    if a.uncertainty < 0:
-        raise UsageError(f"--uncertainty {a.uncertainty} must be >= 0")
     if a.configs is not None and a.mode != "report":
         raise UsageError(f"--configs is for the report mode, not {a.mode}")
     if a.out is not None:
@@ -309,6 +360,7 @@ def run_main(a):
     cfg = config_from_args(a)
     rec = (limits.get("configs") or {}).get(cfg.name, {})
     period = resolve_period(a.period, rec.get("asic") or {}, cfg.name, a.limits)
+    check_uncertainty(a.uncertainty, period)
     out = Path(a.out).resolve() if a.out else ROOT / "out" / "synth" / a.mode / cfg.name
     check_out_dir("--out", out)
     mode, lp, skipped = a.mode, None, None
@@ -350,6 +402,7 @@ def run_main(a):
 def run_report(a, limits, manifest):
     out = Path(a.out).resolve() if a.out else ROOT / "out" / "synth"
     period = resolve_period(a.period, {}, "report", a.limits)
+    check_uncertainty(a.uncertainty, period)
     cfgs = [config_from_args(a, p, q, s) for p, q in parse_configs(a.configs)
             for s in ("sih", "dsh")]
     mode, lp = a.report_mode, None

@@ -116,6 +116,8 @@ class StaResult:
     reg2reg_path: PathReport
     reg2reg_fmax_mhz: Optional[float] = None  # written only when reg2reg_path has a slack
     unconstrained_endpoints: int = 0
+    check_setup: list = field(default_factory=list)       # findings, one line each
+    constant_outputs: list = field(default_factory=list)  # 'port=0|1', tied by synthesis
 
     def to_dict(self):
         d = {"worst_slack_ns": self.worst_slack_ns, "tns_ns": self.tns_ns,
@@ -125,6 +127,8 @@ class StaResult:
         if self.reg2reg_path.slack_ns is not None:
             d["reg2reg_fmax_mhz"] = self.reg2reg_fmax_mhz
         d["unconstrained_endpoints"] = self.unconstrained_endpoints
+        d["check_setup"] = list(self.check_setup)
+        d["constant_outputs"] = list(self.constant_outputs)
         return d
 
     @classmethod
@@ -132,7 +136,8 @@ class StaResult:
         return cls(d["worst_slack_ns"], d["tns_ns"], d["hold_slack_ns"], d["timing_met"],
                    d["fmax_mhz"], PathReport.from_dict(d["critical_path"]),
                    PathReport.from_dict(d["reg2reg_path"]), d.get("reg2reg_fmax_mhz"),
-                   d["unconstrained_endpoints"])
+                   d["unconstrained_endpoints"], list(d.get("check_setup", [])),
+                   list(d.get("constant_outputs", [])))
 
 
 @dataclass

@@ -6,6 +6,7 @@ import csv
 import datetime
 import io
 import math
+import os
 import threading
 import time
 from dataclasses import dataclass
@@ -14,6 +15,7 @@ from typing import Optional
 from .common import EXIT_OK, EXIT_TOOL, fmt_s, say
 from .files import write_atomically
 from .flow import Run
+from .rtl import manifest_name
 
 
 # ------------------------------------------------------------------ printing
@@ -49,6 +51,11 @@ def summary_lines(res):
             if rp.slack_ns is not None:
                 lines.append(f"  reg-to-reg: slack {rp.slack_ns:.3f} ns, max clock "
                              f"{s.reg2reg_fmax_mhz} MHz, {rp.stages} cells")
+            lines.append("  check_setup: " + ("; ".join(s.check_setup) if s.check_setup
+                                                  else "clean (every input and output constrained)"))
+            if s.constant_outputs:
+                lines.append("  constant outputs (tied by synthesis, no path to time): "
+                             + ", ".join(s.constant_outputs))
     elif res.asic_skipped:
         lines.append(f"  asic: skipped ({res.asic_skipped})")
     f = res.fpga
@@ -117,6 +124,17 @@ class ReportContext:
     date: str = ""
 
 
+def rtl_text(rtl):
+    """The RTL a report is of: the manifest's name in the repository, its
+    git revision and the hash of the manifest and its files (no machine path)."""
+    # a summary.json of an older flow may hold the manifest's absolute path
+    name = manifest_name(rtl.manifest) if os.path.isabs(rtl.manifest) else rtl.manifest
+    return (f"{name}"
+            + (f" at git {rtl.git}" if rtl.git is not None else "")
+            + f", sha1 of the manifest and its files {rtl.sha1}"
+            + (", with uncommitted RTL changes" if rtl.rtl_modified else ""))
+
+
 def write_report(results, out, ctx, mode):
     """report.csv and report.md in out from RunResults; mode asic or generic."""
     rows = [row_of(r) for r in results]
@@ -141,9 +159,7 @@ def write_report(results, out, ctx, mode):
     md.append(f"Tools: {ctx.yosys_version}" + (f"; OpenSTA {ctx.sta_version}"
                                                if mode == "asic" else "") + ".")
     rtl = ctx.rtl
-    md.append(f"RTL: {rtl.manifest} (sha1 {rtl.sha1}"
-              + (f", git {rtl.git}" if rtl.git is not None else "")
-              + (", with uncommitted RTL changes" if rtl.rtl_modified else "") + ").")
+    md.append(f"RTL: {rtl_text(rtl)}.")
     md += ["", "| config | P×Q | area µm² | flop area µm² | cells | flops | transistors (cmos est.) "
            "| depth | worst slack ns | TNS ns | max clock MHz | reg2reg MHz | runtime |",
            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]

@@ -2,13 +2,14 @@
 report.csv and report.md from hand-made records. No tool runs
 (synth/unit-report)."""
 import csv
+import re
 import sys
 import tempfile
 import unittest
 from pathlib import Path
 
 import synth_fixtures as fx
-from synth import report
+from synth import report, rtl
 from synth.record import RtlIdentity
 
 COLUMNS = ["config", "scheme", "ports", "queues", "pq", "status", "area_um2", "seq_area_um2",
@@ -21,7 +22,7 @@ def context():
     return report.ReportContext(cell_w=20, size_w=8, cnt_w=32, latency=2, period=4.0,
                                 input_delay=0.2, output_delay=0.2, yosys_version="Yosys 0.23",
                                 sta_version="2.0.17",
-                                rtl=RtlIdentity("/r/dsh_mmu.f", "0123", "abc", True),
+                                rtl=RtlIdentity("rtl/dsh_mmu.f", "0123", "abc", True),
                                 date="2026-01-01")
 
 
@@ -61,7 +62,8 @@ class Report(unittest.TestCase):
                       "CntW=32, ThreshLatency=2.", md)
         self.assertIn("Library lib_a, target clock 4.0 ns (250 MHz)", md)
         self.assertIn("Tools: Yosys 0.23; OpenSTA 2.0.17.", md)
-        self.assertIn("RTL: /r/dsh_mmu.f (sha1 0123, git abc, with uncommitted RTL changes).", md)
+        self.assertIn("RTL: rtl/dsh_mmu.f at git abc, sha1 of the manifest and its files 0123, "
+                      "with uncommitted RTL changes.", md)
         self.assertIn("| dsh_4x4 | 16 | 1,100 | 440 | 800 | 100 | 1,000 | 20 | 0.100 | 0 "
                       "| 240.0 | 240.0 | 54s |", md)
         self.assertIn("| sih_8x8 (error) | 64 |", md)
@@ -71,6 +73,45 @@ class Report(unittest.TestCase):
         # least squares through (16, 1100) and (64, 4400): 68.75 per P·Q
         self.assertIn("- DSH: um2 ≈ 69 × P·Q + 0 (least squares); per queue 16: 69, 64: 69.", md)
         self.assertIn("- dsh_8x8: a_q$_DFF_P_ → b_q$_DFF_P_, 1 cells", md)
+
+
+# An absolute path: a slash that starts a word, then at least one more part.
+ABS_PATH = re.compile(r"(?<![\w.~/-])/(?:[\w.+-]+/)+[\w.+-]*")
+
+
+class NoMachinePath(unittest.TestCase):
+    """Reports name the RTL by git revision and hash, never by a path of the
+    machine that made them (issue 23.4)."""
+
+    def test_pattern_finds_paths(self):
+        self.assertTrue(ABS_PATH.search("RTL: /work/main/rtl/dsh_mmu.f (sha1 1)"))
+        self.assertFalse(ABS_PATH.search("input/output delay 0.2/0.2, DSH/SIH, rtl/dsh_mmu.f"))
+
+    def test_generated_report_has_none(self):
+        res = [fx.asic_result()]
+        res[0].rtl.manifest = "/home/someone/clone/rtl/dsh_mmu.f"  # an older summary.json
+        ctx = report.ReportContext(cell_w=20, size_w=8, cnt_w=32, latency=2, period=4.0,
+                                   input_delay=0.2, output_delay=0.2, yosys_version="Yosys 0.23",
+                                   sta_version="2.0.17", date="2026-01-01",
+                                   rtl=RtlIdentity("/home/someone/clone/rtl/dsh_mmu.f", "0123",
+                                                   "abc", False))
+        with tempfile.TemporaryDirectory() as d:
+            report.write_report(res, Path(d), ctx, "asic")
+            for name in ("report.md", "report.csv"):
+                text = (Path(d) / name).read_text()
+                self.assertIsNone(ABS_PATH.search(text), f"{name}: {ABS_PATH.search(text)}")
+            self.assertIn("RTL: dsh_mmu.f (outside the repository) at git abc",
+                          (Path(d) / "report.md").read_text())
+
+    def test_rtl_identity_inside_the_repository(self):
+        ident = rtl.rtl_identity(fx.SCRIPTS.parent / "rtl" / "dsh_mmu.f")
+        self.assertEqual(ident.manifest, "rtl/dsh_mmu.f")
+
+    def test_committed_reports_have_none(self):
+        docs = fx.SCRIPTS.parent / "docs"
+        for f in sorted(docs.glob("synthesis-report*")):
+            m = ABS_PATH.search(f.read_text())
+            self.assertIsNone(m, f"{f.name}: {m and m.group(0)}")
 
 
 class Summary(unittest.TestCase):
@@ -89,7 +130,14 @@ class Summary(unittest.TestCase):
         self.assertEqual(lines[4], "  critical path: a_q$_DFF_P_ -> b_q$_DFF_P_, 1 cells, "
                          "arrival 3.5 ns")
         self.assertEqual(lines[5], "  reg-to-reg: slack -0.250 ns, max clock 235.3 MHz, 1 cells")
-        self.assertEqual(lines[6], "  time: yosys.total 50s, sta 3s, total 54s")
+        self.assertEqual(lines[6], "  check_setup: clean (every input and output constrained)")
+        self.assertEqual(lines[7], "  time: yosys.total 50s, sta 3s, total 54s")
+        res.asic.sta.check_setup = ["1 input port missing set_input_delay: rst_ni"]
+        res.asic.sta.constant_outputs = ["stat_pevt_pause_o[0]=0"]
+        lines = report.summary_lines(res)
+        self.assertEqual(lines[6], "  check_setup: 1 input port missing set_input_delay: rst_ni")
+        self.assertEqual(lines[7], "  constant outputs (tied by synthesis, no path to time): "
+                                   "stat_pevt_pause_o[0]=0")
 
     def test_error_and_skipped_asic(self):
         res = fx.asic_result()
