@@ -2,6 +2,7 @@
 2 with a message naming the option), the modes, and the exit status."""
 
 import argparse
+import dataclasses
 import math
 import os
 import re
@@ -15,10 +16,13 @@ from .common import (DEFAULT_LIBERTY, EXIT_TOOL, EXIT_USAGE, LIMITS, MANIFEST, R
                      UsageError, fmt_s, say)
 from .config import SWEEP, Config, FlowOptions, validate_config
 from .files import check_out_dir, check_out_file
+from . import power
+from .families import FAMILIES
 from .fpga import DEFAULT_PACKAGE, ICE40
 from .flow import Run
 from .liberty import DEFAULT_DONT_USE, prepare_liberty
-from .report import ReportContext, run_sweep, summary_lines, sweep_status, write_report
+from .report import (ReportContext, run_sweep, summary_lines, sweep_status,
+                     write_family_report, write_report)
 from .rtl import package_default, rtl_identity
 from .tools import need_tool, on_signal, tool_version
 from .yosys import ABC_SCRIPTS
@@ -159,7 +163,26 @@ def build_parser():
                         f"the defaults {' '.join(DEFAULT_DONT_USE)})")
     t.add_argument("--no-default-dont-use", action="store_true",
                    help="do not exclude the default dont-use cells")
+    w = p.add_argument_group("power (asic, and the report's asic sweep)")
+    w.add_argument("--power", action="store_true",
+                   help="report_power per block (threshold pipeline, records, statistics, "
+                        "rest): the blocks are kept as modules in synthesis, the activity is "
+                        "counted in a simulated workload (dsh-run, the Verilated RTL)")
+    w.add_argument("--power-sim", metavar="FILE",
+                   help="the dsh-run binary (default build/tools/dsh-run)")
+    w.add_argument("--power-cycles", type=int, default=20000, metavar="N",
+                   help="cycles of random traffic simulated, 100..100000000 (default 20000)")
+    w.add_argument("--power-window", type=int, default=5000, metavar="N",
+                   help="the last N cycles traced and counted, 10..--power-cycles (default 5000)")
+    w.add_argument("--power-seed", type=int, default=1, metavar="N",
+                   help="traffic seed, 0..2^63-1 (default 1)")
     f = p.add_argument_group("fpga")
+    f.add_argument("--family", choices=sorted(FAMILIES), default="ice40",
+                   help="FPGA family (default ice40): ice40 is synthesised, placed and routed "
+                        "(nextpnr-ice40); xilinx (7 series), intel (Cyclone IV E), ecp5, gowin "
+                        "are synthesised out of context (synth_<family>) and counted: LUTs, "
+                        "flops, block RAMs, LUT RAMs, carry, DSP, and the smallest part that "
+                        "holds them")
     f.add_argument("--device", choices=sorted(ICE40), default="hx8k", help="iCE40 device (default hx8k)")
     f.add_argument("--package", default=None, help="package (default ct256 for hx8k, tq144 for hx1k, sg48 for up5k)")
     f.add_argument("--fpga-freq", type=number("--fpga-freq"), default=50.0, metavar="MHZ",
@@ -172,6 +195,9 @@ def build_parser():
                    help="sweep as PxQ[,PxQ...] (default 4x4,8x8,32x7,64x8), both schemes")
     r.add_argument("--jobs", type=int, default=os.cpu_count() or 1, metavar="N",
                    help=f"configurations in parallel (default {os.cpu_count() or 1}, the cores)")
+    r.add_argument("--families", metavar="LIST",
+                   help="sweep FPGA families instead (comma list of "
+                        f"{','.join(FAMILIES)}, or all): report-fpga.md and report-fpga.csv")
     r.add_argument("--report-mode", choices=["auto", "asic", "generic"], default="auto",
                    help="flow per configuration: asic when a Liberty file is found (auto)")
     c = p.add_argument_group("output and checks")
@@ -298,7 +324,11 @@ def flow_options(a, manifest, period, liberty):
                        output_delay=a.output_delay, uncertainty=a.uncertainty,
                        driving_cell=a.driving_cell, output_load=a.output_load,
                        time_cfg=a.time_cfg, abc_script=a.abc_script, device=a.device,
-                       package=a.package, fpga_freq=a.fpga_freq, fpga_io=a.fpga_io)
+                       package=a.package, fpga_freq=a.fpga_freq, fpga_io=a.fpga_io,
+                       family=a.family, power=a.power,
+                       power_sim=Path(a.power_sim) if a.power_sim else power.DEFAULT_SIM,
+                       power_cycles=a.power_cycles, power_window=a.power_window,
+                       power_seed=a.power_seed)
 
 
 # ------------------------------------------------------------------- main
@@ -347,6 +377,23 @@ def run_main(a):
         a.package = DEFAULT_PACKAGE[a.device]
     if a.configs is not None and a.mode != "report":
         raise UsageError(f"--configs is for the report mode, not {a.mode}")
+    if a.families is not None and a.mode != "report":
+        raise UsageError(f"--families is for the report mode, not {a.mode} (one family: "
+                         "fpga --family F)")
+    if a.power and a.mode not in ("asic", "report"):
+        raise UsageError(f"--power is for the asic and report modes, not {a.mode}")
+    if not 100 <= a.power_cycles <= 100_000_000:
+        raise UsageError(f"--power-cycles {a.power_cycles} is out of range; accepted: "
+                         "100..100000000")
+    if not 10 <= a.power_window <= a.power_cycles:
+        raise UsageError(f"--power-window {a.power_window} is out of range; accepted: "
+                         f"10..{a.power_cycles} (--power-cycles)")
+    if not 0 <= a.power_seed < 2 ** 63:
+        raise UsageError(f"--power-seed {a.power_seed} is out of range; accepted: 0..2^63-1")
+    if a.power_sim is not None and not Path(a.power_sim).is_file():
+        raise UsageError(f"--power-sim {a.power_sim}: no such file")
+    if a.family != "ice40" and a.mode != "fpga":
+        raise UsageError(f"--family {a.family} is for the fpga mode, not {a.mode}")
     if a.out is not None:
         check_out_dir("--out", a.out)
     limits = load_limits(a.limits)
@@ -399,7 +446,44 @@ def run_main(a):
     return exit_status(res.checks)
 
 
+def parse_families(text):
+    items = [x.strip() for x in text.split(",") if x.strip()]
+    if items == ["all"]:
+        return list(FAMILIES)
+    if not items:
+        raise UsageError(f"--families {text!r}: expected a list of {', '.join(FAMILIES)} or all")
+    for x in items:
+        if x not in FAMILIES:
+            raise UsageError(f"--families {x}: unknown family (valid: {', '.join(FAMILIES)}, all)")
+    return items
+
+
+def run_families(a, manifest, fams):
+    """The FPGA family sweep: every family, configuration and scheme."""
+    out = Path(a.out).resolve() if a.out else ROOT / "out" / "synth"
+    a.mode = "fpga"  # the FPGA arrangement (PauseBanks 2, ReadSlices 1) unless given
+    cfgs = [config_from_args(a, p, q, s) for p, q in parse_configs(a.configs)
+            for s in ("sih", "dsh")]
+    check_out_dir("--out", out)
+    need_tool("yosys")
+    results = []
+    t_all = time.monotonic()
+    for fam in fams:
+        opts = dataclasses.replace(flow_options(a, manifest, 4.0, None), family=fam)
+        results += run_sweep(cfgs, "fpga", out / f"fpga_{fam}", opts, None, [], a.jobs)
+    ctx = ReportContext(cell_w=a.cell_w, size_w=a.size_w, cnt_w=a.cnt_w, latency=a.latency,
+                        period=0.0, input_delay=0.0, output_delay=0.0,
+                        yosys_version=tool_version("yosys"), sta_version=None,
+                        rtl=rtl_identity(manifest))
+    write_family_report(results, out, ctx)
+    say(f"report: done in {fmt_s(time.monotonic() - t_all)}: {out / 'report-fpga.md'}, "
+        f"{out / 'report-fpga.csv'}")
+    return sweep_status(results)
+
+
 def run_report(a, limits, manifest):
+    if a.families is not None:
+        return run_families(a, manifest, parse_families(a.families))
     out = Path(a.out).resolve() if a.out else ROOT / "out" / "synth"
     period = resolve_period(a.period, {}, "report", a.limits)
     check_uncertainty(a.uncertainty, period)

@@ -17,18 +17,8 @@ def sta_script(liberty, netlist, period_lib, input_delay, output_delay, uncertai
     """sta.tcl: figures between DSHSTA markers (OpenSTA's exit status is
     always 0, so a missing marker is how a failure shows). Times in
     library units, delays as fractions of the period."""
-    return [
-        f"read_liberty {{{liberty}}}",
-        f"read_verilog {{{netlist}}}",
-        f"link_design {TOP}",
-        f"set dsh_clock_period {period_lib:.6g}",
-        f"set dsh_input_delay_frac {input_delay}",
-        f"set dsh_output_delay_frac {output_delay}",
-        f"set dsh_clock_uncertainty {uncertainty_lib:.6g}",
-        f"set dsh_driving_cell {driving_cell}",
-        f"set dsh_output_load {load_lib:.6g}",
-        f"set dsh_cfg_false_path {0 if time_cfg else 1}",
-        f"source {{{sdc}}}",
+    return sta_head(liberty, netlist, period_lib, input_delay, output_delay, uncertainty_lib,
+                    driving_cell, load_lib, time_cfg, sdc) + [
         'puts "DSHSTA_BEGIN worst"',
         "report_checks -path_delay max -fields {capacitance slew input_pin} -digits 3",
         'puts "DSHSTA_END worst"',
@@ -43,6 +33,24 @@ def sta_script(liberty, netlist, period_lib, input_delay, output_delay, uncertai
         'puts "DSHSTA_BEGIN check_setup"',
         "check_setup -verbose",
         'puts "DSHSTA_END check_setup"',
+    ]
+
+
+def sta_head(liberty, netlist, period_lib, input_delay, output_delay, uncertainty_lib,
+             driving_cell, load_lib, time_cfg, sdc=SDC):
+    """The netlist read and linked, the SDC's variables set and the SDC read."""
+    return [
+        f"read_liberty {{{liberty}}}",
+        f"read_verilog {{{netlist}}}",
+        f"link_design {TOP}",
+        f"set dsh_clock_period {period_lib:.6g}",
+        f"set dsh_input_delay_frac {input_delay}",
+        f"set dsh_output_delay_frac {output_delay}",
+        f"set dsh_clock_uncertainty {uncertainty_lib:.6g}",
+        f"set dsh_driving_cell {driving_cell}",
+        f"set dsh_output_load {load_lib:.6g}",
+        f"set dsh_cfg_false_path {0 if time_cfg else 1}",
+        f"source {{{sdc}}}",
     ]
 
 

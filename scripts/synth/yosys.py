@@ -48,9 +48,13 @@ def stamp(out, label):
     return f"!echo {label} $(date +%s.%N) >> {shlex.quote(str(Path(out) / 'stamps.txt'))}"
 
 
-def generic_script(files, cfg, out):
+def generic_script(files, cfg, out, keep=()):
+    """keep: glob patterns of the top's instances kept as their own modules
+    (`synth -flatten` then flattens everything else), so that power can be
+    reported per block."""
     o = Path(out)
-    return (front(files, cfg) + [stamp(o, "elaborate")] + [
+    kept = [f"setattr -set keep_hierarchy 1 {TOP}/{pat}" for pat in keep]
+    return (front(files, cfg) + [stamp(o, "elaborate")] + kept + [
         f"synth -flatten -top {TOP} -run begin:fine",
         stamp(o, "synth_coarse"),
         f"synth -flatten -top {TOP} -run fine:check",

@@ -15,7 +15,7 @@ from synth.record import RtlIdentity
 COLUMNS = ["config", "scheme", "ports", "queues", "pq", "status", "area_um2", "seq_area_um2",
            "cells", "flops", "generic_cells", "transistors", "logic_depth", "period_ns",
            "worst_slack_ns", "tns_ns", "fmax_mhz", "reg2reg_fmax_mhz", "crit_stages",
-           "crit_start", "crit_end", "latches", "check_problems", "runtime_s"]
+           "crit_start", "crit_end", "latches", "check_problems", "power_mw", "runtime_s"]
 
 
 def context():
@@ -65,7 +65,7 @@ class Report(unittest.TestCase):
         self.assertIn("RTL: rtl/dsh_mmu.f at git abc, sha1 of the manifest and its files 0123, "
                       "with uncommitted RTL changes.", md)
         self.assertIn("| dsh_4x4 | 16 | 1,100 | 440 | 800 | 100 | 1,000 | 20 | 0.100 | 0 "
-                      "| 240.0 | 240.0 | 54s |", md)
+                      "| 240.0 | 240.0 | - | 54s |", md)
         self.assertIn("| sih_8x8 (error) | 64 |", md)
         # DSH over SIH: area +10 %, max clock SIH -> DSH
         self.assertIn("| 4×4 | 1,000 | 1,100 | +10.0 % | 20 → 20 | 250.0 → 240.0 |", md)
