@@ -166,6 +166,8 @@ def run_fpga(cfg, opts, files, out, res, log):
         errs = tool_errors(o / "nextpnr.log", r"^ERROR:.*")
         f.fits = False
         f.reason = "nextpnr failed: " + ("; ".join(errs) if errs else f"exit {rc}")
+        # the count alone said it fits; placement says it does not
+        f.part, f.part_note = None, f"{opts.device}: {f.reason}"
         log(f.reason)
         return
     f.fits = True

@@ -115,6 +115,19 @@ class Cli(unittest.TestCase):
         rc, err = self.call("asic", "--cell-w", "8", "--size-w", "4", "--read-slices", "8")
         self.assertEqual(rc, 3, err)
 
+    def test_power_and_family_options(self):
+        self.refused("--power", "fpga", "--power")
+        self.refused("--power-cycles", "asic", "--power", "--power-cycles", "50")
+        err = self.refused("--power-window", "asic", "--power", "--power-cycles", "1000",
+                           "--power-window", "2000")
+        self.assertIn("10..1000", err)
+        self.refused("--power-seed", "asic", "--power", "--power-seed", "-1")
+        self.refused("--power-sim", "asic", "--power", "--power-sim", "/nonexistent/dsh-run")
+        self.refused("--family", "asic", "--family", "xilinx")
+        self.refused("--families", "asic", "--families", "xilinx")
+        self.refused("--families", "report", "--families", "altera")
+        self.refused("--family", "fpga", "--family", "altera")
+
     def test_missing_files(self):
         missing = str(Path(self.tmp.name) / "none")
         self.refused("--manifest", "generic", "--manifest", missing)
