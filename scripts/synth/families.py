@@ -23,7 +23,7 @@ FAMILIES = {
         "carry": r"CARRY4",
         "dsp": r"DSP48E1"}),
     "intel": ("synth_intel -family cycloneive", {
-        "lut": r"\w*lcell_comb", "ff": r"dffeas|\w*_ff", "bram": r"\w*ram_block\w*",
+        "lut": r"\w*lcell_comb", "ff": r"dffeas|\w*_ff", "bram": r"\w*ram_block\w*|altsyncram",
         "lutram": r"(?!)", "carry": r"(?!)", "dsp": r"\w*mac_mult\w*|\w*mac_out\w*"}),
     "ecp5": ("synth_ecp5", {
         "lut": r"LUT4", "ff": r"TRELLIS_FF", "bram": r"DP16KD|PDPW16KD",
@@ -53,7 +53,8 @@ class Part:
 
 
 BRAM_UNIT = {"ice40": "4 Kbit EBR", "xilinx": "RAMB18 (half a 36 Kbit block)",
-             "intel": "M9K", "ecp5": "18 Kbit EBR", "gowin": "18 Kbit BSRAM"}
+             "intel": "altsyncram, one or more M9K each (counted as one)",
+             "ecp5": "18 Kbit EBR", "gowin": "18 Kbit BSRAM"}
 # Common parts, smallest first, from the families' data sheets (cited by title).
 PARTS = {
     "ice40": ("Lattice, iCE40 LP/HX Family Data Sheet (DS1040); iCE40 UltraPlus Family "

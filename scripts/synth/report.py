@@ -163,6 +163,35 @@ def rtl_text(rtl):
             + (", with uncommitted RTL changes" if rtl.rtl_modified else ""))
 
 
+def power_section(results):
+    """report.md's power table: per configuration and block, mW, with the
+    clock and the activity source of each configuration."""
+    runs = sorted((r for r in results if r.power),
+                  key=lambda r: (r.config.ports * r.config.queues, r.config.scheme))
+    if not runs:
+        return []
+    md = ["", "## Power per block (OpenSTA report_power, mW)", "",
+          "| config | block | internal | switching | leakage | total | share | "
+          "mean toggles/cycle |", "|---|---|---:|---:|---:|---:|---:|---:|"]
+    for r in runs:
+        pw = r.power
+        tot = pw["total"]["total_w"]
+        for blk, d in list(pw["blocks"].items()) + [("all", pw["total"])]:
+            act = pw["block_activity"].get(blk)
+            md.append(f"| {r.config.name} | {blk} | {d['internal_w'] * 1e3:.3f} "
+                      f"| {d['switching_w'] * 1e3:.3f} | {d['leakage_w'] * 1e3:.4f} "
+                      f"| {d['total_w'] * 1e3:.3f} | {100 * d['total_w'] / tot:.1f} % "
+                      f"| {'-' if act is None else f'{act:.4f}'} |")
+    md.append("")
+    for r in runs:
+        pw = r.power
+        md.append(f"- {r.config.name}: clock {pw.get('clock_mhz')} MHz; activity: {pw['source']} "
+                  f"(`{pw['command']}`), enqueue {pw['enq_rate']}/cycle, dequeue "
+                  f"{pw['deq_rate']}/cycle; {pw['matched_flops']} of {pw['flops']} flops "
+                  "from the trace, other pins at their block's mean toggle rate.")
+    return md
+
+
 def write_report(results, out, ctx, mode):
     """report.csv and report.md in out from RunResults; mode asic or generic."""
     rows = [row_of(r) for r in results]
@@ -238,6 +267,7 @@ def write_report(results, out, ctx, mode):
         for r in crit:
             md.append(f"- {r['config']}: {r['crit_start']} → {r['crit_end']}, "
                       f"{r['crit_stages']} cells")
+    md += power_section(results)
     md += ["", "Figures: see docs/synthesis.md. Per-configuration logs and summary.json are in "
            "the sub-directories of this folder."]
     write_atomically(out / "report.md", "\n".join(md) + "\n")

@@ -21,6 +21,11 @@ class Counts(unittest.TestCase):
         # RAM32M takes a SLICEM's 4 LUTs, SRL16E one
         self.assertEqual(families.lutram_luts(types), 3 * 4 + 4)
 
+    def test_intel(self):
+        c = families.count_cells("intel", {"cycloneive_lcell_comb": 70, "dffeas": 30,
+                                           "altsyncram": 6, "$mux": 5})
+        self.assertEqual((c["lut"], c["ff"], c["bram"], c["other"]), (70, 30, 6, 5))
+
     def test_ice40_and_ecp5_and_gowin(self):
         self.assertEqual(families.count_cells("ice40", {"SB_LUT4": 9, "SB_DFFER": 3,
                                                         "SB_DFF": 2, "SB_CARRY": 4,

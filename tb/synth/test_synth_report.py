@@ -114,6 +114,33 @@ class NoMachinePath(unittest.TestCase):
             self.assertIsNone(m, f"{f.name}: {m and m.group(0)}")
 
 
+def power_dict():
+    fig = lambda i, s, l: {"internal_w": i, "switching_w": s, "leakage_w": l,
+                           "total_w": i + s + l}
+    return {"source": "dsh-run traffic", "command": "dsh-run -n 100", "cycles": 50,
+            "enq_rate": 0.9, "deq_rate": 0.3, "flops": 10, "matched_flops": 8,
+            "clock_mhz": 200.0, "block_activity": {"records": 0.01, "statistics": 0.002},
+            "total": fig(3e-3, 1e-3, 0.0), "groups": {},
+            "blocks": {"records": fig(1e-3, 0.5e-3, 0.0), "statistics": fig(2e-3, 0.5e-3, 0.0)}}
+
+
+class Power(unittest.TestCase):
+    def test_printed_lines_and_table(self):
+        res = fx.asic_result()
+        res.power = power_dict()
+        lines = report.summary_lines(res)
+        self.assertIn("  power @ 200.0 MHz: 4.000 mW (internal 3.000, switching 1.000, "
+                      "leakage 0.0000)", lines)
+        self.assertIn("    records: 1.500 mW (internal 1.000, switching 0.500, leakage 0.0000); "
+                      "mean activity 0.01", lines)
+        md = report.power_section([res])
+        self.assertIn("| dsh_4x4 | statistics | 2.000 | 0.500 | 0.0000 | 2.500 | 62.5 % "
+                      "| 0.0020 |", md)
+        self.assertIn("| dsh_4x4 | all | 3.000 | 1.000 | 0.0000 | 4.000 | 100.0 % | - |", md)
+        self.assertEqual(report.row_of(res)["power_mw"], 4.0)
+        self.assertEqual(report.power_section([fx.asic_result()]), [])
+
+
 class Summary(unittest.TestCase):
     def test_printed_lines(self):
         res = fx.asic_result(slack=-0.25, fmax=235.3)
