@@ -111,10 +111,18 @@ def count_cells(family, cell_types):
     return out
 
 
+# LUTs a carry cell takes beside the counted LUTs (ECP5: CCU2C is a slice's
+# two LUT4s in ripple mode; Gowin: ALU is one LUT4 in ALU mode; iCE40's
+# SB_CARRY and Xilinx's CARRY4 have their own logic).
+CARRY_LUTS = [(r"CCU2C", 2), (r"ALU", 1)]
+
+
 def lutram_luts(cell_types):
+    """LUTs taken by LUT RAMs, shift registers and carry cells, which the
+    LUT count leaves out."""
     n = 0
     for t, c in cell_types.items():
-        for pat, luts in LUTRAM_LUTS:
+        for pat, luts in LUTRAM_LUTS + CARRY_LUTS:
             if re.fullmatch(pat, t.lstrip("\\")):
                 n += c * luts
                 break

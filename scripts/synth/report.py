@@ -379,8 +379,9 @@ def write_family_report(results, out, ctx):
           "iCE40: synth_ice40 around the serialising I/O wrapper, then nextpnr-ice40 when the "
           "count fits the device (max clock from its timing report). Other families: "
           "synth_<family> of dsh_mmu alone, out of context (no I/O buffers), no place and "
-          "route. Part: the smallest listed part whose LUTs (LUT RAMs counted as the LUTs "
-          "they take), flip-flops, block RAMs and DSPs hold the counts; block RAMs in the "
+          "route. Part: the smallest listed part whose LUTs (LUT RAMs, shift registers and "
+          "ECP5/Gowin carry cells counted as the LUTs they take), flip-flops, block RAMs and "
+          "DSPs hold the counts; block RAMs in the "
           "unit Yosys maps to (" + "; ".join(f"{k}: {v}" for k, v in BRAM_UNIT.items())
           + ").", "",
           "| family | config | LUTs | flops | block RAMs | LUT RAMs | carry | DSP | part "

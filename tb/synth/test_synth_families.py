@@ -34,6 +34,9 @@ class Counts(unittest.TestCase):
                                           "DP16KD": 2, "TRELLIS_DPR16X4": 3, "PFUMX": 8})
         self.assertEqual((c["lut"], c["ff"], c["carry"], c["bram"], c["lutram"], c["other"]),
                          (50, 40, 6, 2, 3, 8))
+        # CCU2C: two LUT4s each; TRELLIS_DPR16X4: 4
+        self.assertEqual(families.lutram_luts({"LUT4": 50, "CCU2C": 6, "TRELLIS_DPR16X4": 3}),
+                         6 * 2 + 3 * 4)
         c = families.count_cells("gowin", {"LUT4": 10, "LUT1": 2, "DFFRE": 7, "ALU": 3,
                                            "SDPB": 1, "RAM16SDP4": 2, "MUX2_LUT5": 4})
         self.assertEqual((c["lut"], c["ff"], c["carry"], c["bram"], c["lutram"], c["other"]),
