@@ -392,6 +392,9 @@ def run_main(a):
         raise UsageError(f"--power-seed {a.power_seed} is out of range; accepted: 0..2^63-1")
     if a.power_sim is not None and not Path(a.power_sim).is_file():
         raise UsageError(f"--power-sim {a.power_sim}: no such file")
+    if a.power and a.power_sim is None and not power.DEFAULT_SIM.is_file():
+        raise UsageError(f"--power: the simulator {power.DEFAULT_SIM.relative_to(ROOT)} is not "
+                         "built (cmake --build build --target dsh-run), or give --power-sim")
     if a.family != "ice40" and a.mode != "fpga":
         raise UsageError(f"--family {a.family} is for the fpga mode, not {a.mode}")
     if a.out is not None:
@@ -414,6 +417,8 @@ def run_main(a):
     if mode == "asic":
         lp = resolve_liberty(a, required=not a.liberty_optional)
     need_tool("yosys")
+    if a.power:
+        need_tool("fst2vcd")  # before a long synthesis, not after it
     lib, removed, sec = None, [], None
     if mode == "asic":
         if lp is None:
@@ -494,6 +499,8 @@ def run_report(a, limits, manifest):
         lp = resolve_liberty(a, required=(mode == "asic"))
     check_out_dir("--out", out)
     need_tool("yosys")
+    if a.power:
+        need_tool("fst2vcd")
     lib, removed = None, []
     if mode in ("auto", "asic"):
         if lp is None:
