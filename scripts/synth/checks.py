@@ -8,13 +8,19 @@ from .common import EXIT_FAIL, EXIT_OK, EXIT_SKIP, UsageError, say
 from .files import write_atomically
 from .record import CheckVerdict
 
-CHECKS = ["latch", "yosys-check", "timing", "area"]
+CHECKS = ["latch", "yosys-check", "timing", "constraints", "area"]
+# A bare --check (for CI): everything that says the netlist is wrong or
+# unconstrained, but not the recorded area limit.
+CI_CHECKS = ["latch", "yosys-check", "timing", "constraints"]
 
 
 def parse_checks(s):
-    """--check: None (not given): the default checks; 'none': no check."""
+    """--check: None (not given): the default checks; 'ci' (a bare --check):
+    CI_CHECKS; 'none': no check."""
     if s is None:
         return None
+    if s.strip() == "ci":
+        return list(CI_CHECKS)
     if s.strip() == "none":
         return []
     items = [x.strip() for x in s.split(",") if x.strip()]
@@ -22,7 +28,8 @@ def parse_checks(s):
         return list(CHECKS)
     for x in items:
         if x not in CHECKS:
-            raise UsageError(f"--check {x}: unknown check (valid: {', '.join(CHECKS)}, all)")
+            raise UsageError(f"--check {x}: unknown check (valid: {', '.join(CHECKS)}, all, "
+                             "none; a bare --check is latch,yosys-check,timing,constraints)")
     return items
 
 
@@ -70,6 +77,17 @@ def evaluate_checks(res, checks, limits):
             else:
                 out[c] = CheckVerdict("pass", f"worst slack {asic.sta.worst_slack_ns:.3f} ns at "
                                       f"{asic.period_ns} ns")
+        elif c == "constraints":
+            if not asic:
+                out[c] = CheckVerdict("skip", res.asic_skipped
+                                      or "no ASIC result (asic mode only)")
+            elif asic.sta.check_setup:
+                out[c] = CheckVerdict("fail", "check_setup: " + "; ".join(asic.sta.check_setup))
+            else:
+                consts = asic.sta.constant_outputs
+                out[c] = CheckVerdict("pass", "check_setup clean" + (
+                    f" ({len(consts)} constant output(s): {', '.join(consts[:4])})"
+                    if consts else ""))
         elif c == "area":
             if asic:
                 lim = rec.get("asic") or {}

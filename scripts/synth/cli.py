@@ -2,6 +2,8 @@
 2 with a message naming the option), the modes, and the exit status."""
 
 import argparse
+import dataclasses
+import math
 import os
 import re
 import signal
@@ -14,11 +16,14 @@ from .common import (DEFAULT_LIBERTY, EXIT_TOOL, EXIT_USAGE, LIMITS, MANIFEST, R
                      UsageError, fmt_s, say)
 from .config import SWEEP, Config, FlowOptions, validate_config
 from .files import check_out_dir, check_out_file
+from . import power
+from .families import FAMILIES
 from .fpga import DEFAULT_PACKAGE, ICE40
 from .flow import Run
 from .liberty import DEFAULT_DONT_USE, prepare_liberty
-from .report import ReportContext, run_sweep, summary_lines, sweep_status, write_report
-from .rtl import rtl_identity
+from .report import (ReportContext, run_sweep, summary_lines, sweep_status,
+                     write_family_report, write_report)
+from .rtl import package_default, rtl_identity
 from .tools import need_tool, on_signal, tool_version
 from .yosys import ABC_SCRIPTS
 
@@ -46,27 +51,57 @@ Only the Python 3 standard library is used.
 """
 
 
-def positive_float(opt):
-    def conv(s):
-        try:
-            v = float(s)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{opt} {s!r} is not a number")
-        if not v > 0:
-            raise argparse.ArgumentTypeError(f"{opt} {s} must be > 0")
-        return v
-    return conv
+# Accepted ranges of the numeric options: (low, high, unit), low excluded
+# where the value must be > 0. Not-a-number and infinity are refused with
+# the range, before any tool runs (an infinite period hangs OpenSTA).
+RANGES = {
+    "--period": (0.01, 1000.0, "ns"),
+    "--output-load": (0.0, 1000.0, "library capacitance units"),
+    "--fpga-freq": (0.1, 1000.0, "MHz"),
+    "--timeout": (0.1, 10080.0, "min"),
+    "--uncertainty": (0.0, 1000.0, "ns"),  # and below the period (check_uncertainty)
+    "--input-delay": (0.0, 1.0, "of the period"),
+    "--output-delay": (0.0, 1.0, "of the period"),
+    "--margin": (0.0, 1.0, ""),
+}
+# > low for these (0 is no period, no load, no frequency, no time)
+POSITIVE = {"--period", "--output-load", "--fpga-freq", "--timeout"}
+# < high for these (a fraction of 1 leaves no budget)
+BELOW_HIGH = {"--input-delay", "--output-delay", "--margin"}
+DEFAULT_TIMEOUT_MIN = 240.0
 
 
-def fraction(opt):
+def range_text(opt, high=None):
+    lo, hi, unit = RANGES[opt]
+    hi = hi if high is None else high
+    left = "(" if opt in POSITIVE else "["
+    right = ")" if opt in BELOW_HIGH else "]"
+    return f"{left}{lo:g}, {hi:g}{right}" + (f" {unit}" if unit else "")
+
+
+def check_number(opt, text, high=None):
+    """text as a float in opt's range (RANGES; high overrides the upper
+    bound); UsageError naming the option, the value and the range."""
+    lo, hi, _ = RANGES[opt]
+    hi = hi if high is None else high
+    try:
+        v = float(text)
+    except (TypeError, ValueError):
+        raise UsageError(f"{opt} {text!r} is not a number; accepted: {range_text(opt, high)}")
+    ok = (math.isfinite(v) and (v > lo if opt in POSITIVE else v >= lo)
+          and (v < hi if opt in BELOW_HIGH else v <= hi))
+    if not ok:
+        raise UsageError(f"{opt} {text} is out of range; accepted: {range_text(opt, high)}")
+    return v
+
+
+def number(opt):
+    """argparse type for a numeric option with a range (exit 2 on a bad value)."""
     def conv(s):
         try:
-            v = float(s)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{opt} {s!r} is not a number")
-        if not 0 <= v < 1:
-            raise argparse.ArgumentTypeError(f"{opt} {s} must be in [0, 1)")
-        return v
+            return check_number(opt, s)
+        except UsageError as e:
+            raise argparse.ArgumentTypeError(str(e).split(" ", 1)[1])
     return conv
 
 
@@ -105,18 +140,19 @@ def build_parser():
                    help="Liberty file, plain or .gz (default $DSH_LIBERTY, else the committed sky130 HD "
                         f"typical library {DEFAULT_LIBERTY.relative_to(ROOT)})")
     t.add_argument("--period", default="4.0", metavar="NS",
-                   help="target clock period in ns (default 4.0, i.e. 250 MHz), or 'recorded': "
-                        "the target recorded for the configuration in --limits")
-    t.add_argument("--input-delay", type=fraction("--input-delay"), default=0.2, metavar="FRAC",
+                   help="target clock period in ns, (0.01, 1000] (default 4.0, i.e. 250 MHz), or "
+                        "'recorded': the target recorded for the configuration in --limits")
+    t.add_argument("--input-delay", type=number("--input-delay"), default=0.2, metavar="FRAC",
                    help="input delay as a fraction of the period (default 0.2)")
-    t.add_argument("--output-delay", type=fraction("--output-delay"), default=0.2, metavar="FRAC",
+    t.add_argument("--output-delay", type=number("--output-delay"), default=0.2, metavar="FRAC",
                    help="output delay as a fraction of the period (default 0.2)")
-    t.add_argument("--uncertainty", type=float, default=0.0, metavar="NS",
-                   help="setup clock uncertainty in ns (default 0)")
+    t.add_argument("--uncertainty", type=number("--uncertainty"), default=0.0, metavar="NS",
+                   help="setup clock uncertainty in ns, 0 up to the period (default 0)")
     t.add_argument("--driving-cell", metavar="CELL",
                    help="Liberty cell driving the inputs (default: the second-smallest buffer)")
-    t.add_argument("--output-load", type=positive_float("--output-load"), metavar="CAP",
-                   help="output load in library units (default: 4 input pins of the driving cell)")
+    t.add_argument("--output-load", type=number("--output-load"), metavar="CAP",
+                   help="output load in library units, (0, 1000] (default: 4 input pins of the driving "
+                        "cell)")
     t.add_argument("--abc-script", choices=sorted(ABC_SCRIPTS), default="delay",
                    help="ABC script of the timing-driven mapping: delay (default; rebalances for "
                         "depth and sizes gates) or yosys (Yosys's own abc -D script)")
@@ -127,11 +163,30 @@ def build_parser():
                         f"the defaults {' '.join(DEFAULT_DONT_USE)})")
     t.add_argument("--no-default-dont-use", action="store_true",
                    help="do not exclude the default dont-use cells")
+    w = p.add_argument_group("power (asic, and the report's asic sweep)")
+    w.add_argument("--power", action="store_true",
+                   help="report_power per block (threshold pipeline, records, statistics, "
+                        "rest): the blocks are kept as modules in synthesis, the activity is "
+                        "counted in a simulated workload (dsh-run, the Verilated RTL)")
+    w.add_argument("--power-sim", metavar="FILE",
+                   help="the dsh-run binary (default build/tools/dsh-run)")
+    w.add_argument("--power-cycles", type=int, default=20000, metavar="N",
+                   help="cycles of random traffic simulated, 100..100000000 (default 20000)")
+    w.add_argument("--power-window", type=int, default=5000, metavar="N",
+                   help="the last N cycles traced and counted, 10..--power-cycles (default 5000)")
+    w.add_argument("--power-seed", type=int, default=1, metavar="N",
+                   help="traffic seed, 0..2^63-1 (default 1)")
     f = p.add_argument_group("fpga")
+    f.add_argument("--family", choices=sorted(FAMILIES), default="ice40",
+                   help="FPGA family (default ice40): ice40 is synthesised, placed and routed "
+                        "(nextpnr-ice40); xilinx (7 series), intel (Cyclone IV E), ecp5, gowin "
+                        "are synthesised out of context (synth_<family>) and counted: LUTs, "
+                        "flops, block RAMs, LUT RAMs, carry, DSP, and the smallest part that "
+                        "holds them")
     f.add_argument("--device", choices=sorted(ICE40), default="hx8k", help="iCE40 device (default hx8k)")
     f.add_argument("--package", default=None, help="package (default ct256 for hx8k, tq144 for hx1k, sg48 for up5k)")
-    f.add_argument("--fpga-freq", type=positive_float("--fpga-freq"), default=50.0, metavar="MHZ",
-                   help="nextpnr target frequency in MHz (default 50)")
+    f.add_argument("--fpga-freq", type=number("--fpga-freq"), default=50.0, metavar="MHZ",
+                   help="nextpnr target frequency in MHz, (0.1, 1000] (default 50)")
     f.add_argument("--fpga-io", choices=["wrap", "direct"], default="wrap",
                    help="wrap: serialise the I/O in a generated wrapper (5 pins); direct: "
                         "dsh_mmu's ports on pins, reported as not fitting when too many (default wrap)")
@@ -140,14 +195,19 @@ def build_parser():
                    help="sweep as PxQ[,PxQ...] (default 4x4,8x8,32x7,64x8), both schemes")
     r.add_argument("--jobs", type=int, default=os.cpu_count() or 1, metavar="N",
                    help=f"configurations in parallel (default {os.cpu_count() or 1}, the cores)")
+    r.add_argument("--families", metavar="LIST",
+                   help="sweep FPGA families instead (comma list of "
+                        f"{','.join(FAMILIES)}, or all): report-fpga.md and report-fpga.csv")
     r.add_argument("--report-mode", choices=["auto", "asic", "generic"], default="auto",
                    help="flow per configuration: asic when a Liberty file is found (auto)")
     c = p.add_argument_group("output and checks")
     c.add_argument("--out", metavar="DIR",
                    help="output directory (default out/synth/<mode>/<config>, report: out/synth)")
-    c.add_argument("--check", metavar="LIST",
-                   help="comma list of latch, yosys-check, timing, area, all, or none: exit 1 if one "
-                        "fails, 77 if one is skipped (default: latch,yosys-check; fpga: none)")
+    c.add_argument("--check", metavar="LIST", nargs="?", const="ci",
+                   help="comma list of latch, yosys-check, timing, constraints (OpenSTA "
+                        "check_setup clean), area, all, or none: exit 1 if one fails, 77 if one "
+                        "is skipped (default: latch,yosys-check; fpga: none). A bare --check, for "
+                        "CI: latch,yosys-check,timing,constraints")
     c.add_argument("--manifest", default=str(MANIFEST), metavar="FILE",
                    help="source manifest (.f: one file a line, relative to it, // comments); "
                         "default %(default)s")
@@ -162,11 +222,13 @@ def build_parser():
                    help="write this run's figures into --limits as the new recorded values: "
                         "area and transistor limits at +--margin, the target period, date and "
                         "tool versions")
-    c.add_argument("--margin", type=fraction("--margin"), default=0.10, metavar="FRAC",
+    c.add_argument("--margin", type=number("--margin"), default=0.10, metavar="FRAC",
                    help="margin of the recorded limits over the measured value (default 0.10)")
-    c.add_argument("--timeout", type=positive_float("--timeout"), metavar="MIN",
-                   help="stop a tool that runs longer than MIN minutes (the run then fails "
-                        "with 'timed out'); default: no limit")
+    c.add_argument("--timeout", type=number("--timeout"), default=DEFAULT_TIMEOUT_MIN,
+                   metavar="MIN",
+                   help="stop a tool (yosys, sta, nextpnr, the simulator, fst2vcd) that runs "
+                        "longer than MIN minutes: the run fails with 'timed out', exit 3 "
+                        f"(default {DEFAULT_TIMEOUT_MIN:g}; accepted (0.1, 10080])")
     c.add_argument("--quiet", action="store_true", help="print only the summary")
     return p
 
@@ -182,6 +244,14 @@ def config_from_args(a, ports=None, queues=None, scheme=None):
     cfg = Config(ports if ports is not None else a.ports, queues if queues is not None else a.queues,
                  scheme or a.scheme, a.cell_w, a.size_w, a.cnt_w, a.latency, banks, slices)
     validate_config(cfg)
+    if not slices:
+        # the RTL's default ReadSlices must fit CellW too, or elaboration
+        # fails only after Yosys has read everything
+        dflt = package_default(a.manifest, "ReadSlices")
+        if dflt is not None and cfg.cell_w < dflt:
+            raise UsageError(f"--cell-w {cfg.cell_w} is too narrow for the RTL's default "
+                             f"ReadSlices {dflt} (dsh_pkg): accepted --cell-w {dflt}..40 with "
+                             f"it, or give --read-slices in 1..{cfg.cell_w}")
     return cfg
 
 
@@ -203,14 +273,23 @@ def resolve_period(text, recorded, name, limits_path):
         if "period_ns" not in recorded:
             raise UsageError(f"--period recorded: no target period recorded for {name} "
                              f"in {limits_path}")
-        return float(recorded["period_ns"])
+        try:
+            return check_number("--period", recorded["period_ns"])
+        except UsageError as e:
+            raise UsageError(f"{e} (the value recorded for {name} in {limits_path})")
     try:
-        v = float(text)
+        float(text)
     except ValueError:
-        raise UsageError(f"--period {text!r} is neither a number of ns nor 'recorded'")
-    if not v > 0:
-        raise UsageError(f"--period {text} must be > 0 ns")
-    return v
+        raise UsageError(f"--period {text!r} is neither a number of ns nor 'recorded'; "
+                         f"accepted: {range_text('--period')} or 'recorded'")
+    return check_number("--period", text)
+
+
+def check_uncertainty(uncertainty, period):
+    """The setup uncertainty must leave some of the period: [0, period)."""
+    if not uncertainty < period:
+        raise UsageError(f"--uncertainty {uncertainty:g} is out of range; accepted: [0, "
+                         f"{period:g}) ns, less than the period (--period {period:g})")
 
 
 def parse_configs(text):
@@ -245,7 +324,11 @@ def flow_options(a, manifest, period, liberty):
                        output_delay=a.output_delay, uncertainty=a.uncertainty,
                        driving_cell=a.driving_cell, output_load=a.output_load,
                        time_cfg=a.time_cfg, abc_script=a.abc_script, device=a.device,
-                       package=a.package, fpga_freq=a.fpga_freq, fpga_io=a.fpga_io)
+                       package=a.package, fpga_freq=a.fpga_freq, fpga_io=a.fpga_io,
+                       family=a.family, power=a.power,
+                       power_sim=Path(a.power_sim) if a.power_sim else power.DEFAULT_SIM,
+                       power_cycles=a.power_cycles, power_window=a.power_window,
+                       power_seed=a.power_seed)
 
 
 # ------------------------------------------------------------------- main
@@ -292,10 +375,28 @@ def run_main(a):
                          "--record-limits creates it)")
     if a.package is None:
         a.package = DEFAULT_PACKAGE[a.device]
-    if a.uncertainty < 0:
-        raise UsageError(f"--uncertainty {a.uncertainty} must be >= 0")
     if a.configs is not None and a.mode != "report":
         raise UsageError(f"--configs is for the report mode, not {a.mode}")
+    if a.families is not None and a.mode != "report":
+        raise UsageError(f"--families is for the report mode, not {a.mode} (one family: "
+                         "fpga --family F)")
+    if a.power and a.mode not in ("asic", "report"):
+        raise UsageError(f"--power is for the asic and report modes, not {a.mode}")
+    if not 100 <= a.power_cycles <= 100_000_000:
+        raise UsageError(f"--power-cycles {a.power_cycles} is out of range; accepted: "
+                         "100..100000000")
+    if not 10 <= a.power_window <= a.power_cycles:
+        raise UsageError(f"--power-window {a.power_window} is out of range; accepted: "
+                         f"10..{a.power_cycles} (--power-cycles)")
+    if not 0 <= a.power_seed < 2 ** 63:
+        raise UsageError(f"--power-seed {a.power_seed} is out of range; accepted: 0..2^63-1")
+    if a.power_sim is not None and not Path(a.power_sim).is_file():
+        raise UsageError(f"--power-sim {a.power_sim}: no such file")
+    if a.power and a.power_sim is None and not power.DEFAULT_SIM.is_file():
+        raise UsageError(f"--power: the simulator {power.DEFAULT_SIM.relative_to(ROOT)} is not "
+                         "built (cmake --build build --target dsh-run), or give --power-sim")
+    if a.family != "ice40" and a.mode != "fpga":
+        raise UsageError(f"--family {a.family} is for the fpga mode, not {a.mode}")
     if a.out is not None:
         check_out_dir("--out", a.out)
     limits = load_limits(a.limits)
@@ -309,12 +410,15 @@ def run_main(a):
     cfg = config_from_args(a)
     rec = (limits.get("configs") or {}).get(cfg.name, {})
     period = resolve_period(a.period, rec.get("asic") or {}, cfg.name, a.limits)
+    check_uncertainty(a.uncertainty, period)
     out = Path(a.out).resolve() if a.out else ROOT / "out" / "synth" / a.mode / cfg.name
     check_out_dir("--out", out)
     mode, lp, skipped = a.mode, None, None
     if mode == "asic":
         lp = resolve_liberty(a, required=not a.liberty_optional)
     need_tool("yosys")
+    if a.power:
+        need_tool("fst2vcd")  # before a long synthesis, not after it
     lib, removed, sec = None, [], None
     if mode == "asic":
         if lp is None:
@@ -347,9 +451,47 @@ def run_main(a):
     return exit_status(res.checks)
 
 
+def parse_families(text):
+    items = [x.strip() for x in text.split(",") if x.strip()]
+    if items == ["all"]:
+        return list(FAMILIES)
+    if not items:
+        raise UsageError(f"--families {text!r}: expected a list of {', '.join(FAMILIES)} or all")
+    for x in items:
+        if x not in FAMILIES:
+            raise UsageError(f"--families {x}: unknown family (valid: {', '.join(FAMILIES)}, all)")
+    return items
+
+
+def run_families(a, manifest, fams):
+    """The FPGA family sweep: every family, configuration and scheme."""
+    out = Path(a.out).resolve() if a.out else ROOT / "out" / "synth"
+    a.mode = "fpga"  # the FPGA arrangement (PauseBanks 2, ReadSlices 1) unless given
+    cfgs = [config_from_args(a, p, q, s) for p, q in parse_configs(a.configs)
+            for s in ("sih", "dsh")]
+    check_out_dir("--out", out)
+    need_tool("yosys")
+    results = []
+    t_all = time.monotonic()
+    for fam in fams:
+        opts = dataclasses.replace(flow_options(a, manifest, 4.0, None), family=fam)
+        results += run_sweep(cfgs, "fpga", out / f"fpga_{fam}", opts, None, [], a.jobs)
+    ctx = ReportContext(cell_w=a.cell_w, size_w=a.size_w, cnt_w=a.cnt_w, latency=a.latency,
+                        period=0.0, input_delay=0.0, output_delay=0.0,
+                        yosys_version=tool_version("yosys"), sta_version=None,
+                        rtl=rtl_identity(manifest))
+    write_family_report(results, out, ctx)
+    say(f"report: done in {fmt_s(time.monotonic() - t_all)}: {out / 'report-fpga.md'}, "
+        f"{out / 'report-fpga.csv'}")
+    return sweep_status(results)
+
+
 def run_report(a, limits, manifest):
+    if a.families is not None:
+        return run_families(a, manifest, parse_families(a.families))
     out = Path(a.out).resolve() if a.out else ROOT / "out" / "synth"
     period = resolve_period(a.period, {}, "report", a.limits)
+    check_uncertainty(a.uncertainty, period)
     cfgs = [config_from_args(a, p, q, s) for p, q in parse_configs(a.configs)
             for s in ("sih", "dsh")]
     mode, lp = a.report_mode, None
@@ -357,6 +499,8 @@ def run_report(a, limits, manifest):
         lp = resolve_liberty(a, required=(mode == "asic"))
     check_out_dir("--out", out)
     need_tool("yosys")
+    if a.power:
+        need_tool("fst2vcd")
     lib, removed = None, []
     if mode in ("auto", "asic"):
         if lp is None:

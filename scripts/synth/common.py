@@ -15,7 +15,7 @@ DEFAULT_LIBERTY = ROOT / "pdk" / "sky130_fd_sc_hd" / "sky130_fd_sc_hd__tt_025C_1
 TOP = "dsh_mmu"
 # Bump when a change of the flow changes what a run reports: --reuse then
 # ignores results of the older flow.
-FLOW_VERSION = 4
+FLOW_VERSION = 5
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_TOOL, EXIT_SKIP = 0, 1, 2, 3, 77
 

@@ -110,6 +110,13 @@ class FlowOptions:
     package: str = "ct256"
     fpga_freq: float = 50.0
     fpga_io: str = "wrap"
+    family: str = "ice40"
+    # power (asic --power)
+    power: bool = False
+    power_sim: Optional[Path] = None
+    power_cycles: int = 20000
+    power_window: int = 5000
+    power_seed: int = 1
 
     @property
     def timeout_s(self):

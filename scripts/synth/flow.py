@@ -9,7 +9,7 @@ from pathlib import Path
 from .common import FLOW_VERSION, SDC, ToolError, UsageError, say, sha1_of
 from .record import AsicResult, CellArea, RunResult
 from .rtl import rtl_files, rtl_identity
-from . import fpga, sta, yosys
+from . import fpga, power, sta, yosys
 
 
 class Run:
@@ -34,9 +34,10 @@ class Run:
         o = self.opts
         if self.mode == "asic":
             return [self.lib.path, o.period, o.input_delay, o.output_delay, o.uncertainty,
-                    o.driving_cell, o.output_load, o.time_cfg, o.abc_script]
+                    o.driving_cell, o.output_load, o.time_cfg, o.abc_script] + (
+                        [o.power, o.power_cycles, o.power_window, o.power_seed] if o.power else [])
         if self.mode == "fpga":
-            return [o.device, o.package, o.fpga_freq, o.fpga_io]
+            return [o.device, o.package, o.fpga_freq, o.fpga_io, o.family]
         return []
 
     def cache_key(self):
@@ -83,7 +84,8 @@ class Run:
         if script:
             (o / "abc.script").write_text(script + "\n")
         self.res.abc_script = a.abc_script
-        lines = (yosys.generic_script(self.files(), self.cfg, o)
+        keep = power.keep_patterns() if a.power else ()
+        lines = (yosys.generic_script(self.files(), self.cfg, o, keep=keep)
                  + yosys.asic_tail(o, lib.path, period_ns, buf, hi, lo,
                                    o / "abc.script" if script else None))
         for f in yosys.GENERIC_REPORTS + ("stat_liberty.txt",):
@@ -111,6 +113,14 @@ class Run:
         self.res.asic = asic
         self.log(f"area {asic.area_um2:.0f} um2, {asic.cells} cells; running OpenSTA")
         self.do_sta(period_lib, drv, load_lib)
+        if a.power:
+            self.log("power: simulating the workload, counting toggles, report_power")
+            head = sta.sta_head(lib.path, o / "netlist.v", period_lib, a.input_delay,
+                                a.output_delay, a.uncertainty / lib.time_unit_ns, drv, load_lib,
+                                a.time_cfg)
+            self.res.power = power.run_power(self.cfg, o, lib, head, a, self.res.tools,
+                                             self.res.steps_s)
+            self.res.power["clock_mhz"] = asic.target_mhz
 
     def do_sta(self, period_lib, drv, load_lib):
         o, lib, a = self.out, self.lib, self.opts

@@ -8,7 +8,7 @@ from pathlib import Path
 from .common import TOP, ToolError, UsageError, ys_quote
 from .record import FpgaResult
 from .tools import need_tool, run_tool, tool_errors, tool_version
-from . import yosys
+from . import families, yosys
 
 # iCE40 devices: logic cells and user I/O pins per package (Lattice datasheets).
 ICE40 = {
@@ -71,8 +71,41 @@ def read_ports(cfg, files, out, res, timeout_min=None, log=None):
     return ins, outs
 
 
+def run_family(cfg, opts, files, out, res, log):
+    """Yosys's synth_<family> on dsh_mmu alone (out of context: no I/O
+    buffers); the cells counted by kind and the smallest part that holds
+    them. No place and route (only iCE40 has it here)."""
+    o = Path(out)
+    fam = opts.family
+    cmd = families.FAMILIES[fam][0]
+    f = FpgaResult(device=fam, package="-", pins=0, lcs_available=0,
+                   io_mode="out of context (no I/O buffers)", core_ios=0,
+                   target_mhz=opts.fpga_freq, family=fam)
+    res.fpga = f
+    stat = o / f"stat_{fam}.txt"
+    stat.unlink(missing_ok=True)
+    script = yosys.front(files, cfg) + [yosys.stamp(o, "elaborate"), f"{cmd} -top {TOP}",
+                                        yosys.stamp(o, f"synth_{fam}"),
+                                        f"tee -q -o {ys_quote(stat)} stat"]
+    yosys.run_yosys(script, o, res, name=f"yosys_{fam}", timeout_min=opts.timeout_min, log=log)
+    fill_counts(f, yosys.parse_stat(stat).types)
+    log(f"{fam}: {f.luts} LUTs, {f.flops} flops, {f.brams} block RAMs, {f.lutrams} LUT RAMs, "
+        f"{f.carries} carry, {f.dsps} DSP; part {f.part or '-'}")
+
+
+def fill_counts(f, types):
+    """FpgaResult f's counts and part from a stat's {cell type: count}."""
+    c = families.count_cells(f.family, types)
+    f.luts, f.flops, f.brams, f.lutrams = c["lut"], c["ff"], c["bram"], c["lutram"]
+    f.carries, f.dsps, f.other_cells = c["carry"], c["dsp"], c["other"]
+    luts = f.luts + families.lutram_luts(types)
+    f.part, f.part_note = families.smallest_part(f.family, luts, f.flops, f.brams, f.dsps)
+
+
 def run_fpga(cfg, opts, files, out, res, log):
     """The FPGA flow; fills res.fpga (and res.tools, res.steps_s)."""
+    if opts.family != "ice40":
+        return run_family(cfg, opts, files, out, res, log)
     o = Path(out)
     dev = ICE40[opts.device]
     pins = dev["packages"].get(opts.package)
@@ -110,10 +143,7 @@ def run_fpga(cfg, opts, files, out, res, log):
     yosys.run_yosys(script, o, res, name="yosys_ice40", timeout_min=opts.timeout_min,
                     log=log)
     t = yosys.parse_stat(o / "stat_ice40.txt").types
-    f.luts = t.get("SB_LUT4", 0)
-    f.flops = sum(n for k, n in t.items() if k.startswith("SB_DFF"))
-    f.carries = t.get("SB_CARRY", 0)
-    f.brams = t.get("SB_RAM40_4K", 0)
+    fill_counts(f, t)
     need = max(f.luts, f.flops)
     if need > dev["lcs"]:
         f.fits = False
@@ -136,6 +166,8 @@ def run_fpga(cfg, opts, files, out, res, log):
         errs = tool_errors(o / "nextpnr.log", r"^ERROR:.*")
         f.fits = False
         f.reason = "nextpnr failed: " + ("; ".join(errs) if errs else f"exit {rc}")
+        # the count alone said it fits; placement says it does not
+        f.part, f.part_note = None, f"{opts.device}: {f.reason}"
         log(f.reason)
         return
     f.fits = True

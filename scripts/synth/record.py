@@ -116,6 +116,8 @@ class StaResult:
     reg2reg_path: PathReport
     reg2reg_fmax_mhz: Optional[float] = None  # written only when reg2reg_path has a slack
     unconstrained_endpoints: int = 0
+    check_setup: list = field(default_factory=list)       # findings, one line each
+    constant_outputs: list = field(default_factory=list)  # 'port=0|1', tied by synthesis
 
     def to_dict(self):
         d = {"worst_slack_ns": self.worst_slack_ns, "tns_ns": self.tns_ns,
@@ -125,6 +127,8 @@ class StaResult:
         if self.reg2reg_path.slack_ns is not None:
             d["reg2reg_fmax_mhz"] = self.reg2reg_fmax_mhz
         d["unconstrained_endpoints"] = self.unconstrained_endpoints
+        d["check_setup"] = list(self.check_setup)
+        d["constant_outputs"] = list(self.constant_outputs)
         return d
 
     @classmethod
@@ -132,7 +136,8 @@ class StaResult:
         return cls(d["worst_slack_ns"], d["tns_ns"], d["hold_slack_ns"], d["timing_met"],
                    d["fmax_mhz"], PathReport.from_dict(d["critical_path"]),
                    PathReport.from_dict(d["reg2reg_path"]), d.get("reg2reg_fmax_mhz"),
-                   d["unconstrained_endpoints"])
+                   d["unconstrained_endpoints"], list(d.get("check_setup", [])),
+                   list(d.get("constant_outputs", [])))
 
 
 @dataclass
@@ -202,6 +207,12 @@ class FpgaResult:
     reason: Optional[str] = None     # why it does not fit
     fmax_mhz: Optional[float] = None  # written whenever it fits (null: not reported)
     lcs_used: Optional[int] = None
+    family: str = "ice40"
+    lutrams: Optional[int] = None     # LUT RAM cells (Xilinx, ECP5, Gowin)
+    dsps: Optional[int] = None
+    other_cells: Optional[int] = None  # cells of no counted kind (MUXF7, PFUMX, ...)
+    part: Optional[str] = None        # smallest listed part of the family that holds it
+    part_note: Optional[str] = None   # its data sheet, or why no listed part holds it
 
     def to_dict(self):
         d = {"device": self.device, "package": self.package, "pins": self.pins,
@@ -212,6 +223,10 @@ class FpgaResult:
             _put(d, k, getattr(self, k))
         _put(d, "fmax_mhz", self.fmax_mhz, keep_none=bool(self.fits))
         _put(d, "lcs_used", self.lcs_used)
+        if self.family != "ice40":
+            d["family"] = self.family
+        for k in ("lutrams", "dsps", "other_cells", "part", "part_note"):
+            _put(d, k, getattr(self, k))
         return d
 
     @classmethod
@@ -244,6 +259,7 @@ class RunResult:
     cache_key: Optional[str] = None
     asic_skipped: Optional[str] = None  # why an asic run fell back to generic
     checks: Optional[dict] = None       # check -> CheckVerdict
+    power: Optional[dict] = None        # asic --power: synth.power.run_power's figures
 
     @property
     def ok(self):
@@ -260,6 +276,7 @@ class RunResult:
             _put(d, k, part and part.to_dict())
         _put(d, "cache_key", self.cache_key)
         _put(d, "asic_skipped", self.asic_skipped)
+        _put(d, "power", self.power)
         if self.checks is not None:
             d["checks"] = {k: {"status": v.status, "detail": v.detail}
                            for k, v in self.checks.items()}
@@ -275,6 +292,7 @@ class RunResult:
                    abc_script=d.get("abc_script"), generic=opt("generic", GenericResult),
                    asic=opt("asic", AsicResult), fpga=opt("fpga", FpgaResult),
                    cache_key=d.get("cache_key"), asic_skipped=d.get("asic_skipped"),
+                   power=d.get("power"),
                    checks=None if checks is None else
                    {k: CheckVerdict(v["status"], v["detail"]) for k, v in checks.items()})
 

@@ -6,6 +6,7 @@ import csv
 import datetime
 import io
 import math
+import os
 import threading
 import time
 from dataclasses import dataclass
@@ -14,6 +15,7 @@ from typing import Optional
 from .common import EXIT_OK, EXIT_TOOL, fmt_s, say
 from .files import write_atomically
 from .flow import Run
+from .rtl import manifest_name
 
 
 # ------------------------------------------------------------------ printing
@@ -49,10 +51,29 @@ def summary_lines(res):
             if rp.slack_ns is not None:
                 lines.append(f"  reg-to-reg: slack {rp.slack_ns:.3f} ns, max clock "
                              f"{s.reg2reg_fmax_mhz} MHz, {rp.stages} cells")
+            lines.append("  check_setup: " + ("; ".join(s.check_setup) if s.check_setup
+                                                  else "clean (every input and output constrained)"))
+            if s.constant_outputs:
+                more = len(s.constant_outputs) - 8
+                lines.append("  constant outputs (tied by synthesis, no path to time): "
+                             + ", ".join(s.constant_outputs[:8])
+                             + (f" (+{more} more, in summary.json)" if more > 0 else ""))
     elif res.asic_skipped:
         lines.append(f"  asic: skipped ({res.asic_skipped})")
+    pw = res.power
+    if pw:
+        lines += power_lines(pw)
     f = res.fpga
-    if f:
+    if f and f.family != "ice40":
+        lines.append(f"  fpga {f.family} ({f.io_mode}): {f.luts} LUTs, {f.flops} flops, "
+                     f"{f.brams} block RAMs, {f.lutrams} LUT RAMs, {f.carries} carry, "
+                     f"{f.dsps} DSP, {f.other_cells} other cells; smallest part: "
+                     + (f"{f.part} ({f.part_note})" if f.part else f"none: {f.part_note}"))
+    elif f:
+        if f.part:
+            lines.append(f"  fpga ice40 counts: {f.luts} LUT4, {f.flops} flops (wrapper "
+                         f"{f.wrapper_flops or 0}), {f.brams} block RAMs, {f.carries} carry; "
+                         f"smallest part: {f.part}")
         if f.fits:
             lines.append(f"  fpga ({f.device}/{f.package}, io {f.io_mode}): "
                          f"{f.luts} LUT4, {f.flops} flops, {f.lcs_used} / "
@@ -66,13 +87,26 @@ def summary_lines(res):
     return lines
 
 
+def power_lines(pw):
+    """The printed power figures: total and per block, in mW."""
+    mw = lambda d: f"{d['total_w'] * 1e3:.3f} mW (internal {d['internal_w'] * 1e3:.3f}, " \
+                   f"switching {d['switching_w'] * 1e3:.3f}, leakage {d['leakage_w'] * 1e3:.4f})"
+    lines = [f"  power @ {pw.get('clock_mhz')} MHz: {mw(pw['total'])}",
+             f"    activity: {pw['source']}; enqueue {pw['enq_rate']}/cycle, dequeue "
+             f"{pw['deq_rate']}/cycle; {pw['matched_flops']} of {pw['flops']} flops from the "
+             f"trace, other pins at their block's mean toggle rate"]
+    for blk, d in pw["blocks"].items():
+        lines.append(f"    {blk}: {mw(d)}; mean activity {pw['block_activity'].get(blk)}")
+    return lines
+
+
 # ------------------------------------------------------------------ report
 # report.csv's columns, in order (row_of gives them).
 CSV_COLUMNS = ["config", "scheme", "ports", "queues", "pq", "status", "area_um2",
                "seq_area_um2", "cells", "flops", "generic_cells", "transistors", "logic_depth",
                "period_ns", "worst_slack_ns", "tns_ns", "fmax_mhz", "reg2reg_fmax_mhz",
                "crit_stages", "crit_start", "crit_end", "latches", "check_problems",
-               "runtime_s"]
+               "power_mw", "runtime_s"]
 
 
 def row_of(res):
@@ -97,6 +131,7 @@ def row_of(res):
         "crit_end": cp.endpoint if cp else None,
         "latches": g.latch_cells if g else None,
         "check_problems": g.check_problems if g else None,
+        "power_mw": round(res.power["total"]["total_w"] * 1e3, 3) if res.power else None,
         "runtime_s": res.steps_s.get("total"),
     }
 
@@ -115,6 +150,46 @@ class ReportContext:
     sta_version: Optional[str]
     rtl: object  # RtlIdentity
     date: str = ""
+
+
+def rtl_text(rtl):
+    """The RTL a report is of: the manifest's name in the repository, its
+    git revision and the hash of the manifest and its files (no machine path)."""
+    # a summary.json of an older flow may hold the manifest's absolute path
+    name = manifest_name(rtl.manifest) if os.path.isabs(rtl.manifest) else rtl.manifest
+    return (f"{name}"
+            + (f" at git {rtl.git}" if rtl.git is not None else "")
+            + f", sha1 of the manifest and its files {rtl.sha1}"
+            + (", with uncommitted RTL changes" if rtl.rtl_modified else ""))
+
+
+def power_section(results):
+    """report.md's power table: per configuration and block, mW, with the
+    clock and the activity source of each configuration."""
+    runs = sorted((r for r in results if r.power),
+                  key=lambda r: (r.config.ports * r.config.queues, r.config.scheme))
+    if not runs:
+        return []
+    md = ["", "## Power per block (OpenSTA report_power, mW)", "",
+          "| config | block | internal | switching | leakage | total | share | "
+          "mean toggles/cycle |", "|---|---|---:|---:|---:|---:|---:|---:|"]
+    for r in runs:
+        pw = r.power
+        tot = pw["total"]["total_w"]
+        for blk, d in list(pw["blocks"].items()) + [("all", pw["total"])]:
+            act = pw["block_activity"].get(blk)
+            md.append(f"| {r.config.name} | {blk} | {d['internal_w'] * 1e3:.3f} "
+                      f"| {d['switching_w'] * 1e3:.3f} | {d['leakage_w'] * 1e3:.4f} "
+                      f"| {d['total_w'] * 1e3:.3f} | {100 * d['total_w'] / tot:.1f} % "
+                      f"| {'-' if act is None else f'{act:.4f}'} |")
+    md.append("")
+    for r in runs:
+        pw = r.power
+        md.append(f"- {r.config.name}: clock {pw.get('clock_mhz')} MHz; activity: {pw['source']} "
+                  f"(`{pw['command']}`), enqueue {pw['enq_rate']}/cycle, dequeue "
+                  f"{pw['deq_rate']}/cycle; {pw['matched_flops']} of {pw['flops']} flops "
+                  "from the trace, other pins at their block's mean toggle rate.")
+    return md
 
 
 def write_report(results, out, ctx, mode):
@@ -141,19 +216,18 @@ def write_report(results, out, ctx, mode):
     md.append(f"Tools: {ctx.yosys_version}" + (f"; OpenSTA {ctx.sta_version}"
                                                if mode == "asic" else "") + ".")
     rtl = ctx.rtl
-    md.append(f"RTL: {rtl.manifest} (sha1 {rtl.sha1}"
-              + (f", git {rtl.git}" if rtl.git is not None else "")
-              + (", with uncommitted RTL changes" if rtl.rtl_modified else "") + ").")
+    md.append(f"RTL: {rtl_text(rtl)}.")
     md += ["", "| config | P×Q | area µm² | flop area µm² | cells | flops | transistors (cmos est.) "
-           "| depth | worst slack ns | TNS ns | max clock MHz | reg2reg MHz | runtime |",
-           "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+           "| depth | worst slack ns | TNS ns | max clock MHz | reg2reg MHz | power mW | runtime |",
+           "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     f = lambda v, d=0: "-" if v is None else (f"{v:,.{d}f}" if isinstance(v, float) else f"{v:,}")
     for r in rows:
         md.append(f"| {r['config']}{'' if r['status'] == 'ok' else ' (' + r['status'] + ')'} "
                   f"| {r['pq']} | {f(r['area_um2'])} | {f(r['seq_area_um2'])} | {f(r['cells'])} "
                   f"| {f(r['flops'])} | {f(r['transistors'])} | {f(r['logic_depth'])} "
                   f"| {f(r['worst_slack_ns'], 3)} | {f(r['tns_ns'], 0)} | {f(r['fmax_mhz'], 1)} "
-                  f"| {f(r['reg2reg_fmax_mhz'], 1)} | {fmt_s(r['runtime_s'])} |")
+                  f"| {f(r['reg2reg_fmax_mhz'], 1)} | {f(r['power_mw'], 2)} "
+                  f"| {fmt_s(r['runtime_s'])} |")
     # DSH over SIH
     md += ["", f"## DSH over SIH ({unit})", "",
            "| P×Q | SIH | DSH | DSH extra | depth SIH → DSH | max clock SIH → DSH MHz |",
@@ -193,6 +267,7 @@ def write_report(results, out, ctx, mode):
         for r in crit:
             md.append(f"- {r['config']}: {r['crit_start']} → {r['crit_end']}, "
                       f"{r['crit_stages']} cells")
+    md += power_section(results)
     md += ["", "Figures: see docs/synthesis.md. Per-configuration logs and summary.json are in "
            "the sub-directories of this folder."]
     write_atomically(out / "report.md", "\n".join(md) + "\n")
@@ -247,6 +322,11 @@ def progress_line(i, n, res, mode):
     name = res.config.name
     if not res.ok:
         return f"[{i}/{n}] {name}: ERROR {'; '.join(res.errors)}"
+    if mode == "fpga":
+        r = family_row(res)
+        return (f"[{i}/{n}] {r['family']} {name}: {r['luts']} LUTs, {r['flops']} flops, "
+                f"{r['brams']} block RAMs, part {r['part']}, max clock {r['fmax_mhz']} MHz "
+                f"({fmt_s(r['runtime_s'])})")
     if mode == "asic":
         return (f"[{i}/{n}] {name}: area {row['area_um2']:,.0f} um2, "
                 f"{row['cells']:,} cells, {row['flops']:,} flops, depth {row['logic_depth']}, "
@@ -259,3 +339,64 @@ def progress_line(i, n, res, mode):
 
 def sweep_status(results):
     return EXIT_OK if all(r.ok for r in results) else EXIT_TOOL
+
+
+# ------------------------------------------------------------ FPGA families
+FAMILY_COLUMNS = ["family", "config", "scheme", "ports", "queues", "status", "luts", "flops",
+                  "brams", "lutrams", "carries", "dsps", "part", "fmax_mhz", "runtime_s"]
+
+
+def family_row(res):
+    c, f = res.config, res.fpga
+    return {"family": f.family if f else None, "config": c.name, "scheme": c.scheme,
+            "ports": c.ports, "queues": c.queues, "status": res.status,
+            "luts": f and f.luts, "flops": f and f.flops, "brams": f and f.brams,
+            "lutrams": f and f.lutrams, "carries": f and f.carries, "dsps": f and f.dsps,
+            "part": (f.part or "none listed") if f and f.luts is not None else None,
+            "fmax_mhz": f and f.fmax_mhz, "runtime_s": res.steps_s.get("total")}
+
+
+def write_family_report(results, out, ctx):
+    """report-fpga.md and report-fpga.csv: one row per family and configuration."""
+    from .families import BRAM_UNIT, PARTS
+    order = {f: i for i, f in enumerate(PARTS)}
+    rows = sorted((family_row(r) for r in results),
+                  key=lambda r: (order.get(r["family"], 99), r["ports"] * r["queues"],
+                                 r["ports"], r["scheme"]))
+    buf = io.StringIO(newline="")
+    w = csv.DictWriter(buf, fieldnames=FAMILY_COLUMNS)
+    w.writeheader()
+    w.writerows(rows)
+    write_atomically(out / "report-fpga.csv", buf.getvalue())
+    f = lambda v: "-" if v is None else (f"{v:,}" if isinstance(v, int) else str(v))
+    md = ["# dsh_mmu on FPGA families", "",
+          f"Generated by `scripts/synth.py report --families ...` on "
+          f"{ctx.date or datetime.date.today().isoformat()}; CellW={ctx.cell_w}, "
+          f"SizeW={ctx.size_w}, CntW={ctx.cnt_w}, ThreshLatency={ctx.latency}, the FPGA "
+          "arrangement (PauseBanks 2, ReadSlices 1).",
+          f"Tools: {ctx.yosys_version}. RTL: {rtl_text(ctx.rtl)}.",
+          "",
+          "iCE40: synth_ice40 around the serialising I/O wrapper, then nextpnr-ice40 when the "
+          "count fits the device (max clock from its timing report). Other families: "
+          "synth_<family> of dsh_mmu alone, out of context (no I/O buffers), no place and "
+          "route. Part: the smallest listed part whose LUTs (LUT RAMs, shift registers and "
+          "ECP5/Gowin carry cells counted as the LUTs they take), flip-flops, block RAMs and "
+          "DSPs hold the counts; block RAMs in the "
+          "unit Yosys maps to (" + "; ".join(f"{k}: {v}" for k, v in BRAM_UNIT.items())
+          + ").", "",
+          "| family | config | LUTs | flops | block RAMs | LUT RAMs | carry | DSP | part "
+          "| max clock MHz | runtime |",
+          "|---|---|---:|---:|---:|---:|---:|---:|---|---:|---:|"]
+    for r in rows:
+        md.append(f"| {r['family']} | {r['config']}"
+                  f"{'' if r['status'] == 'ok' else ' (' + r['status'] + ')'} "
+                  f"| {f(r['luts'])} | {f(r['flops'])} | {f(r['brams'])} | {f(r['lutrams'])} "
+                  f"| {f(r['carries'])} | {f(r['dsps'])} | {f(r['part'])} "
+                  f"| {f(r['fmax_mhz'])} | {fmt_s(r['runtime_s'])} |")
+    md += ["", "Parts and their data sheets:", ""]
+    for fam in sorted({r["family"] for r in rows if r["family"]}, key=lambda x: order[x]):
+        src, parts = PARTS[fam]
+        md.append(f"- {fam}: " + ", ".join(f"{p.name} ({p.luts:,} LUTs, {p.ffs:,} FFs, "
+                                            f"{p.brams} BRAM, {p.dsps} DSP)" for p in parts)
+                  + f"; {src}.")
+    write_atomically(out / "report-fpga.md", "\n".join(md) + "\n")

@@ -1,10 +1,11 @@
 """The source manifest (rtl/dsh_mmu.f or --manifest): its files, and what
 RTL a result is of."""
 
+import re
 import subprocess
 from pathlib import Path
 
-from .common import ToolError, sha1_of
+from .common import ROOT, ToolError, sha1_of
 from .record import RtlIdentity
 
 
@@ -24,12 +25,22 @@ def rtl_files(manifest):
     return files
 
 
+def manifest_name(manifest):
+    """The manifest as a report names it: relative to the repository, or its
+    file name when it is elsewhere; never a path of this machine."""
+    p = Path(manifest).resolve()
+    try:
+        return p.relative_to(ROOT).as_posix()
+    except ValueError:
+        return f"{p.name} (outside the repository)"
+
+
 def rtl_identity(manifest):
     """Hash of the manifest and its files, and the git commit (with -dirty)
     when the manifest is inside a work tree."""
     manifest = Path(manifest)
     files = rtl_files(manifest)
-    ident = RtlIdentity(manifest=str(manifest), sha1=sha1_of([manifest] + files)[:16])
+    ident = RtlIdentity(manifest=manifest_name(manifest), sha1=sha1_of([manifest] + files)[:16])
     try:
         out = subprocess.run(["git", "-C", str(manifest.parent), "describe", "--always",
                               "--dirty", "--abbrev=10"], capture_output=True, text=True,
@@ -42,3 +53,16 @@ def rtl_identity(manifest):
     except (OSError, subprocess.SubprocessError):
         pass
     return ident
+
+
+def package_default(manifest, name):
+    """The value of an `int unsigned` localparam of a package in the
+    manifest's files (e.g. dsh_pkg::ReadSlices), or None when none sets it."""
+    for f in rtl_files(manifest):
+        text = f.read_text(errors="replace")
+        if not re.search(r"^\s*package\b", text, re.M):
+            continue
+        m = re.search(rf"localparam\s+int(?:\s+unsigned)?\s+{name}\s*=\s*(\d+)\s*;", text)
+        if m:
+            return int(m.group(1))
+    return None

@@ -17,6 +17,28 @@ def sta_script(liberty, netlist, period_lib, input_delay, output_delay, uncertai
     """sta.tcl: figures between DSHSTA markers (OpenSTA's exit status is
     always 0, so a missing marker is how a failure shows). Times in
     library units, delays as fractions of the period."""
+    return sta_head(liberty, netlist, period_lib, input_delay, output_delay, uncertainty_lib,
+                    driving_cell, load_lib, time_cfg, sdc) + [
+        'puts "DSHSTA_BEGIN worst"',
+        "report_checks -path_delay max -fields {capacitance slew input_pin} -digits 3",
+        'puts "DSHSTA_END worst"',
+        'puts "DSHSTA_BEGIN reg2reg"',
+        "report_checks -path_delay max -from [all_registers -clock_pins]"
+        " -to [all_registers -data_pins] -fields {capacitance slew input_pin} -digits 3",
+        'puts "DSHSTA_END reg2reg"',
+        'puts "DSHSTA worst_slack [worst_slack -max]"',
+        'puts "DSHSTA tns [total_negative_slack -max]"',
+        'puts "DSHSTA hold_slack [worst_slack -min]"',
+        'puts "DSHSTA constant_outputs [join $dsh_constant_outputs ,]"',
+        'puts "DSHSTA_BEGIN check_setup"',
+        "check_setup -verbose",
+        'puts "DSHSTA_END check_setup"',
+    ]
+
+
+def sta_head(liberty, netlist, period_lib, input_delay, output_delay, uncertainty_lib,
+             driving_cell, load_lib, time_cfg, sdc=SDC):
+    """The netlist read and linked, the SDC's variables set and the SDC read."""
     return [
         f"read_liberty {{{liberty}}}",
         f"read_verilog {{{netlist}}}",
@@ -29,17 +51,6 @@ def sta_script(liberty, netlist, period_lib, input_delay, output_delay, uncertai
         f"set dsh_output_load {load_lib:.6g}",
         f"set dsh_cfg_false_path {0 if time_cfg else 1}",
         f"source {{{sdc}}}",
-        'puts "DSHSTA_BEGIN worst"',
-        "report_checks -path_delay max -fields {capacitance slew input_pin} -digits 3",
-        'puts "DSHSTA_END worst"',
-        'puts "DSHSTA_BEGIN reg2reg"',
-        "report_checks -path_delay max -from [all_registers -clock_pins]"
-        " -to [all_registers -data_pins] -fields {capacitance slew input_pin} -digits 3",
-        'puts "DSHSTA_END reg2reg"',
-        'puts "DSHSTA worst_slack [worst_slack -max]"',
-        'puts "DSHSTA tns [total_negative_slack -max]"',
-        'puts "DSHSTA hold_slack [worst_slack -min]"',
-        "check_setup -verbose",
     ]
 
 
@@ -65,6 +76,37 @@ def path_sections(text):
     return res
 
 
+def parse_check_setup(text):
+    """check_setup -verbose's findings, one line each ('1 unconstrained
+    endpoint: stat_pevt_pause_o[0]'), from the text between its markers
+    (a whole sta.log is accepted too). A finding is a 'Warning: There
+    is/are N ...' line followed by its indented items (at most 8 kept)."""
+    m = re.search(r"DSHSTA_BEGIN check_setup\n(.*?)DSHSTA_END check_setup", text, re.S)
+    body = m.group(1) if m else text
+    findings, cur, items, extra = [], None, [], 0
+
+    def flush():
+        if cur:
+            more = f" (+{extra} more)" if extra else ""
+            findings.append(cur + (": " + ", ".join(items) + more if items else ""))
+
+    for ln in body.splitlines():
+        w = re.match(r"^(?:Warning|Error): There (?:is|are) (\d+) (.*?)\.?\s*$", ln)
+        if w:
+            flush()
+            cur, items, extra = f"{w.group(1)} {w.group(2)}", [], 0
+        elif cur and re.match(r"^\s+\S", ln):
+            if len(items) < 8:
+                items.append(ln.strip())
+            else:
+                extra += 1
+        elif ln.strip():
+            flush()
+            cur = None
+    flush()
+    return findings
+
+
 def parse_sta_log(text, tu, period_ns, log_path="sta.log"):
     """StaResult from sta.log's text; tu: the library's time unit in ns.
     ToolError when a slack is missing."""
@@ -87,6 +129,9 @@ def parse_sta_log(text, tu, period_ns, log_path="sta.log"):
         res.reg2reg_fmax_mhz = round(1000.0 / d, 1) if d > 0 else None
     m = re.search(r"There (?:is|are) (\d+) unconstrained endpoint", text)
     res.unconstrained_endpoints = int(m.group(1)) if m else 0
+    res.check_setup = parse_check_setup(text)
+    m = re.search(r"^DSHSTA constant_outputs ?(.*)$", text, re.M)
+    res.constant_outputs = [x for x in (m.group(1).split(",") if m else []) if x]
     return res
 
 

@@ -18,6 +18,7 @@ PACKAGES = {
     "yosys": "yosys",
     "sta": "opensta",
     "nextpnr-ice40": "nextpnr-ice40 (and fpga-icestorm-chipdb)",
+    "fst2vcd": "gtkwave",
 }
 
 
@@ -50,9 +51,15 @@ def tool_version(name):
 _procs, _procs_lock = set(), threading.Lock()
 
 
+def timeout_message(tool, timeout_s):
+    return (f"{tool} timed out: stopped after the limit of {timeout_s / 60:g} min "
+            "(--timeout)")
+
+
 def run_tool(cmd, log_path, cwd, timeout=None):
-    """Run a tool with its output to log_path. Returns (rc, seconds); rc -1 on
-    timeout, after killing the tool's whole process group (yosys-abc too)."""
+    """Run a tool with its output to log_path. Returns (rc, seconds). On
+    timeout the tool's whole process group (yosys-abc too) is killed and
+    ToolError says which tool and which limit (exit 3)."""
     t0 = time.monotonic()
     with open(log_path, "w") as log:
         p = subprocess.Popen(cmd, cwd=cwd, stdout=log, stderr=subprocess.STDOUT,
@@ -64,8 +71,9 @@ def run_tool(cmd, log_path, cwd, timeout=None):
         except subprocess.TimeoutExpired:
             os.killpg(p.pid, 9)
             p.wait()
-            rc = -1
             log.write(f"\n*** synth.py: killed after {timeout} s\n")
+            raise ToolError(timeout_message(Path(cmd[0]).name, timeout)
+                            + f"; log {log_path}")
         except KeyboardInterrupt:
             os.killpg(p.pid, 9)
             raise

@@ -48,9 +48,13 @@ def stamp(out, label):
     return f"!echo {label} $(date +%s.%N) >> {shlex.quote(str(Path(out) / 'stamps.txt'))}"
 
 
-def generic_script(files, cfg, out):
+def generic_script(files, cfg, out, keep=()):
+    """keep: glob patterns of the top's instances kept as their own modules
+    (`synth -flatten` then flattens everything else), so that power can be
+    reported per block."""
     o = Path(out)
-    return (front(files, cfg) + [stamp(o, "elaborate")] + [
+    kept = [f"setattr -set keep_hierarchy 1 {TOP}/{pat}" for pat in keep]
+    return (front(files, cfg) + [stamp(o, "elaborate")] + kept + [
         f"synth -flatten -top {TOP} -run begin:fine",
         stamp(o, "synth_coarse"),
         f"synth -flatten -top {TOP} -run fine:check",
@@ -118,8 +122,6 @@ def run_yosys(script_lines, out, res, *, name="yosys", timeout_min=None, log=Non
                        timeout=timeout_min * 60 if timeout_min else None)
     res.steps_s.update(read_stamps(out / "stamps.txt", t0))
     res.steps_s[f"{name}.total"] = round(sec, 2)
-    if rc == -1:
-        raise ToolError(f"{name} timed out after {fmt_s(sec)} (--timeout {timeout_min} min)")
     if rc != 0:
         errs = tool_errors(out / f"{name}.log") or tool_errors(out / f"{name}.stdout")
         log_path = out / f"{name}.log"

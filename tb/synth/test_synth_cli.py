@@ -72,6 +72,62 @@ class Cli(unittest.TestCase):
         self.refused("--scheme", "generic", "--scheme", "both")
         self.refused("--device", "fpga", "--device", "ecp5")
 
+    def test_values_no_tool_can_use(self):
+        """Infinite or not-a-number values are refused with the option, the
+        value and the accepted range (an infinite period hangs OpenSTA)."""
+        for opt, mode, bad, rng in (
+                ("--period", "asic", "inf", "(0.01, 1000] ns"),
+                ("--period", "asic", "nan", "(0.01, 1000] ns"),
+                ("--period", "asic", "0", "(0.01, 1000] ns"),
+                ("--uncertainty", "asic", "inf", "[0, 1000] ns"),
+                ("--uncertainty", "asic", "nan", "[0, 1000] ns"),
+                ("--uncertainty", "asic", "-0.1", "[0, 1000] ns"),
+                ("--output-load", "asic", "inf", "(0, 1000]"),
+                ("--output-load", "asic", "nan", "(0, 1000]"),
+                ("--fpga-freq", "fpga", "inf", "(0.1, 1000] MHz"),
+                ("--fpga-freq", "fpga", "nan", "(0.1, 1000] MHz"),
+                ("--input-delay", "asic", "nan", "[0, 1)"),
+                ("--output-delay", "asic", "1", "[0, 1)"),
+                ("--timeout", "asic", "inf", "(0.1, 10080] min"),
+                ("--timeout", "asic", "0", "(0.1, 10080] min")):
+            err = self.refused(opt, mode, opt, bad)
+            self.assertIn(bad, err)
+            self.assertIn(rng, err, f"{opt} {bad}: no range in {err!r}")
+
+    def test_uncertainty_at_least_the_period(self):
+        err = self.refused("--uncertainty", "asic", "--period", "2", "--uncertainty", "2")
+        self.assertIn("[0, 2) ns", err)
+
+    def test_recorded_period_that_is_not_finite(self):
+        import json
+        lim = Path(self.tmp.name) / "limits.json"
+        lim.write_text(json.dumps({"configs": {"dsh_4x4": {"asic": {"period_ns": float("inf")}}}}))
+        err = self.refused("--period", "asic", "--period", "recorded", "--limits", str(lim))
+        self.assertIn("recorded for dsh_4x4", err)
+
+    def test_cell_width_too_narrow_for_the_default_slices(self):
+        """dsh_pkg::ReadSlices (10) copies must fit CellW: refused at once,
+        not after Yosys has read the sources."""
+        err = self.refused("--cell-w", "asic", "--cell-w", "8")
+        self.assertIn("ReadSlices 10", err)
+        self.refused("--read-slices", "asic", "--cell-w", "8", "--read-slices", "9")
+        # with slices that fit it is accepted (and gets as far as the tools)
+        rc, err = self.call("asic", "--cell-w", "8", "--size-w", "4", "--read-slices", "8")
+        self.assertEqual(rc, 3, err)
+
+    def test_power_and_family_options(self):
+        self.refused("--power", "fpga", "--power")
+        self.refused("--power-cycles", "asic", "--power", "--power-cycles", "50")
+        err = self.refused("--power-window", "asic", "--power", "--power-cycles", "1000",
+                           "--power-window", "2000")
+        self.assertIn("10..1000", err)
+        self.refused("--power-seed", "asic", "--power", "--power-seed", "-1")
+        self.refused("--power-sim", "asic", "--power", "--power-sim", "/nonexistent/dsh-run")
+        self.refused("--family", "asic", "--family", "xilinx")
+        self.refused("--families", "asic", "--families", "xilinx")
+        self.refused("--families", "report", "--families", "altera")
+        self.refused("--family", "fpga", "--family", "altera")
+
     def test_missing_files(self):
         missing = str(Path(self.tmp.name) / "none")
         self.refused("--manifest", "generic", "--manifest", missing)

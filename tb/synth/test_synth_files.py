@@ -12,7 +12,7 @@ from pathlib import Path
 from unittest import mock
 
 import synth_fixtures
-from synth import checks, files, report, yosys
+from synth import checks, files, report, tools, yosys
 from synth.common import ToolError, UsageError
 from synth.record import RunResult
 
@@ -191,6 +191,25 @@ class FailingTool(unittest.TestCase):
     def test_the_log_is_named_without_errors(self):
         msg = self.run_failing_yosys("killed\n")
         self.assertEqual(msg, f"yosys failed (exit 1) after 2s: see {self.d / 'yosys.log'}")
+
+
+class Timeout(unittest.TestCase):
+    """Every tool runs under a limit; a timeout names the tool and the limit."""
+
+    def test_a_tool_over_its_limit_is_stopped_and_named(self):
+        with tempfile.TemporaryDirectory() as d:
+            t0 = __import__("time").monotonic()
+            with self.assertRaises(ToolError) as e:
+                tools.run_tool(["sleep", "30"], Path(d) / "sleep.log", d, timeout=0.3)
+            self.assertLess(__import__("time").monotonic() - t0, 10)
+            self.assertIn("killed after 0.3 s", (Path(d) / "sleep.log").read_text())
+        self.assertTrue(str(e.exception).startswith(
+            "sleep timed out: stopped after the limit of 0.005 min (--timeout)"), str(e.exception))
+
+    def test_a_tool_within_its_limit_runs(self):
+        with tempfile.TemporaryDirectory() as d:
+            rc, _ = tools.run_tool(["true"], Path(d) / "true.log", d, timeout=30)
+        self.assertEqual(rc, 0)
 
 
 class Interrupt(unittest.TestCase):

@@ -162,7 +162,75 @@ class Checks(unittest.TestCase):
     def test_parse_checks(self):
         self.assertIsNone(checks.parse_checks(None))
         self.assertEqual(checks.parse_checks("none"), [])
-        self.assertEqual(checks.parse_checks("all"), ["latch", "yosys-check", "timing", "area"])
+        self.assertEqual(checks.parse_checks("all"),
+                         ["latch", "yosys-check", "timing", "constraints", "area"])
+        # a bare --check (argparse's const 'ci'): what CI needs, not the area limit
+        self.assertEqual(checks.parse_checks("ci"),
+                         ["latch", "yosys-check", "timing", "constraints"])
+
+    def test_constraints_verdict(self):
+        res = fx.asic_result()
+        v = checks.evaluate_checks(res, ["constraints"], {})["constraints"]
+        self.assertEqual(v.status, "pass")
+        res.asic.sta.constant_outputs = ["stat_pevt_pause_o[0]=0"]
+        v = checks.evaluate_checks(res, ["constraints"], {})["constraints"]
+        self.assertEqual((v.status, v.detail), ("pass", "check_setup clean (1 constant output(s): "
+                                                        "stat_pevt_pause_o[0]=0)"))
+        res.asic.sta.check_setup = ["1 unconstrained endpoint: stat_pevt_pause_o[1]"]
+        v = checks.evaluate_checks(res, ["constraints"], {})["constraints"]
+        self.assertEqual(v.status, "fail")
+        self.assertIn("stat_pevt_pause_o[1]", v.detail)
+        self.assertEqual(checks.exit_status({"constraints": v}), 1)
+        res.asic = None
+        self.assertEqual(checks.evaluate_checks(res, ["constraints"], {})["constraints"].status,
+                         "skip")
+
+    def test_violated_timing_fails_the_check(self):
+        res = fx.asic_result(slack=-0.01)
+        v = checks.evaluate_checks(res, checks.parse_checks("ci"), {})
+        self.assertEqual(v["timing"].status, "fail")
+        self.assertEqual(checks.exit_status(v), 1)
+
+
+# check_setup -verbose as this OpenSTA (2.0.17) prints it on the 4x4 netlist
+# under the SDC before the inputs and constant outputs were all constrained.
+CHECK_SETUP = """DSHSTA constant_outputs stat_pevt_pause_o[0]=0,x_o[3]=1
+DSHSTA_BEGIN check_setup
+Warning: There is 1 input port missing set_input_delay.
+  rst_ni
+Warning: There are 11 unconstrained endpoints.
+  a_o[0]
+  a_o[1]
+  a_o[2]
+  a_o[3]
+  a_o[4]
+  a_o[5]
+  a_o[6]
+  a_o[7]
+  a_o[8]
+  a_o[9]
+  a_o[10]
+DSHSTA_END check_setup
+"""
+
+
+class CheckSetup(unittest.TestCase):
+    def test_findings_one_line_each(self):
+        self.assertEqual(sta.parse_check_setup(CHECK_SETUP), [
+            "1 input port missing set_input_delay: rst_ni",
+            "11 unconstrained endpoints: a_o[0], a_o[1], a_o[2], a_o[3], a_o[4], a_o[5], "
+            "a_o[6], a_o[7] (+3 more)"])
+
+    def test_clean(self):
+        self.assertEqual(sta.parse_check_setup("DSHSTA_BEGIN check_setup\nDSHSTA_END check_setup\n"),
+                         [])
+
+    def test_in_a_whole_log(self):
+        log = ("DSHSTA worst_slack 0.5\nDSHSTA tns 0\nDSHSTA hold_slack 0.1\n" + CHECK_SETUP)
+        r = sta.parse_sta_log(log, 1.0, 4.0)
+        self.assertEqual(r.constant_outputs, ["stat_pevt_pause_o[0]=0", "x_o[3]=1"])
+        self.assertEqual(len(r.check_setup), 2)
+        self.assertEqual(r.unconstrained_endpoints, 11)
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ ASIC_KEYS = ["liberty", "library", "period_ns", "target_mhz", "driving_cell", "o
              "dont_use_removed", "area_um2", "cells", "flops", "seq_area_um2", "comb_area_um2",
              "top_cells_by_area", "worst_slack_ns", "tns_ns", "hold_slack_ns", "timing_met",
              "fmax_mhz", "critical_path", "reg2reg_path", "reg2reg_fmax_mhz",
-             "unconstrained_endpoints"]
+             "unconstrained_endpoints", "check_setup", "constant_outputs"]
 
 
 class RoundTrip(unittest.TestCase):

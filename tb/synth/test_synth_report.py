@@ -2,26 +2,27 @@
 report.csv and report.md from hand-made records. No tool runs
 (synth/unit-report)."""
 import csv
+import re
 import sys
 import tempfile
 import unittest
 from pathlib import Path
 
 import synth_fixtures as fx
-from synth import report
+from synth import report, rtl
 from synth.record import RtlIdentity
 
 COLUMNS = ["config", "scheme", "ports", "queues", "pq", "status", "area_um2", "seq_area_um2",
            "cells", "flops", "generic_cells", "transistors", "logic_depth", "period_ns",
            "worst_slack_ns", "tns_ns", "fmax_mhz", "reg2reg_fmax_mhz", "crit_stages",
-           "crit_start", "crit_end", "latches", "check_problems", "runtime_s"]
+           "crit_start", "crit_end", "latches", "check_problems", "power_mw", "runtime_s"]
 
 
 def context():
     return report.ReportContext(cell_w=20, size_w=8, cnt_w=32, latency=2, period=4.0,
                                 input_delay=0.2, output_delay=0.2, yosys_version="Yosys 0.23",
                                 sta_version="2.0.17",
-                                rtl=RtlIdentity("/r/dsh_mmu.f", "0123", "abc", True),
+                                rtl=RtlIdentity("rtl/dsh_mmu.f", "0123", "abc", True),
                                 date="2026-01-01")
 
 
@@ -61,9 +62,10 @@ class Report(unittest.TestCase):
                       "CntW=32, ThreshLatency=2.", md)
         self.assertIn("Library lib_a, target clock 4.0 ns (250 MHz)", md)
         self.assertIn("Tools: Yosys 0.23; OpenSTA 2.0.17.", md)
-        self.assertIn("RTL: /r/dsh_mmu.f (sha1 0123, git abc, with uncommitted RTL changes).", md)
+        self.assertIn("RTL: rtl/dsh_mmu.f at git abc, sha1 of the manifest and its files 0123, "
+                      "with uncommitted RTL changes.", md)
         self.assertIn("| dsh_4x4 | 16 | 1,100 | 440 | 800 | 100 | 1,000 | 20 | 0.100 | 0 "
-                      "| 240.0 | 240.0 | 54s |", md)
+                      "| 240.0 | 240.0 | - | 54s |", md)
         self.assertIn("| sih_8x8 (error) | 64 |", md)
         # DSH over SIH: area +10 %, max clock SIH -> DSH
         self.assertIn("| 4×4 | 1,000 | 1,100 | +10.0 % | 20 → 20 | 250.0 → 240.0 |", md)
@@ -71,6 +73,72 @@ class Report(unittest.TestCase):
         # least squares through (16, 1100) and (64, 4400): 68.75 per P·Q
         self.assertIn("- DSH: um2 ≈ 69 × P·Q + 0 (least squares); per queue 16: 69, 64: 69.", md)
         self.assertIn("- dsh_8x8: a_q$_DFF_P_ → b_q$_DFF_P_, 1 cells", md)
+
+
+# An absolute path: a slash that starts a word, then at least one more part.
+ABS_PATH = re.compile(r"(?<![\w.~/-])/(?:[\w.+-]+/)+[\w.+-]*")
+
+
+class NoMachinePath(unittest.TestCase):
+    """Reports name the RTL by git revision and hash, never by a path of the
+    machine that made them (issue 23.4)."""
+
+    def test_pattern_finds_paths(self):
+        self.assertTrue(ABS_PATH.search("RTL: /work/main/rtl/dsh_mmu.f (sha1 1)"))
+        self.assertFalse(ABS_PATH.search("input/output delay 0.2/0.2, DSH/SIH, rtl/dsh_mmu.f"))
+
+    def test_generated_report_has_none(self):
+        res = [fx.asic_result()]
+        res[0].rtl.manifest = "/home/someone/clone/rtl/dsh_mmu.f"  # an older summary.json
+        ctx = report.ReportContext(cell_w=20, size_w=8, cnt_w=32, latency=2, period=4.0,
+                                   input_delay=0.2, output_delay=0.2, yosys_version="Yosys 0.23",
+                                   sta_version="2.0.17", date="2026-01-01",
+                                   rtl=RtlIdentity("/home/someone/clone/rtl/dsh_mmu.f", "0123",
+                                                   "abc", False))
+        with tempfile.TemporaryDirectory() as d:
+            report.write_report(res, Path(d), ctx, "asic")
+            for name in ("report.md", "report.csv"):
+                text = (Path(d) / name).read_text()
+                self.assertIsNone(ABS_PATH.search(text), f"{name}: {ABS_PATH.search(text)}")
+            self.assertIn("RTL: dsh_mmu.f (outside the repository) at git abc",
+                          (Path(d) / "report.md").read_text())
+
+    def test_rtl_identity_inside_the_repository(self):
+        ident = rtl.rtl_identity(fx.SCRIPTS.parent / "rtl" / "dsh_mmu.f")
+        self.assertEqual(ident.manifest, "rtl/dsh_mmu.f")
+
+    def test_committed_reports_have_none(self):
+        docs = fx.SCRIPTS.parent / "docs"
+        for f in sorted(docs.glob("synthesis-report*")):
+            m = ABS_PATH.search(f.read_text())
+            self.assertIsNone(m, f"{f.name}: {m and m.group(0)}")
+
+
+def power_dict():
+    fig = lambda i, s, l: {"internal_w": i, "switching_w": s, "leakage_w": l,
+                           "total_w": i + s + l}
+    return {"source": "dsh-run traffic", "command": "dsh-run -n 100", "cycles": 50,
+            "enq_rate": 0.9, "deq_rate": 0.3, "flops": 10, "matched_flops": 8,
+            "clock_mhz": 200.0, "block_activity": {"records": 0.01, "statistics": 0.002},
+            "total": fig(3e-3, 1e-3, 0.0), "groups": {},
+            "blocks": {"records": fig(1e-3, 0.5e-3, 0.0), "statistics": fig(2e-3, 0.5e-3, 0.0)}}
+
+
+class Power(unittest.TestCase):
+    def test_printed_lines_and_table(self):
+        res = fx.asic_result()
+        res.power = power_dict()
+        lines = report.summary_lines(res)
+        self.assertIn("  power @ 200.0 MHz: 4.000 mW (internal 3.000, switching 1.000, "
+                      "leakage 0.0000)", lines)
+        self.assertIn("    records: 1.500 mW (internal 1.000, switching 0.500, leakage 0.0000); "
+                      "mean activity 0.01", lines)
+        md = report.power_section([res])
+        self.assertIn("| dsh_4x4 | statistics | 2.000 | 0.500 | 0.0000 | 2.500 | 62.5 % "
+                      "| 0.0020 |", md)
+        self.assertIn("| dsh_4x4 | all | 3.000 | 1.000 | 0.0000 | 4.000 | 100.0 % | - |", md)
+        self.assertEqual(report.row_of(res)["power_mw"], 4.0)
+        self.assertEqual(report.power_section([fx.asic_result()]), [])
 
 
 class Summary(unittest.TestCase):
@@ -89,7 +157,14 @@ class Summary(unittest.TestCase):
         self.assertEqual(lines[4], "  critical path: a_q$_DFF_P_ -> b_q$_DFF_P_, 1 cells, "
                          "arrival 3.5 ns")
         self.assertEqual(lines[5], "  reg-to-reg: slack -0.250 ns, max clock 235.3 MHz, 1 cells")
-        self.assertEqual(lines[6], "  time: yosys.total 50s, sta 3s, total 54s")
+        self.assertEqual(lines[6], "  check_setup: clean (every input and output constrained)")
+        self.assertEqual(lines[7], "  time: yosys.total 50s, sta 3s, total 54s")
+        res.asic.sta.check_setup = ["1 input port missing set_input_delay: rst_ni"]
+        res.asic.sta.constant_outputs = ["stat_pevt_pause_o[0]=0"]
+        lines = report.summary_lines(res)
+        self.assertEqual(lines[6], "  check_setup: 1 input port missing set_input_delay: rst_ni")
+        self.assertEqual(lines[7], "  constant outputs (tied by synthesis, no path to time): "
+                                   "stat_pevt_pause_o[0]=0")
 
     def test_error_and_skipped_asic(self):
         res = fx.asic_result()

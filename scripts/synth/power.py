@@ -1,0 +1,339 @@
+"""Power: OpenSTA's report_power on the gate-level netlist, with switching
+activity counted in a simulated workload, per block.
+
+The blocks are the top's instances kept as their own modules in synthesis
+(BLOCKS: instance name patterns, the one place to change when the RTL's
+top is re-arranged); everything else, flattened into the top, is 'rest'.
+Known limit: this OpenSTA's report_power crashes (SIGSEGV) on the 32x7 SIH
+netlist, hierarchical or flattened, with or without activities (not on
+32x7 DSH or 4x4 SIH); the run then fails with exit 3 naming the crash.
+
+This OpenSTA reads no VCD or SAIF, and a user activity set on a flop's Q
+pin is not propagated into the logic it drives (checked: the logic's power
+does not move when every Q pin's activity goes from 0.01 to 0.5). So the
+activity is applied, not propagated:
+  - data inputs: their measured toggle rate and duty (set_power_activity
+    -input_ports, bits of a port averaged);
+  - every flop whose output net is a traced RTL register bit: that bit's
+    toggle rate and duty, on every pin of the net (driver and loads);
+  - every other pin of a block's cells: the mean toggle rate of the
+    block's traced signals (registers and wires in its scopes), duty 0.5.
+The clock pins keep the clock's own activity (2 edges a cycle)."""
+
+import fnmatch
+import re
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Optional
+
+from .activity import read_vcd
+from .common import ROOT, TOP, ToolError, UsageError
+from .tools import run_tool
+
+# (block, instance name patterns of the top); first match wins.
+BLOCKS = [
+    ("threshold pipeline", ("u_thresh_pipe*",)),
+    ("records", ("u_store*",)),
+    ("statistics", ("u_stats*",)),
+]
+REST = "rest (top: admission, FSMs, forwarding, I/O registers)"
+DEFAULT_SIM = ROOT / "build" / "tools" / "dsh-run"
+
+
+def keep_patterns():
+    return [p for _, pats in BLOCKS for p in pats]
+
+
+def block_of(name):
+    """The block a cell or net belongs to, from its first path component
+    (hierarchical 'u_stats/_12_' or flattened 'u_stats.x_q[3]')."""
+    first = re.split(r"[/.]", name.lstrip("\\"), maxsplit=1)[0]
+    for blk, pats in BLOCKS:
+        if any(fnmatch.fnmatchcase(first, p) for p in pats):
+            return blk
+    return REST
+
+
+# ------------------------------------------------------------ the workload
+@dataclass
+class Workload:
+    """How the activity was obtained, for the report."""
+    source: str
+    cycles: int
+    enq_rate: float   # enqueues per cycle in the window (enq_valid_i at 1)
+    deq_rate: float
+    command: str
+    matched_flops: int = 0
+    flops: int = 0
+    block_activity: dict = field(default_factory=dict)  # block -> mean toggles/cycle
+
+
+def dsh_run_config(cfg):
+    """dsh-run's options for cfg: the golden model's fields that the RTL
+    parameters set (the rest at dsh-run's defaults, the paper's chip)."""
+    return ["--n_ports", str(cfg.ports), "--n_queues", str(cfg.queues), "--scheme", cfg.scheme,
+            "--thresh_latency", str(cfg.latency)]
+
+
+def simulate(cfg, out, sim, cycles, window, seed, timeout_s):
+    """Run the Verilated RTL (dsh-run --backend rtl) with an FST of the last
+    window cycles, convert it to VCD (fst2vcd). Returns (vcd path, command)."""
+    sim = Path(sim)
+    if not sim.is_file():
+        raise UsageError(f"--power-sim {sim}: no such file (build it: cmake --build build "
+                         "--target dsh-run)")
+    if not shutil.which("fst2vcd"):
+        raise ToolError("'fst2vcd' not found on PATH; install the Debian package gtkwave")
+    o = Path(out)
+    fst, vcd = o / "workload.fst", o / "workload.vcd"
+    cmd = [str(sim), "--backend", "rtl", "-n", str(cycles), "--trace-cycles", str(window),
+           "--seed", str(seed), "--fst", str(fst)] + dsh_run_config(cfg)
+    rc, _ = run_tool(cmd, o / "workload.log", o, timeout=timeout_s)
+    if rc != 0:
+        raise ToolError(f"dsh-run failed (exit {rc}); see {o / 'workload.log'}")
+    with open(vcd, "w") as f:
+        rc, _ = run_tool(["fst2vcd", "-o", str(vcd), str(fst)], o / "fst2vcd.log", o,
+                         timeout=timeout_s)
+    if rc != 0 or vcd.stat().st_size == 0:
+        raise ToolError(f"fst2vcd failed (exit {rc}); see {o / 'fst2vcd.log'}")
+    shown = [Path(cmd[0]).name] + [c if not c.startswith(str(o)) else Path(c).name
+                                   for c in cmd[1:]]
+    return vcd, " ".join(shown)
+
+
+# ---------------------------------------------------------- the activities
+def flop_net(cell_name):
+    """A flop cell's RTL net, from the name `rename -wire` gave it
+    ('u_stats.u_ppause.rd_q[26]$_DFF_P_' -> 'u_stats.u_ppause.rd_q[26]');
+    a hierarchical instance path 'u_stats/x_q[3]$_DFF_P_' keeps its block
+    ('u_stats.x_q[3]'). None for a flop without an RTL name."""
+    name = cell_name.replace("\\", "").replace(" ", "")
+    m = re.match(r"^(.*?)\$_[A-Z]+\w*$", name)
+    if not m or m.group(1).startswith("$"):
+        return None
+    return m.group(1).replace("/", ".")
+
+
+def block_means(act):
+    """{block: mean toggles per cycle over every traced bit in its scopes}."""
+    sums, counts = {}, {}
+    for name, b in act.bits.items():
+        blk = block_of(name) if "." in name else REST
+        sums[blk] = sums.get(blk, 0) + b.toggles
+        counts[blk] = counts.get(blk, 0) + 1
+    return {blk: sums[blk] / counts[blk] / act.cycles for blk in sums if act.cycles}
+
+
+def port_activities(act, ports):
+    """{port: (activity, duty)} averaged over each input port's bits."""
+    res = {}
+    for p in ports:
+        bits = [n for n in act.bits if n == p or re.fullmatch(re.escape(p) + r"\[\d+\]", n)]
+        if bits:
+            res[p] = (sum(act.activity(n) for n in bits) / len(bits),
+                      sum(act.duty(n) for n in bits) / len(bits))
+    return res
+
+
+def tcl_quote(s):
+    return "{" + s + "}"
+
+
+def activity_tcl(act, input_ports, blocks_present):
+    """Tcl lines applying the activities (see the module's docstring).
+    blocks_present: {block: its instance name in the netlist}. The flops'
+    activities go into the Tcl array dsh_act (RTL net -> {activity duty});
+    dsh_apply_flops matches them to the flops by the cells' names."""
+    means = block_means(act)
+    lines = []
+    for p, (a, d) in sorted(port_activities(act, input_ports).items()):
+        lines.append(f"set_power_activity -input_ports [get_ports {tcl_quote(p)}] "
+                     f"-activity {a:.6g} -duty {d:.6g}")
+    # the rest first (every cell), then each block's cells over it
+    if REST in means:
+        lines.append(f"dsh_block_activity * {means[REST]:.6g}")
+    for blk, inst in sorted(blocks_present.items()):
+        if blk in means:
+            lines.append(f"dsh_block_activity {tcl_quote(inst + '/*')} {means[blk]:.6g}")
+    for name in sorted(act.bits):
+        # registers and wires below the top (ports are set above); a name
+        # Tcl cannot brace-quote is left out (no netlist flop has one)
+        if "." in name and not re.search(r'[{}"\\\s]', name):
+            lines.append(f"array set dsh_act {{{{{name}}} {{{act.activity(name):.6g} "
+                         f"{act.duty(name):.6g}}}}}")
+    lines.append("dsh_apply_flops")
+    return lines
+
+
+POWER_PROCS = r"""
+# Every pin of the cells matching a pattern (leaf cells only: a kept
+# block's instance has no Liberty cell), but those on a clock net, gets
+# activity A at duty 0.5.
+proc dsh_block_activity {pattern a} {
+  foreach c [get_cells $pattern] {
+    if {[catch {get_lib_cells -of_objects $c}]} { continue }
+    foreach p [get_pins -of_objects $c] {
+      set n [get_nets -quiet -of_objects $p]
+      if {$n ne "" && $n ne "NULL" && [string match *clk_i [get_full_name $n]]} { continue }
+      sta::set_power_pin_activity $p $a 0.5
+    }
+  }
+}
+# Flops named after their RTL net ('<block>/<net>$_DFF..._'): the traced
+# bit's activity on every pin of the flop's output net. Prints how many
+# flops there are and how many matched.
+proc dsh_apply_flops {} {
+  global dsh_act
+  set flops 0
+  set matched 0
+  foreach c [get_cells -hierarchical *] {
+    if {![regexp {^(.*)\$_[A-Z]+\w*$} [get_full_name $c] -> net]} { continue }
+    incr flops
+    set key [string map [list / . "\\" "" " " ""] $net]
+    if {![info exists dsh_act($key)]} { continue }
+    incr matched
+    lassign $dsh_act($key) a d
+    foreach q [get_pins -of_objects $c] {
+      if {[get_property $q direction] ne "output"} { continue }
+      set n [get_nets -quiet -of_objects $q]
+      if {$n eq "" || $n eq "NULL"} { continue }
+      foreach p [get_pins -of_objects $n] { sta::set_power_pin_activity $p $a $d }
+    }
+  }
+  puts "DSHPOWER flops $flops matched $matched"
+}
+"""
+
+
+def power_script(sta_head, act_lines, blocks_present):
+    """power.tcl: sta_head (liberty, netlist, SDC), the activities, then
+    report_power for the whole design and for every leaf cell."""
+    return (sta_head + POWER_PROCS.strip("\n").splitlines() + act_lines + [
+        'puts "DSHPOWER_BEGIN total"',
+        "report_power -digits 4",
+        'puts "DSHPOWER_END total"',
+        'puts "DSHPOWER_BEGIN instances"',
+        f"report_power -instances [get_cells -hierarchical *] -digits 4",
+        'puts "DSHPOWER_END instances"',
+    ])
+
+
+def section(text, name):
+    m = re.search(rf"DSHPOWER_BEGIN {name}\n(.*?)DSHPOWER_END {name}", text, re.S)
+    return m.group(1) if m else ""
+
+
+# ------------------------------------------------------ report_power reader
+@dataclass
+class PowerFigures:
+    internal_w: float = 0.0
+    switching_w: float = 0.0
+    leakage_w: float = 0.0
+
+    @property
+    def total_w(self):
+        return self.internal_w + self.switching_w + self.leakage_w
+
+    def add(self, i, s, l):
+        self.internal_w += i
+        self.switching_w += s
+        self.leakage_w += l
+
+    def to_dict(self):
+        return {"internal_w": self.internal_w, "switching_w": self.switching_w,
+                "leakage_w": self.leakage_w, "total_w": self.total_w}
+
+
+_NUM = r"(-?\d[\d.]*(?:[eE][-+]?\d+)?)"
+
+
+def parse_power_groups(text):
+    """{group: PowerFigures} of report_power's table (Sequential,
+    Combinational, ..., Total)."""
+    res = {}
+    for m in re.finditer(rf"^(\w+)\s+{_NUM}\s+{_NUM}\s+{_NUM}\s+{_NUM}\s+[\d.]+%\s*$", text, re.M):
+        f = PowerFigures()
+        f.add(float(m.group(2)), float(m.group(3)), float(m.group(4)))
+        res[m.group(1)] = f
+    return res
+
+
+def parse_power_instances(text):
+    """[(instance, internal, switching, leakage)] of report_power -instances."""
+    return [(m.group(5), float(m.group(1)), float(m.group(2)), float(m.group(3)))
+            for m in re.finditer(rf"^\s*{_NUM}\s+{_NUM}\s+{_NUM}\s+{_NUM}\s+(\S.*?)\s*$",
+                                 text, re.M)]
+
+
+def sum_by_block(instances):
+    """{block: PowerFigures} summed over report_power -instances lines."""
+    res = {}
+    for name, i, s, l in instances:
+        res.setdefault(block_of(name), PowerFigures()).add(i, s, l)
+    return res
+
+
+def kept_blocks(netlist_text, lib_cells):
+    """{block: instance name} of the top's instances of kept modules (not
+    Liberty cells) in a netlist written by write_verilog."""
+    top = netlist_text[netlist_text.rfind(f"module {TOP}("):]
+    res = {}
+    for mod, inst in re.findall(r"^\s+(\\?\S+)\s+(\\?[\w.\[\]$]+)\s*\(", top, re.M):
+        if mod.lstrip("\\") in lib_cells or mod in ("module", "input", "output", "wire"):
+            continue
+        blk = block_of(inst)
+        if blk != REST:
+            res[blk] = inst.lstrip("\\")
+    return res
+
+
+def input_ports(act):
+    """The data and configuration inputs traced at the top (not the clock
+    or the reset), by name without the bit index."""
+    names = {re.sub(r"\[\d+\]$", "", n) for n in act.bits if "." not in n}
+    return sorted(n for n in names if n.endswith("_i") and n not in ("clk_i", "rst_ni"))
+
+
+def run_power(cfg, out, lib, head, opts, res_tools, steps):
+    """Simulate, count, apply, report. Returns the summary.json 'power' dict."""
+    import time
+    from .tools import tool_version
+    o = Path(out)
+    t0 = time.monotonic()
+    vcd, cmd = simulate(cfg, o, opts.power_sim, opts.power_cycles, opts.power_window,
+                        opts.power_seed, opts.timeout_s)
+    steps["power_sim"] = round(time.monotonic() - t0, 2)
+    t0 = time.monotonic()
+    act = read_vcd(str(vcd), skip_cycles=1)
+    vcd.unlink()  # the FST beside it holds the same
+    steps["power_toggles"] = round(time.monotonic() - t0, 2)
+    blocks = kept_blocks((o / "netlist.v").read_text(errors="replace"), lib.cells)
+    tcl = power_script(head, activity_tcl(act, input_ports(act), blocks), blocks)
+    (o / "power.tcl").write_text("\n".join(tcl) + "\n")
+    rc, sec = run_tool(["sta", "-no_init", "-no_splash", "-exit", str(o / "power.tcl")],
+                       o / "power.log", o, timeout=opts.timeout_s)
+    steps["power_sta"] = round(sec, 2)
+    if rc != 0:
+        raise ToolError(f"OpenSTA failed in report_power (exit {rc}{', a crash' if rc < 0 else ''}); "
+                        f"see {o / 'power.log'}")
+    text = (o / "power.log").read_text(errors="replace")
+    groups = parse_power_groups(section(text, "total"))
+    if "Total" not in groups:
+        raise ToolError(f"OpenSTA printed no report_power total; see {o / 'power.log'}")
+    per_block = sum_by_block(parse_power_instances(section(text, "instances")))
+    m = re.search(r"DSHPOWER flops (\d+) matched (\d+)", text)
+    means = block_means(act)
+    rate = lambda n: round(act.duty(n), 4) if n in act.bits else None
+    return {
+        "source": (f"dsh-run random bursty traffic through the Verilated RTL, seed "
+                   f"{opts.power_seed}: the last {act.cycles} of {opts.power_cycles} cycles"),
+        "command": cmd, "cycles": act.cycles,
+        "enq_rate": rate("enq_valid_i"), "deq_rate": rate("deq_valid_i"),
+        "flops": int(m.group(1)) if m else None, "matched_flops": int(m.group(2)) if m else None,
+        "blocks_kept": blocks,
+        "block_activity": {k: round(v, 5) for k, v in sorted(means.items())},
+        "total": groups["Total"].to_dict(),
+        "groups": {k: v.to_dict() for k, v in groups.items() if k != "Total"},
+        "blocks": {k: v.to_dict() for k, v in sorted(per_block.items())},
+    }
