@@ -15,6 +15,7 @@
 #include "cli_common.h"
 #include "deadlock_detector.h"
 #include "net_points.h"
+#include "tlm_netlist.h"
 #include "output.h"
 #include "workload.h"
 
@@ -99,6 +100,8 @@ DeadlockRun run_deadlock(const KeyStore& k, NetSetup& s, Scheme scheme, const st
   const auto t0 = std::chrono::steady_clock::now();
   const std::clock_t cpu0 = std::clock();
   Fabric fab(t, s.chips, s.fp);
+  std::unique_ptr<tlmnet::Netlist> netlist;  // run.kernel = systemc (each run is its own process)
+  if (s.kernel == Kernel::SystemC) netlist = std::make_unique<tlmnet::Netlist>(fab);
   const SizeCdf cdf = SizeCdf::load(k.path("traffic.cdf"));
   const uint8_t cls = uint8_t(k.u64("traffic.class", 0, 6));
   const uint64_t nmin = k.u64("traffic.fanin_min", 1, 1000), nmax = k.u64("traffic.fanin_max", nmin, 1000);
@@ -346,7 +349,7 @@ int deadlock_main(const KeyStore& k, const NetSweepOptions& o, bool plot, const 
   char dur[40];
   std::snprintf(dur, sizeof dur, "%.10g", duration_ms);
   sw.params = net_point_params(k,
-                               {"run.jobs", "run.schemes", "run.cc", "run.mismatch_dir", "deadlock.seeds",
+                               {"run.jobs", "run.kernel", "run.schemes", "run.cc", "run.mismatch_dir", "deadlock.seeds",
                                 "deadlock.full_seeds", "deadlock.full_duration_ms"},
                                {{"deadlock.duration_ms", dur}});
   sw.run = [&](const std::vector<size_t>& todo, const NetPointDone& done) {
