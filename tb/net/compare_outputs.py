@@ -17,7 +17,7 @@ import re
 import sys
 
 TIMING_KEYS = {"wall_s", "cpu_s", "speed", "wall_s_total", "cpu_s_total"}
-TIMING_LINE = re.compile(r"wall|cpu|CPU|per second|/s\b|packets/s")
+TIMING_LINE = re.compile(r"wall|cpu|CPU|per second|/s\b|packets/s|^timing:")
 
 
 def strip_json(v):
