@@ -12,7 +12,7 @@ namespace dsh::fuzz {
 
 // Returns true when the input was accepted, false when it was refused.
 bool vectors(const std::string& text);   // cosim/vectors.h read_stimulus
-bool scenario(const std::string& text);  // systemc/params.h Params::load_toml_text + validate
+bool scenario(const std::string& text);  // systemc/single_switch/params.h Params::load_toml_text + validate
 bool config(const std::string& text);    // tools/cli_common.h load_config_text + Config::validate_ranges
 
 using Target = bool (*)(const std::string&);

@@ -1,13 +1,34 @@
-// Pieces of the switch model on hand-built flows (each in a child process).
+// Pieces of the switch model on hand-built flows: DWRR on a host's uplink,
+// the PAUSE delay of spec §7.1, and a host module written here, as a user
+// would write one, driving the switch's TLM-2.0 sockets.
 #include <gtest/gtest.h>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
 
 #include <sstream>
 
-#include "net.h"
 #include "sim.h"
+#include "single_switch.h"
+#include "tlm_netlist.h"
 
 namespace dsh::sc {
 namespace {
+
+std::unique_ptr<MmuModel> delayed_golden(const Params& p) {
+  auto m = make_golden(p.mmu_config(Scheme::DSH));
+  return make_delayed(std::move(m), kRtlLatency - m->latency());
+}
+
+Params saturate(double run_us) {
+  Params p;
+  p.backend = Backend::Golden;
+  p.kind = Kind::Saturate;
+  p.run_us = run_us;
+  return p;
+}
 
 // Host 0 sends three classes endlessly to host 1 (no congestion anywhere):
 // DWRR with a 1600 B quantum gives each class a third of the link, one
@@ -15,22 +36,13 @@ namespace {
 // most a packet or two, and together fill the link from the first arrival at
 // host 1 (two hops: 2 * (2 us + 120 ns) after the start).
 TEST(Model, DwrrSharesTheUplinkEqually) {
-  const std::string out = run_in_child([] {
-    Params p;
-    p.backend = Backend::Golden;
-    p.kind = Kind::Saturate;
-    p.run_us = 100;
-    std::vector<Flow> flows;
-    for (uint8_t c = 0; c < 3; ++c) flows.push_back(Flow{0, 1, c, 0, 0.0, false});
-    Network net("net", p, flows, make_golden(p.mmu_config(Scheme::DSH)));
-    sc_core::sc_start();
-    std::ostringstream m;
-    for (const Flow& f : net.flows()) m << f.delivered << ' ';
-    return m.str();
-  });
-  std::istringstream in(out);
-  uint64_t a = 0, b = 0, c = 0;
-  ASSERT_TRUE(in >> a >> b >> c) << out;
+  SingleSwitch sw(saturate(100), delayed_golden(saturate(100)));
+  for (uint8_t c = 0; c < 3; ++c) sw.fabric().add_flow(0, 1, c, 0, 0, kBackground);
+  sw.arm();
+  sw.fabric().run(~uint64_t(0));
+  ASSERT_EQ(sw.fabric().error, "");
+  const auto& f = sw.fabric().flows();
+  const uint64_t a = f[0].delivered, b = f[1].delivered, c = f[2].delivered;
   const double link_bytes = 12.5 * (100e3 - 2 * (2000 + 120));  // 12.5 B/ns after the first arrival
   EXPECT_NEAR(double(a + b + c), link_bytes, 3 * 1500.0);
   EXPECT_LE(std::max({a, b, c}) - std::min({a, b, c}), 3000u);
@@ -41,32 +53,133 @@ TEST(Model, DwrrSharesTheUplinkEqually) {
 // sender; the sender then finishes its packet. Measured on the host side: the
 // first PAUSE reaches host 0 2000 + 307.2 ns after the MMU cycle that emitted it.
 TEST(Model, PauseActsAfterPropagationAndProcessing) {
-  const std::string out = run_in_child([] {
-    Params p;
-    p.backend = Backend::Golden;
-    p.kind = Kind::Saturate;
-    p.run_us = 200;  // hosts 0 and 1 fill their queues at C/2 each; the first pause comes at ~118 us and lasts
-    std::vector<Flow> flows = {Flow{0, 2, 0, 0, 0.0, false}, Flow{1, 2, 0, 0, 0.0, false}};
-    Network net("net", p, flows, make_golden(p.mmu_config(Scheme::DSH)));
-    // Sample host 0's pause state and the MMU's qoff every 10 ns.
-    uint64_t qoff_ps = 0, tx_ps = 0;
-    for (int i = 0; i < 19000 && !tx_ps; ++i) {
-      sc_core::sc_start(10, sc_core::SC_NS);
-      const uint64_t now = uint64_t(sc_core::sc_time_stamp().value());
-      if (!qoff_ps && net.mmu().queue(0, 0).qoff) qoff_ps = now;
-      if (!tx_ps && net.host(0).nic.tx_pause(0)) tx_ps = now;
+  // Hosts 0 and 1 fill their queues at C/2 each; the first pause comes at ~118 us.
+  SingleSwitch sw(saturate(200), delayed_golden(saturate(200)));
+  sw.fabric().add_flow(0, 2, 0, 0, 0, kBackground);
+  sw.fabric().add_flow(1, 2, 0, 0, 0, kBackground);
+  sw.arm();
+  // Sample host 0's pause state and the MMU's qoff every ns (the first
+  // pause of host 0 lasts 5 ns: delta_q = 0 lets the queue chatter).
+  uint64_t qoff_ps = 0, tx_ps = 0;
+  net::EventQueue& ev = sw.events();
+  std::function<void()> sample = [&] {
+    const uint64_t now = ev.now();
+    if (!qoff_ps && sw.mmu().queue(0, 0).qoff) qoff_ps = now;
+    if (!tx_ps && sw.nic(0).tx_pause(0)) tx_ps = now;
+    if (!tx_ps) ev.after(1'000, sample);
+  };
+  ev.at(0, sample);
+  sw.fabric().run(~uint64_t(0));
+  ASSERT_GT(qoff_ps, 0u) << "queue 0.0 never paused";
+  ASSERT_GT(tx_ps, 0u) << "host 0 never saw the pause";
+  // The event acts at the start of the cycle after qoff shows (1 ns); both
+  // sampled on a 1 ns grid; the reverse link toward host 0 carries nothing else.
+  EXPECT_NEAR(double(tx_ps - qoff_ps), 2000e3 + 307.2e3, 2e3);
+}
+
+// A host as a user writes one: an sc_module with a TLM-2.0 initiator socket
+// toward switch port 0 and a target socket for what the switch sends back,
+// each through a Link (2 us). It sends 1500 B packets of class 0 back to
+// back at 100 Gb/s to host 2 (annotated with their serialization) and
+// honours PAUSE/RESUME frames processing_bytes (3840 B) after their first bit.
+struct BurstHost : sc_core::sc_module {
+  SC_HAS_PROCESS(BurstHost);
+  tlm_utils::simple_initiator_socket<BurstHost> out{"out"};
+  tlm_utils::simple_target_socket<BurstHost> in{"in"};
+  int32_t flow = 0;
+  bool paused = false;
+  uint64_t sent = 0, pause_frames = 0, paused_at_ps = 0;
+  sc_core::sc_event resumed;
+  const sc_core::sc_time byte_time{80, sc_core::SC_PS};
+
+  explicit BurstHost(sc_core::sc_module_name n) : sc_module(n) {
+    in.register_b_transport(this, &BurstHost::receive);
+    SC_THREAD(send);
+  }
+  void send() {
+    tlm::tlm_generic_payload gp;
+    auto& ext = *new tlmnet::PacketExtension;  // the payload owns (frees) it
+    gp.set_extension(&ext);
+    for (;;) {
+      while (paused) wait(resumed);
+      ext.pkt = net::Pkt{};
+      ext.pkt.cls = 0;
+      ext.pkt.src = 0;
+      ext.pkt.dst = 2;
+      ext.pkt.bytes = 1500;
+      ext.pkt.flow = flow;
+      ext.pkt.seq = uint32_t(sent++);
+      sc_core::sc_time delay = 1500 * byte_time;
+      out->b_transport(gp, delay);
+      wait(1500 * byte_time);
     }
+  }
+  void receive(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+    const auto* e = gp.get_extension<tlmnet::PacketExtension>();
+    if (!e || e->pkt.kind != net::Pkt::Pause) return;
+    // Its last bit arrives after `delay`; it acts (3840 - 64) B later.
+    const sc_core::sc_time act = delay + (3840 - 64) * byte_time;
+    const Event fc = e->pkt.fc;
+    if (fc.kind == Event::Pause && fc.queue == 0) ++pause_frames;
+    sc_core::sc_spawn([this, act, fc] {
+      wait(act);
+      paused = fc.kind == Event::Pause || fc.kind == Event::PortPause;
+      if (paused && !paused_at_ps) paused_at_ps = uint64_t(sc_core::sc_time_stamp().value());
+      if (!paused) resumed.notify();
+    });
+  }
+};
+
+// The test's host on port 0 and the model's host 1 both send to host 2 at
+// line rate: switch port 2 is oversubscribed and queue 0.0 pauses (~118 us,
+// as above). The first PAUSE reaches the test's host through the sockets and
+// acts 2 us + 307.2 ns after the MMU paused its queue. From then on both
+// senders are paused alike: the switch drops nothing and admits as much of
+// the test's host as of the model's own host (each half the egress).
+TEST(Model, TlmHostSeesPauseThroughSockets) {
+  const std::string out = run_in_child([] {
+    const Params p = saturate(200);
+    SingleSwitch sw(p, delayed_golden(p));
+    net::Fabric& fab = sw.fabric();
+    const int32_t mine = fab.add_flow(0, 2, 0, 0, net::Fabric::kNever, kBackground);  // the test's host sends it
+    const int32_t theirs = fab.add_flow(1, 2, 0, 0, 0, kBackground);
+    sw.arm();
+    const int host0 = sw.topology().host_node(0), switch_node = 0;
+    tlmnet::Netlist netlist(fab, {host0});
+    BurstHost host("burst_host");
+    host.flow = mine;
+    tlmnet::Link up("up", 2'000'000), down("down", 2'000'000);
+    host.out.bind(up.in);
+    up.out.bind(*netlist.node(switch_node).in[0]);
+    netlist.node(switch_node).out[0]->bind(down.in);
+    down.out.bind(host.in);
+    uint64_t qoff_ps = 0;
+    net::EventQueue& ev = sw.events();
+    std::function<void()> sample = [&] {  // every ns until the queue first pauses
+      if (sw.mmu().queue(0, 0).qoff) qoff_ps = ev.now();
+      else ev.after(1'000, sample);
+    };
+    ev.at(0, sample);
+    fab.run(~uint64_t(0));
     std::ostringstream m;
-    m << qoff_ps << ' ' << tx_ps;
+    m << fab.error << "|" << qoff_ps << ' ' << host.paused_at_ps << ' ' << host.pause_frames << ' '
+      << fab.flows()[size_t(mine)].admitted << ' ' << fab.flows()[size_t(theirs)].admitted << ' ' << fab.stats(0).drops;
     return m.str();
   });
-  std::istringstream in(out);
-  uint64_t qoff = 0, tx = 0;
-  ASSERT_TRUE(in >> qoff >> tx) << out;
+  const auto bar = out.find('|');
+  ASSERT_NE(bar, std::string::npos) << out;
+  ASSERT_EQ(out.substr(0, bar), "") << out;
+  std::istringstream in(out.substr(bar + 1));
+  uint64_t qoff = 0, paused_at = 0, frames = 0, mine = 0, theirs = 0, drops = 0;
+  ASSERT_TRUE(in >> qoff >> paused_at >> frames >> mine >> theirs >> drops) << out;
   ASSERT_GT(qoff, 0u) << "queue 0.0 never paused";
-  ASSERT_GT(tx, 0u) << "host 0 never saw the pause";
-  // Both sampled on a 10 ns grid; the reverse link toward host 0 carries nothing else.
-  EXPECT_NEAR(double(tx - qoff), 2000e3 + 307.2e3, 20e3);
+  ASSERT_GT(frames, 0u) << "no PAUSE reached the test's host";
+  ASSERT_GT(paused_at, 0u) << "the PAUSE never acted";
+  EXPECT_NEAR(double(paused_at - qoff), 2000e3 + 307.2e3, 2e3);
+  EXPECT_EQ(drops, 0u);
+  // 200 us, less the first 2 us of link, at C/2 each: ~1.24 MB; equal within 2 %.
+  EXPECT_GT(mine, 1'000'000u);
+  EXPECT_NEAR(double(mine), double(theirs), 0.02 * double(theirs));
 }
 
 }  // namespace

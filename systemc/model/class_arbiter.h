@@ -1,19 +1,21 @@
-// Which class an egress port sends next: class 7 (control) at strict
-// priority and never paused, then deficit weighted round robin with one
-// quantum per visit over the lossless classes 0..6. Shared by the SystemC
-// switch's Transmitter and the network simulator's ports, so that both
-// schedule alike. Plain C++; the caller owns the queues.
+// The traffic classes (the one place they are defined) and which class an
+// egress port sends next: class 7 (control: PAUSE, CNP) at strict priority
+// and never paused, then deficit weighted round robin with one quantum per
+// visit over the lossless classes 0..6. Plain C++; the caller (a TxPort of
+// the switch model, fabric.h) owns the queues.
 #pragma once
 
 #include <array>
 #include <cstdint>
 
-namespace dsh::sc {
+namespace dsh {
+
+inline constexpr unsigned kClasses = 8;       // per port: lossless 0..6, control 7
+inline constexpr unsigned kControlClass = 7;  // strict priority, outside the MMU
 
 class ClassArbiter {
  public:
-  static constexpr unsigned kClasses = 8;
-  static constexpr unsigned kControl = 7;
+  static constexpr unsigned kControl = kControlClass;
 
   explicit ClassArbiter(uint64_t quantum_bytes) : quantum_(quantum_bytes) {}
 
@@ -57,4 +59,4 @@ class ClassArbiter {
   bool fresh_ = true;  // the current class has not yet got its quantum this round
 };
 
-}  // namespace dsh::sc
+}  // namespace dsh

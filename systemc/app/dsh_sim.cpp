@@ -3,7 +3,7 @@
 //   dsh-sim scenarios/pfc-avoidance.toml                 # S1 sweep, both schemes, lockstep MMU
 //   dsh-sim scenarios/pfc-avoidance.toml --set burst_pct=10,20 --set chip.alpha_log2=-3
 //   dsh-sim scenarios/pfc-avoidance.toml --trace dsh:30  # one point with an FST trace
-//   dsh-sim scenarios/link-speeds.toml --list-points     # the sweep's point IDs (systemc/points.h)
+//   dsh-sim scenarios/link-speeds.toml --list-points     # the sweep's point IDs (systemc/single_switch/points.h)
 //   dsh-sim scenarios/link-speeds.toml --point ID -o DIR # one point into DIR/ID.json
 //   dsh-sim scenarios/link-speeds.toml --merge DIR -o OUT
 //
@@ -281,7 +281,7 @@ int main(int argc, char** argv) {
     return r.m.drops && !lossy ? kExitCheckFailed : kExitOk;
   }
 
-  // pfc-avoidance: the sweep's points (systemc/sweep.h).
+  // pfc-avoidance: the sweep's points (systemc/single_switch/sweep.h).
   if (p.kind == Kind::PfcAvoidance) {
     SweepOptions so;
     so.out_dir = out_dir;

@@ -1,20 +1,32 @@
-// A network of shared-buffer switches and hosts, event driven (event_queue.h).
+// The switch model (issue 22: one model for every scenario, S1 to S4): a
+// network of shared-buffer switches and hosts whose timed actions are
+// callbacks in one event queue ordered by (time, phase, sequence number)
+// (event_queue.h), so that the model, not a simulation kernel, orders
+// same-time events. The single-switch scenarios (S1, worst case) are the
+// one-switch topology (single_switch.h); S2/S3 are networks. The queue is
+// run either directly (run.kernel = events) or by the SystemC kernel through
+// TLM-2.0 sockets (tlm_netlist.h); both give the same results.
+//
 // Each switch steps its own MMU (golden, RTL or lockstep behind
-// dsh::MmuModel) with the single-switch model's timing rules (net.h): one
-// enqueue and one dequeue per MMU cycle in request order, an enqueue in the
-// first cycle starting at or after the packet's last bit arrived, a dequeue
-// when the packet starts on the wire, results after kRtlLatency cycles at
-// the end of the cycle they come out in. PAUSE/RESUME frames (level mode)
-// are 64 B class-7 frames toward the peer of the paused ingress port; they
-// act processing_bytes at link rate after their first bit arrived and stop
-// the peer's class (or, for a DSH port pause, every lossless class) between
-// packets. Class 7 (PAUSE, CNP) bypasses the MMU: it is not lossless
-// traffic and the paper's model keeps one queue for it.
+// dsh::MmuModel): one enqueue and one dequeue per MMU cycle in request
+// order, an enqueue in the first cycle starting at or after the packet's
+// last bit arrived, a dequeue when the packet starts on the wire, results
+// after kRtlLatency cycles (make_delayed) at the end of the cycle they come
+// out in; cycles without a request or a result are skipped once the MMU is
+// quiet (MmuModel::skip_idle). PAUSE/RESUME frames (level mode, spec §6.2)
+// are 64 B class-7 frames toward the peer of the paused ingress port, sent
+// before any queued CNP; they act processing_bytes at link rate after their
+// first bit arrived (spec §7.1 item 3) and stop the peer's class (or, for a
+// DSH port pause, every lossless class) between packets. Class 7 (PAUSE,
+// CNP) bypasses the MMU: it is not lossless traffic and the paper's model
+// keeps one queue for it.
 //
 // Hosts send flows as packets with per-flow sequence numbers through a
 // per-flow rate limiter (DCQCN's rate when congestion control is on); the
 // receiver counts bytes, checks order, records completion and answers an
 // ECN-marked packet with a CNP at most once per cnp_interval per flow.
+// Scenario knowledge stays outside: a scenario watches through the hooks
+// (on_control, on_retire, on_deliver, ...).
 #pragma once
 
 #include <array>
@@ -34,9 +46,6 @@
 #include "topology.h"
 
 namespace dsh::net {
-
-constexpr unsigned kClasses = 8;
-constexpr unsigned kControlClass = 7;
 
 struct Pkt {
   enum Kind : uint8_t { Data, Cnp, Pause };
@@ -64,6 +73,7 @@ struct NetFlow {
   // state
   bool started = false, done = false;
   uint64_t generated = 0, delivered = 0;
+  uint64_t admitted = 0, dropped = 0;  // bytes, at the first switch that admitted or dropped them
   uint32_t next_seq = 0, expect_seq = 0;
   uint64_t first_rx_ps = 0, done_ps = 0;
   uint64_t next_ok_ps = 0;     // rate limiter: earliest start of its next packet
@@ -108,13 +118,23 @@ struct TxPort {
   double gbps = 100;
   std::array<std::deque<Pkt*>, kClasses> q;
   std::array<uint64_t, kClasses> qbytes{};
-  sc::ClassArbiter arb{1600};
+  ClassArbiter arb{1600};
   bool busy = false;
   std::array<bool, kClasses> q_paused{};
   bool port_paused = false;
+  std::array<bool, kClasses> pause_seen{};  // tx_pause per class as last accounted (and traced)
+  std::array<uint64_t, kClasses> paused_ps{}, paused_since{};
   uint64_t last_start_ps = 0;  // when a lossless packet last started (deadlock detector)
+  // Hands a packet that starts now to the link, `ser` ps of serialization;
+  // empty: the fabric delivers it itself after ser + prop_ps.
+  std::function<void(Pkt*, uint64_t ser)> wire;
   uint64_t ser_ps(uint64_t bytes) const { return uint64_t(double(bytes) * ps_per_byte + 0.5); }
   bool tx_pause(unsigned c) const { return c != kControlClass && (q_paused[c] || port_paused); }
+  // Level-mode PAUSE/RESUME of a class, PORT_PAUSE/RESUME of all, at `now`.
+  void set_pause(const Event& e, uint64_t now);
+  uint64_t paused_total_ps(unsigned c, uint64_t now) const {
+    return paused_ps[c] + (pause_seen[c] ? now - paused_since[c] : 0);
+  }
   bool connected() const { return peer >= 0; }
   size_t lossless_queued() const {
     size_t n = 0;
@@ -126,13 +146,26 @@ struct TxPort {
 struct SwitchStats {
   uint64_t forwarded = 0, drops = 0, pause_frames = 0, resume_frames = 0;
   uint64_t mmu_cycles = 0, mmu_busy_cycles = 0, peak_s = 0;
-  uint64_t max_enq_wait_ps = 0, ecn_marked = 0;
+  uint64_t max_enq_wait_ps = 0, max_deq_wait_ps = 0, ecn_marked = 0;
+};
+
+// A switch's MMU from its chip: golden, or the built RTL parameter set for
+// the chip (rtl, lockstep), delayed to kRtlLatency. `name` tags a mismatch.
+std::unique_ptr<MmuModel> make_switch_mmu(const ChipSpec& chip, const FabricParams& p, const std::string& name);
+
+// What the fabric needs of a switch: its cell size, MMU clock and MMU
+// (which has the pipelined RTL's decision latency, kRtlLatency).
+struct SwitchChip {
+  uint64_t cell_bytes = 256;
+  double mmu_clock_ghz = 1.0;
+  std::unique_ptr<MmuModel> mmu;
 };
 
 class Fabric {
  public:
   // chips[s]: the chip of switch s (its headroom_cells already set).
   Fabric(const Topology& topo, const std::vector<ChipSpec>& chips, const FabricParams& p);
+  Fabric(const Topology& topo, std::vector<SwitchChip> chips, const FabricParams& p);
   ~Fabric();
 
   EventQueue& events() { return ev_; }
@@ -144,12 +177,21 @@ class Fabric {
   static constexpr uint64_t kNever = ~uint64_t(0);
   int32_t add_flow(uint32_t src, uint32_t dst, uint8_t cls, uint64_t bytes, uint64_t start_ps, int group);
   void start_flow_at(int32_t flow, uint64_t t_ps);
-  void run(uint64_t until_ps) { ev_.run(until_ps); }
+  // Runs the events up to until_ps (or until stop()): on the event queue
+  // itself, or through `kernel` when one is set (the SystemC netlist).
+  void run(uint64_t until_ps) {
+    if (kernel) kernel(until_ps);
+    else ev_.run(until_ps);
+  }
   void stop() { ev_.stop(); }
+  std::function<void(uint64_t until_ps)> kernel;
 
-  // Called for every data packet a receiver takes (flow, bytes).
-  std::function<void(int32_t flow, uint32_t bytes)> on_deliver;
+  // Hooks for the scenarios (unset: nothing is called).
+  std::function<void(int32_t flow, uint32_t bytes)> on_deliver;  // a receiver takes a data packet
   std::function<void(int32_t flow)> on_flow_done;
+  std::function<void(int sw, const Event& e)> on_control;     // a PAUSE/RESUME frame leaves for e.port
+  std::function<void(int sw, const CycleIn& in)> on_retire;   // a cycle with input gives its results
+  std::function<void(int sw, const CycleOut& out)> on_mmu_out;  // every stepped (or skipped) cycle's outputs
 
   const SwitchStats& stats(int sw) const;
   uint64_t forwarded() const;  // packets all switches started on an egress link
@@ -158,6 +200,10 @@ class Fabric {
   const TxPort& tx(int node, int port) const;
   std::string error;  // a lockstep mismatch or protocol error stops the run
   uint64_t reordered() const;
+
+  // A packet whose last bit reaches `port` of `node` now.
+  void receive(int node, int port, Pkt* p);
+  TxPort& tx_port(int node, int port) { return tx_.at(node).at(port); }
 
   // internal, for the ports and nodes
   void port_push(TxPort& t, Pkt* p);
@@ -168,7 +214,6 @@ class Fabric {
  private:
   struct SwitchNode;
   struct HostNode;
-  void deliver(int node, int port, Pkt* p);
   void on_tx_start(TxPort& t, Pkt& p);
   void on_tx_empty(TxPort& t, unsigned cls);
   void host_refill(int host, unsigned cls);

@@ -1,20 +1,33 @@
-// The network simulator's time base: one event queue in picoseconds. The
-// single-switch model (net.h) gives every port and the MMU a SystemC thread
-// and every packet hop a peq event; a network of switches runs far more
-// packets per MMU cycle, so its nodes are plain C++ objects whose timed
-// actions are callbacks in this queue (no context switch per hop).
+// The switch model's time base: one event queue in picoseconds. The model's
+// nodes are plain C++ objects whose timed actions are callbacks in this
+// queue (no context switch per hop). It runs by itself (run.kernel =
+// events) or under the SystemC kernel (tlm_netlist.h), which then only
+// advances time: the order of events is this queue's in both.
 //
 // Events at the same time run by `phase` (lower first), then in the order
-// they were scheduled: an MMU cycle (kPhaseMmu) sees every request made at
-// its start, as the SystemC switch's extra delta cycle does.
+// they were scheduled (a sequence number): an MMU cycle (kPhaseMmu) sees
+// every request made at its start.
 #pragma once
 
 #include <cstdint>
 #include <functional>
 #include <queue>
+#include <string>
 #include <vector>
 
+#include "config.h"
+
 namespace dsh::net {
+
+// What runs the events (run.kernel): this queue itself, or the SystemC
+// kernel through the TLM netlist (tlm_netlist.h). The same results.
+enum class Kernel { Events, SystemC };
+inline Kernel parse_kernel(const std::string& text, const std::string& key) {
+  if (text == "events") return Kernel::Events;
+  if (text == "systemc") return Kernel::SystemC;
+  throw ConfigError(key + " = '" + text + "': expected events | systemc");
+}
+inline const char* to_string(Kernel k) { return k == Kernel::Events ? "events" : "systemc"; }
 
 inline constexpr unsigned kPhaseNormal = 0;
 inline constexpr unsigned kPhaseMmu = 1;
@@ -55,6 +68,7 @@ class EventQueue {
     if (!stopped_ && now_ < until_ps && until_ps != ~uint64_t(0)) now_ = until_ps;
   }
   void stop() { stopped_ = true; }
+  bool stopped() const { return stopped_; }
   // An MMU that steps ahead through quiet cycles moves time itself; only
   // while no event is due before `t`.
   void advance_to(uint64_t t) {

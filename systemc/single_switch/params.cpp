@@ -175,6 +175,10 @@ const std::vector<Entry>& entries() {
        [](Params& p, const std::string& v) { p.backend = backend_from_string(v); },
        [](const Params& p) { return std::string(to_string(p.backend)); }},
       U64("run.jobs", jobs, 1, 256, "points simulated in parallel (one process each)"),
+      {{"run.kernel", "what runs the model: events (its own event queue) | systemc (the SystemC kernel, TLM-2.0 "
+                      "netlist); the same results"},
+       [](Params& p, const std::string& v) { p.kernel = net::parse_kernel(v, "run.kernel"); },
+       [](const Params& p) { return std::string(net::to_string(p.kernel)); }},
       {{"run.full_compare", "lockstep: compare every queue and port every cycle (slow)"},
        [](Params& p, const std::string& v) { p.full_compare = parse_bool("run.full_compare", v); },
        [](const Params& p) { return std::string(p.full_compare ? "true" : "false"); }},

@@ -12,9 +12,11 @@
 #include <deque>
 #include <sstream>
 
+#include "child_process.h"
 #include "cli_common.h"
 #include "deadlock_detector.h"
 #include "net_points.h"
+#include "tlm_netlist.h"
 #include "output.h"
 #include "workload.h"
 
@@ -99,6 +101,8 @@ DeadlockRun run_deadlock(const KeyStore& k, NetSetup& s, Scheme scheme, const st
   const auto t0 = std::chrono::steady_clock::now();
   const std::clock_t cpu0 = std::clock();
   Fabric fab(t, s.chips, s.fp);
+  std::unique_ptr<tlmnet::Netlist> netlist;  // run.kernel = systemc (each run is its own process)
+  if (s.kernel == Kernel::SystemC) netlist = std::make_unique<tlmnet::Netlist>(fab);
   const SizeCdf cdf = SizeCdf::load(k.path("traffic.cdf"));
   const uint8_t cls = uint8_t(k.u64("traffic.class", 0, 6));
   const uint64_t nmin = k.u64("traffic.fanin_min", 1, 1000), nmax = k.u64("traffic.fanin_max", nmin, 1000);
@@ -243,36 +247,24 @@ void run_all(const KeyStore& k, const std::vector<Job>& todo, unsigned jobs, dou
     while (!q.empty() && running.size() < jobs) {
       const Job j = q.front();
       q.pop_front();
-      int fds[2];
-      if (::pipe(fds) != 0) throw std::runtime_error("pipe failed");
-      std::fflush(stdout);
-      std::fflush(stderr);
-      const pid_t pid = ::fork();
-      if (pid < 0) throw std::runtime_error("fork failed");
-      if (pid == 0) {
-        ::close(fds[0]);
-        std::string res;
-        try {
-          NetSetup s = build_setup(k);
-          res = to_json(run_deadlock(k, s, j.scheme == "dsh" ? Scheme::DSH : Scheme::SIH, j.cc, j.seed, duration_ms)).dump();
-        } catch (const std::exception& e) {
-          DeadlockRun r;
-          r.scheme = j.scheme;
-          r.cc = j.cc;
-          r.seed = j.seed;
-          r.error = e.what();
-          res = to_json(r).dump();
-        }
-        size_t off = 0;
-        while (off < res.size()) {
-          const ssize_t w = ::write(fds[1], res.data() + off, res.size() - off);
-          if (w <= 0) break;
-          off += size_t(w);
-        }
-        ::_exit(0);
-      }
-      ::close(fds[1]);
-      running.push_back({pid, fds[0], j, {}});
+      int fd = -1;
+      const pid_t pid = fork_with_pipe(
+          [&] {
+            try {
+              NetSetup s = build_setup(k);
+              return to_json(run_deadlock(k, s, j.scheme == "dsh" ? Scheme::DSH : Scheme::SIH, j.cc, j.seed, duration_ms))
+                  .dump();
+            } catch (const std::exception& e) {
+              DeadlockRun r;
+              r.scheme = j.scheme;
+              r.cc = j.cc;
+              r.seed = j.seed;
+              r.error = e.what();
+              return to_json(r).dump();
+            }
+          },
+          fd);
+      running.push_back({pid, fd, j, {}});
     }
     std::vector<pollfd> p;
     for (const auto& c : running) p.push_back({c.fd, POLLIN, 0});
@@ -346,7 +338,7 @@ int deadlock_main(const KeyStore& k, const NetSweepOptions& o, bool plot, const 
   char dur[40];
   std::snprintf(dur, sizeof dur, "%.10g", duration_ms);
   sw.params = net_point_params(k,
-                               {"run.jobs", "run.schemes", "run.cc", "run.mismatch_dir", "deadlock.seeds",
+                               {"run.jobs", "run.kernel", "run.schemes", "run.cc", "run.mismatch_dir", "deadlock.seeds",
                                 "deadlock.full_seeds", "deadlock.full_duration_ms"},
                                {{"deadlock.duration_ms", dur}});
   sw.run = [&](const std::vector<size_t>& todo, const NetPointDone& done) {

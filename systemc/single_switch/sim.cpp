@@ -16,14 +16,9 @@
 #include <map>
 #include <sstream>
 
-#include "net.h"
-
-// libsystemc's main() calls sc_main; our executables have their own main()
-// and run the kernel from run_point(), so this is never reached.
-int sc_main(int, char**) {
-  std::fprintf(stderr, "sc_main is not used: run points through dsh::sc::run_point\n");
-  return 1;
-}
+#include "child_process.h"
+#include "single_switch.h"
+#include "tlm_netlist.h"
 
 namespace dsh::sc {
 
@@ -39,22 +34,36 @@ std::vector<unsigned> traced_ports(const Params& p) {
   return v;
 }
 
+// sc_trace of the switch's mirrors and each traced host's pause state.
+void trace_to(sc_core::sc_trace_file* tf, SingleSwitch& sw, const std::vector<unsigned>& ports) {
+  SwitchTrace& t = sw.trace();
+  sc_core::sc_trace(tf, t.s, "mmu.S");
+  sc_core::sc_trace(tf, t.t, "mmu.T");
+  sc_core::sc_trace(tf, t.x_qoff, "mmu.X_qoff");
+  sc_core::sc_trace(tf, t.x_qon, "mmu.X_qon");
+  sc_core::sc_trace(tf, t.x_poff, "mmu.X_poff");
+  sc_core::sc_trace(tf, t.x_pon, "mmu.X_pon");
+  for (unsigned p : ports) {
+    const int cls = t.cls[p];
+    if (cls < 0) continue;
+    char name[16];
+    std::snprintf(name, sizeof name, "port%02u", p);
+    const std::string n = name;
+    sc_core::sc_trace(tf, t.q_cells[p], n + ".q_cells");
+    sc_core::sc_trace(tf, t.q_shared[p], n + ".q_shared");
+    sc_core::sc_trace(tf, t.q_hdrm[p], n + ".q_hdrm");
+    sc_core::sc_trace(tf, t.port_shared[p], n + ".port_shared");
+    sc_core::sc_trace(tf, t.port_hdrm[p], n + ".port_hdrm");
+    sc_core::sc_trace(tf, t.qoff[p], n + ".qoff");
+    sc_core::sc_trace(tf, t.poff[p], n + ".poff");
+    sc_core::sc_trace(tf, sw.nic(p).pause_seen[size_t(cls)], n + ".tx_pause");
+  }
+}
+
 uint64_t burst_cells(const Params& p, uint64_t burst_bytes) {
   const uint64_t m = p.fanin_srcs.size() * p.fanin_classes.size(), each = std::max<uint64_t>(1, burst_bytes / m);
   const uint64_t per_flow = each / p.packet_bytes * p.cells_per_packet() + cells_of(each % p.packet_bytes, p.cell_bytes);
   return per_flow * m;
-}
-
-bool write_all(int fd, const void* buf, size_t n) {
-  const char* c = static_cast<const char*>(buf);
-  while (n) {
-    const ssize_t w = ::write(fd, c, n);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) return false;
-    c += w;
-    n -= size_t(w);
-  }
-  return true;
 }
 
 // Wire format: Metrics (same binary), then "error\0note".
@@ -87,33 +96,6 @@ struct Child {
   PointSpec spec;
   std::string buf;
 };
-
-// Forks a child that runs `work` and writes its result into a pipe; the
-// parent gets the child's pid and the pipe's read end.
-pid_t fork_with_pipe(const std::function<std::string()>& work, int& read_fd) {
-  int fds[2];
-  if (::pipe(fds) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
-  std::fflush(stdout);
-  std::fflush(stderr);
-  const pid_t pid = ::fork();
-  if (pid < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
-  if (pid == 0) {
-    // The parent's interrupt handler is not the child's: a child stops at
-    // once on SIGINT/SIGTERM (the parent removes what it leaves).
-    ::signal(SIGINT, SIG_DFL);
-    ::signal(SIGTERM, SIG_DFL);
-    ::close(fds[0]);
-    const std::string out = work();
-    write_all(fds[1], out.data(), out.size());
-    ::close(fds[1]);
-    std::fflush(stdout);
-    std::fflush(stderr);
-    ::_exit(0);
-  }
-  ::close(fds[1]);
-  read_fd = fds[0];
-  return pid;
-}
 
 Child spawn(const Params& p, const PointSpec& s) {
   int fd = -1;
@@ -155,59 +137,69 @@ PointResult run_point(const Params& p, const PointSpec& s) {
     if (model->latency() < kRtlLatency) model = make_delayed(std::move(model), kRtlLatency - model->latency());
     m.burst_bytes = p.kind == Kind::PfcAvoidance ? p.burst_bytes(s.burst_pct) : 0;
     m.burst_cells = p.kind == Kind::PfcAvoidance ? burst_cells(p, m.burst_bytes) : 0;
-    Network net("net", p, make_flows(p, m.burst_bytes), std::move(model));
+    SingleSwitch sw(p, std::move(model));
+    sw.add_scenario_flows(m.burst_bytes);
+    const bool tracing = !s.trace_stem.empty();
+    if (tracing) sw.trace_ports(traced_ports(p));
+    sw.arm();
+    // A waveform needs SystemC time: --trace runs on the SystemC kernel.
+    std::unique_ptr<tlmnet::Netlist> netlist;
+    if (tracing || p.kernel == net::Kernel::SystemC) netlist = std::make_unique<tlmnet::Netlist>(sw.fabric());
     sc_core::sc_trace_file* tf = nullptr;
-    if (!s.trace_stem.empty()) {
+    if (tracing) {
       tf = sc_core::sc_create_vcd_trace_file(s.trace_stem.c_str());
       tf->set_time_unit(1, sc_core::SC_PS);
-      net.trace_to(tf, traced_ports(p));
+      trace_to(tf, sw, traced_ports(p));
     }
-    sc_core::sc_start();
-    if (net.error.empty()) {  // the lockstep model checks the cycles still in flight
+    net::Fabric& fab = sw.fabric();
+    fab.run(~uint64_t(0));
+    std::string error = fab.error;
+    if (error.empty()) {  // the lockstep model checks the cycles still in flight
       try {
-        net.mmu().finish();
+        sw.mmu().finish();
       } catch (const std::exception& e) {
-        net.error = e.what();
+        error = e.what();
       }
     }
+    const uint64_t end_ps = sw.events().now();
     if (tf) {
       sc_core::sc_close_vcd_trace_file(tf);
       const std::string vcd = s.trace_stem + ".vcd", fst = s.trace_stem + ".fst";
       const std::string cmd = "vcd2fst '" + vcd + "' '" + fst + "' > /dev/null 2>&1";
       if (std::system(cmd.c_str()) == 0) {
         std::remove(vcd.c_str());
-        std::ofstream(s.trace_stem + ".gtkw") << gtkw_text(p, fst, uint64_t(sc_core::sc_time_stamp().value()));
+        std::ofstream(s.trace_stem + ".gtkw") << gtkw_text(p, fst, end_ps);
         r.note = "trace: " + fst + " (gtkwave " + s.trace_stem + ".gtkw)";
       } else {
-        std::ofstream(s.trace_stem + ".gtkw") << gtkw_text(p, vcd, uint64_t(sc_core::sc_time_stamp().value()));
+        std::ofstream(s.trace_stem + ".gtkw") << gtkw_text(p, vcd, end_ps);
         r.note = "trace: " + vcd + " (vcd2fst failed; gtkwave " + s.trace_stem + ".gtkw)";
       }
     }
-    const Stats& st = net.stats();
-    m.fanin_pause_us = net.fanin_paused_us();
-    m.fanin_pause_frames = st.fanin_pause_frames;
+    const net::SwitchStats& st = fab.stats(0);
+    m.fanin_pause_us = sw.fanin_paused_us();
+    m.fanin_pause_frames = sw.stats().fanin_pause_frames;
     m.pause_frames = st.pause_frames;
     m.resume_frames = st.resume_frames;
     m.drops = st.drops;
     m.peak_shared_cells = st.peak_s;
-    m.peak_queue_hdrm_cells = st.peak_queue_hdrm;
-    m.peak_port_hdrm_cells = st.peak_port_hdrm;
-    for (const Flow& f : net.flows())
-      if (f.fanin) {
+    m.peak_queue_hdrm_cells = sw.stats().peak_queue_hdrm;
+    m.peak_port_hdrm_cells = sw.stats().peak_port_hdrm;
+    for (const net::NetFlow& f : fab.flows())
+      if (f.group == kFanin) {
         m.fanin_bytes_admitted += f.admitted;
         m.fanin_bytes_total += f.bytes;
         m.fanin_bytes_generated += f.generated;
         m.fanin_bytes_done += f.admitted + f.dropped;
       }
-    m.sim_us = sc_core::sc_time_stamp().to_seconds() * 1e6;
-    m.fanin_start_us = net.fanin_start_us();
+    m.sim_us = double(end_ps) / 1e6;
+    m.fanin_start_us = sw.fanin_start_us();
     m.mmu_cycles = st.mmu_cycles;
     m.mmu_busy_cycles = st.mmu_busy_cycles;
     m.max_enq_wait_ns = double(st.max_enq_wait_ps) / 1e3;
     m.max_deq_wait_ns = double(st.max_deq_wait_ps) / 1e3;
-    if (!net.error.empty()) {
-      r.error = net.error;
-      m.mismatch = net.error.find("rtl=") != std::string::npos;
+    if (!error.empty()) {
+      r.error = error;
+      m.mismatch = error.find("rtl=") != std::string::npos;
     }
   } catch (const std::exception& e) {
     r.error = e.what();
@@ -328,31 +320,6 @@ bool run_points(const Params& p, unsigned jobs, const std::function<std::optiona
       if (ok || first_failure) done(r);
     }
   }
-}
-
-std::string run_in_child(const std::function<std::string()>& f) {
-  int fd = -1;
-  const pid_t pid = fork_with_pipe(
-      [&] {
-        try {
-          return f();
-        } catch (const std::exception& e) {
-          return std::string("error: ") + e.what();
-        }
-      },
-      fd);
-  std::string buf;
-  char b[4096];
-  for (ssize_t n; (n = ::read(fd, b, sizeof b)) != 0;) {
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) break;
-    buf.append(b, size_t(n));
-  }
-  ::close(fd);
-  int status = 0;
-  ::waitpid(pid, &status, 0);
-  if (buf.empty() && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) return "error: child process failed";
-  return buf;
 }
 
 // Groups: MMU thresholds, then per group of ports (background, fan-in) the

@@ -9,8 +9,10 @@
 #include <ctime>
 #include <sstream>
 
+#include "child_process.h"
 #include "cli_common.h"
 #include "net_points.h"
+#include "tlm_netlist.h"
 #include "output.h"
 
 namespace dsh::net {
@@ -89,6 +91,8 @@ CollateralRun run_collateral(const KeyStore& k, NetSetup& s, Scheme scheme, cons
   const auto t0 = std::chrono::steady_clock::now();
   const std::clock_t cpu0 = std::clock();
   Fabric fab(t, s.chips, s.fp);
+  std::unique_ptr<tlmnet::Netlist> netlist;
+  if (s.kernel == Kernel::SystemC) netlist = std::make_unique<tlmnet::Netlist>(fab);
   const uint8_t cls = uint8_t(k.u64("traffic.class", 0, 6));
   const auto longs = k.list("traffic.long_flows");
   if (longs.size() != 2) throw ConfigError("traffic.long_flows: expected 2 flows (F0, F1), got " + std::to_string(longs.size()));
@@ -256,11 +260,25 @@ int collateral_main(const KeyStore& k, const NetSweepOptions& o, bool plot, cons
   const std::string name = k.text("scenario.name");
   for (const auto& sch : s.schemes)
     for (const auto& cc : s.ccs) sw.points.push_back({net_point_id(name, sch, cc, nullptr), sch, cc, 0});
-  sw.params = net_point_params(k, {"run.schemes", "run.cc", "run.mismatch_dir"}, {});
+  sw.params = net_point_params(k, {"run.schemes", "run.cc", "run.mismatch_dir", "run.kernel"}, {});
   sw.run = [&](const std::vector<size_t>& todo, const NetPointDone& done) {
     for (size_t i : todo) {
       const NetPoint& pt = sw.points[i];
-      const CollateralRun r = run_collateral(k, s, pt.scheme == "dsh" ? Scheme::DSH : Scheme::SIH, pt.cc);
+      const Scheme scheme = pt.scheme == "dsh" ? Scheme::DSH : Scheme::SIH;
+      // The SystemC kernel runs once per process: each run in a child.
+      CollateralRun r;
+      if (s.kernel == Kernel::Events) {
+        r = run_collateral(k, s, scheme, pt.cc);
+      } else {
+        const std::string out = run_in_child([&] { return to_json(run_collateral(k, s, scheme, pt.cc)).dump(); });
+        if (out.rfind("error:", 0) == 0) {
+          r.scheme = pt.scheme;
+          r.cc = pt.cc;
+          r.error = out.substr(7);
+        } else {
+          r = from_json(nlohmann::json::parse(out));
+        }
+      }
       std::fprintf(stderr,
                    "%s %s: F0 %.1f Gb/s before, during the fan-in (%.1f..%.1f us) mean %.1f min %.1f Gb/s; "
                    "lossless drops %llu; PAUSE frames S0..: ",

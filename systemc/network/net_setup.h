@@ -23,6 +23,7 @@ struct NetSetup {
   FabricParams fp;
   std::vector<std::string> schemes, ccs;
   Backend backend = Backend::Golden;
+  Kernel kernel = Kernel::Events;
   std::vector<std::string> rtl_switches;
 };
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "config.h"
+#include "event_queue.h"
 #include "mmu_model.h"
 #include "theory.h"
 
@@ -88,6 +89,7 @@ struct Params {
   // [run]
   Backend backend = Backend::Lockstep;
   unsigned jobs = 2;
+  net::Kernel kernel = net::Kernel::Events;  // what runs the model's events (--trace: always SystemC)
   bool full_compare = false;
   bool allow_lossy = false;   // run a headroom below the link's need (labelled lossy) instead of refusing it  // lockstep: every queue every cycle (slow) instead of the touched ones
   std::string rtl_variant;    // rtl/lockstep: this built parameter set by name (default: the matching one)

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "child_process.h"
 #include "params.h"
 
 namespace dsh::sc {
@@ -78,9 +79,7 @@ PointResult run_point_isolated(const Params& p, const PointSpec& s);
 bool run_points(const Params& p, unsigned jobs, const std::function<std::optional<PointSpec>()>& next,
                 const std::function<void(const PointResult&)>& done);
 
-// Runs f in a child process and returns what it returned (for tests that
-// build their own Network); an exception or a crash comes back as "error: ...".
-std::string run_in_child(const std::function<std::string()>& f);
+using dsh::run_in_child;  // child_process.h
 
 // The GTKWave save file for a trace written by run_point.
 // end_ps: the trace's length, for the initial zoom.

@@ -53,6 +53,8 @@ void declare_common_keys(KeyStore& k) {
   k.declare("dcqcn.clamp_target", "false", "target = rate at every cut");
   k.declare("dcqcn.cnp_bytes", "64", "CNP frame size (class 7)");
   k.declare("traffic.packet_bytes", "1500", "data packet size (the last packet of a flow may be shorter)");
+  k.declare("run.kernel", "events", "what runs the model: events (its own event queue) | systemc (the SystemC kernel, "
+            "TLM-2.0 netlist; one process per run); the same results");
   k.declare("run.backend", "golden", "MMU of the switches in net.rtl_switches: golden | rtl | lockstep");
   k.declare("run.schemes", "dsh,sih", "schemes to run");
   k.declare("run.cc", "none,dcqcn", "congestion control: none | dcqcn");
@@ -111,6 +113,7 @@ NetSetup build_setup(const KeyStore& k) {
   s.topo = std::make_unique<Topology>(sws, hosts, links, routes);
 
   s.backend = backend_from_string(k.text("run.backend"));
+  s.kernel = parse_kernel(k.text("run.kernel"), "run.kernel");
   s.rtl_switches = k.list("net.rtl_switches");
   for (const auto& n : s.rtl_switches)
     if (s.topo->node(n) < 0 || !s.topo->is_switch(s.topo->node(n)))

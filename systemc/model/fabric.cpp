@@ -7,7 +7,7 @@ namespace dsh::net {
 
 struct Fabric::SwitchNode {
   int id = 0;
-  ChipSpec chip;
+  uint64_t cell_bytes = 256;
   std::unique_ptr<MmuModel> mmu;
   uint64_t period_ps = 1000;
   struct Req {
@@ -36,7 +36,44 @@ struct Fabric::HostNode {
   std::array<uint64_t, kClasses> wake{};              // a refill wake-up in the queue, ~0 none
 };
 
+std::unique_ptr<MmuModel> make_switch_mmu(const ChipSpec& chip, const FabricParams& p, const std::string& name) {
+  LockstepOptions lo;
+  lo.full_compare = p.full_compare;
+  lo.fst_dir = p.mismatch_dir;
+  lo.fst_stem = "mismatch_" + name;
+  lo.tag = "switch=" + name;
+  std::unique_ptr<MmuModel> m;
+  if (chip.backend == Backend::Golden) {
+    m = make_model(Backend::Golden, chip.mmu, lo);
+  } else {
+    const RtlVariant& v = find_rtl_variant(chip.mmu);
+    RtlOptions ro;
+    ro.fault = p.rtl_fault;
+    m = chip.backend == Backend::Rtl ? v.make(chip.mmu, ro) : make_lockstep(v, chip.mmu, lo, ro);
+  }
+  // Every backend shows the pipelined RTL's decision latency.
+  if (m->latency() < kRtlLatency) m = make_delayed(std::move(m), kRtlLatency - m->latency());
+  return m;
+}
+
+namespace {
+std::vector<SwitchChip> switch_chips(const Topology& topo, const std::vector<ChipSpec>& chips, const FabricParams& p) {
+  if (chips.size() != topo.n_switches()) throw std::logic_error("Fabric: one chip per switch");
+  std::vector<SwitchChip> out;
+  for (size_t s = 0; s < chips.size(); ++s) {
+    if (topo.ports(int(s)).size() > chips[s].mmu.n_ports)
+      throw ConfigError("switch " + topo.name(int(s)) + " has " + std::to_string(topo.ports(int(s)).size()) +
+                        " links, its chip n_ports = " + std::to_string(chips[s].mmu.n_ports));
+    out.push_back(SwitchChip{chips[s].cell_bytes, chips[s].mmu_clock_ghz, make_switch_mmu(chips[s], p, topo.name(int(s)))});
+  }
+  return out;
+}
+}  // namespace
+
 Fabric::Fabric(const Topology& topo, const std::vector<ChipSpec>& chips, const FabricParams& p)
+    : Fabric(topo, switch_chips(topo, chips, p), p) {}
+
+Fabric::Fabric(const Topology& topo, std::vector<SwitchChip> chips, const FabricParams& p)
     : topo_(topo), p_(p), rng_(p.seed) {
   tx_.resize(topo.n_nodes());
   for (size_t n = 0; n < topo.n_nodes(); ++n) {
@@ -52,36 +89,18 @@ Fabric::Fabric(const Topology& topo, const std::vector<ChipSpec>& chips, const F
       t.gbps = ports[i].gbps;
       t.ps_per_byte = 8000.0 / ports[i].gbps;
       t.prop_ps = uint64_t(ports[i].delay_ns * 1000.0 + 0.5);
-      t.arb = sc::ClassArbiter(p.dwrr_quantum_bytes);
+      t.arb = ClassArbiter(p.dwrr_quantum_bytes);
     }
   }
   if (chips.size() != topo.n_switches()) throw std::logic_error("Fabric: one chip per switch");
   for (size_t s = 0; s < topo.n_switches(); ++s) {
+    if (!chips[s].mmu || chips[s].mmu->latency() != kRtlLatency)
+      throw std::logic_error("Fabric: a switch's MMU must have the decision latency kRtlLatency");
     auto sw = std::make_unique<SwitchNode>();
     sw->id = int(s);
-    sw->chip = chips[s];
+    sw->cell_bytes = chips[s].cell_bytes;
     sw->period_ps = uint64_t(1000.0 / chips[s].mmu_clock_ghz + 0.5);
-    const Config& cfg = chips[s].mmu;
-    if (topo.ports(int(s)).size() > cfg.n_ports)
-      throw ConfigError("switch " + topo.name(int(s)) + " has " + std::to_string(topo.ports(int(s)).size()) +
-                        " links, its chip n_ports = " + std::to_string(cfg.n_ports));
-    LockstepOptions lo;
-    lo.full_compare = p.full_compare;
-    lo.fst_dir = p.mismatch_dir;
-    lo.fst_stem = "mismatch_" + topo.name(int(s));
-    lo.tag = "switch=" + topo.name(int(s));
-    std::unique_ptr<MmuModel> m;
-    if (chips[s].backend == Backend::Golden) {
-      m = make_model(Backend::Golden, cfg, lo);
-    } else {
-      const RtlVariant& v = find_rtl_variant(cfg);
-      RtlOptions ro;
-      ro.fault = p.rtl_fault;
-      m = chips[s].backend == Backend::Rtl ? v.make(cfg, ro) : make_lockstep(v, cfg, lo, ro);
-    }
-    // Every backend shows the pipelined RTL's decision latency (net.h).
-    if (m->latency() < kRtlLatency) m = make_delayed(std::move(m), kRtlLatency - m->latency());
-    sw->mmu = std::move(m);
+    sw->mmu = std::move(chips[s].mmu);
     sw_.push_back(std::move(sw));
   }
   for (size_t h = 0; h < topo.n_hosts(); ++h) {
@@ -181,9 +200,11 @@ void Fabric::port_try_start(TxPort& t) {
   t.q[c].pop_front();
   t.qbytes[c] -= p->bytes;
   t.busy = true;  // before the callbacks: a refill must not start a second packet
-  t.arb.popped(unsigned(c), t.q[c].empty());
   if (unsigned(c) != kControlClass) t.last_start_ps = ev_.now();
+  // A host refills a class that ran empty before the arbiter sees it: a
+  // flow with more to send keeps its class backlogged (and its deficit).
   if (t.q[c].empty()) on_tx_empty(t, unsigned(c));
+  t.arb.popped(unsigned(c), t.q[c].empty());
   on_tx_start(t, *p);
   const uint64_t ser = t.ser_ps(p->bytes);
   TxPort* tp = &t;
@@ -193,7 +214,24 @@ void Fabric::port_try_start(TxPort& t) {
   });
   p->to_node = t.peer;
   p->to_port = uint16_t(t.peer_port);
-  ev_.after(ser + t.prop_ps, [this, p] { deliver(p->to_node, p->to_port, p); });  // fits std::function's small buffer
+  if (t.wire) t.wire(p, ser);
+  else ev_.after(ser + t.prop_ps, [this, p] { receive(p->to_node, p->to_port, p); });  // fits std::function's small buffer
+}
+
+void TxPort::set_pause(const Event& e, uint64_t now) {
+  switch (e.kind) {
+    case Event::Pause: q_paused[e.queue] = true; break;
+    case Event::Resume: q_paused[e.queue] = false; break;
+    case Event::PortPause: port_paused = true; break;
+    case Event::PortResume: port_paused = false; break;
+  }
+  for (unsigned c = 0; c < kClasses; ++c) {
+    const bool p = tx_pause(c);
+    if (p == pause_seen[c]) continue;
+    if (p) paused_since[c] = now;
+    else paused_ps[c] += now - paused_since[c];
+    pause_seen[c] = p;
+  }
 }
 
 void Fabric::on_tx_start(TxPort& t, Pkt& p) {
@@ -222,7 +260,7 @@ void Fabric::on_tx_empty(TxPort& t, unsigned cls) {
   if (!topo_.is_switch(t.node) && cls != kControlClass) host_refill(topo_.node_host(t.node), cls);
 }
 
-void Fabric::deliver(int node, int port, Pkt* p) {
+void Fabric::receive(int node, int port, Pkt* p) {
   if (topo_.is_switch(node)) switch_receive(node, port, p);
   else host_receive(topo_.node_host(node), p);
 }
@@ -235,12 +273,7 @@ void Fabric::control_arrives(TxPort& t, Pkt* p) {
   const Event e = p->fc;
   release(p);
   ev_.after(wait, [this, tp, e] {
-    switch (e.kind) {
-      case Event::Pause: tp->q_paused[e.queue] = true; break;
-      case Event::Resume: tp->q_paused[e.queue] = false; break;
-      case Event::PortPause: tp->port_paused = true; break;
-      case Event::PortResume: tp->port_paused = false; break;
-    }
+    tp->set_pause(e, ev_.now());
     port_try_start(*tp);
   });
 }
@@ -387,7 +420,7 @@ void Fabric::switch_receive(int s, int port, Pkt* p) {
   SwitchNode& sw = *sw_[s];
   p->in_port = uint16_t(port);
   p->out_port = uint16_t(out);
-  p->cells = uint32_t(cells_of(p->bytes, sw.chip.cell_bytes));
+  p->cells = uint32_t(cells_of(p->bytes, sw.cell_bytes));
   sw.enq.push_back({p, Op{true, uint32_t(port), p->cls, p->cells}, ev_.now()});
   mmu_request(s);
 }
@@ -415,6 +448,7 @@ void Fabric::mmu_want(int s, uint64_t c) {
 void Fabric::mmu_step(int s, const CycleIn& in, Pkt* enq_pkt) {
   SwitchNode& sw = *sw_[s];
   const CycleOut& out = sw.mmu->step(in);
+  if (on_mmu_out) on_mmu_out(s, out);
   const uint64_t cycle = sw.next_cycle;
   sw.st.mmu_cycles = ++sw.next_cycle;
   const bool real = !in.idle();
@@ -429,6 +463,7 @@ void Fabric::mmu_step(int s, const CycleIn& in, Pkt* enq_pkt) {
   if (out.error())
     throw std::runtime_error("switch " + topo_.name(s) + ": MMU protocol error at cycle " +
                              std::to_string(cycle - sw.mmu->latency()) + (out.enq_error ? " (enqueue)" : " (dequeue)"));
+  if (on_retire && !done.in.idle()) on_retire(s, done.in);
   if (done.pkt || out.n_events) {
     sw.st.peak_s = std::max(sw.st.peak_s, sw.mmu->s());
     sw.have_result = true;
@@ -448,7 +483,8 @@ void Fabric::mmu_tick(int s, uint64_t c) {
   try {
     while (sw.next_cycle < c) {
       if (!sw.real_in_flight) {
-        sw.mmu->skip_idle(c - sw.next_cycle);
+        const CycleOut& out = sw.mmu->skip_idle(c - sw.next_cycle);
+        if (on_mmu_out) on_mmu_out(s, out);
         sw.next_cycle = c;
         sw.st.mmu_cycles = c;
         break;
@@ -470,6 +506,7 @@ void Fabric::mmu_tick(int s, uint64_t c) {
     }
     if (!sw.deq.empty()) {
       in.deq = sw.deq.front().op;
+      sw.st.max_deq_wait_ps = std::max(sw.st.max_deq_wait_ps, now - sw.deq.front().at);
       sw.deq.pop_front();
     }
     mmu_step(s, in, enq_pkt);
@@ -485,10 +522,13 @@ void Fabric::mmu_apply(int s) {
   sw.have_result = false;
   if (Pkt* p = sw.result_pkt) {
     sw.result_pkt = nullptr;
+    NetFlow& f = flows_[p->flow];
     if (sw.result.region == Region::Drop) {
       ++sw.st.drops;
+      if (topo_.host_switch(int(p->src)) == s) f.dropped += p->bytes;
       release(p);
     } else {
+      if (topo_.host_switch(int(p->src)) == s) f.admitted += p->bytes;
       port_push(tx_[s][p->out_port], p);
     }
   }
@@ -496,6 +536,7 @@ void Fabric::mmu_apply(int s) {
     const Event& e = sw.result.events[i];
     const bool pause = e.kind == Event::Pause || e.kind == Event::PortPause;
     ++(pause ? sw.st.pause_frames : sw.st.resume_frames);
+    if (on_control) on_control(s, e);
     Pkt* f = alloc();
     f->kind = Pkt::Pause;
     f->cls = kControlClass;

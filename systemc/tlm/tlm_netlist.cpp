@@ -1,0 +1,153 @@
+#include "tlm_netlist.h"
+
+#include <cstdio>
+#include <string>
+
+// libsystemc's main() calls sc_main; our executables have their own main()
+// and run the kernel from run_point(), so this is never reached.
+int sc_main(int, char**) {
+  std::fprintf(stderr, "sc_main is not used: run points through dsh::sc::run_point or the scenario runners\n");
+  return 1;
+}
+
+namespace dsh::tlmnet {
+
+using sc_core::sc_time;
+
+namespace {
+uint64_t now_ps() { return uint64_t(sc_core::sc_time_stamp().value()); }
+}  // namespace
+
+tlm::tlm_extension_base* PacketExtension::clone() const {
+  auto* e = new PacketExtension;
+  e->pkt = pkt;
+  return e;
+}
+
+void PacketExtension::copy_from(const tlm::tlm_extension_base& other) {
+  pkt = static_cast<const PacketExtension&>(other).pkt;
+}
+
+// ------------------------------------------------------------------ Scheduler
+
+Scheduler::Scheduler(sc_core::sc_module_name n, net::EventQueue& q) : sc_module(n), q_(q) {
+  // The lockstep RTL evaluates on this thread: more stack than SystemC's default.
+  SC_THREAD(run);
+  set_stack_size(size_t(16) << 20);
+}
+
+void Scheduler::schedule(uint64_t t_ps, net::EventQueue::Action a) {
+  q_.at(t_ps, std::move(a));
+  if (!running_) wake_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void Scheduler::run() {
+  for (;;) {
+    const uint64_t now = now_ps();
+    running_ = true;
+    q_.run(now);  // every event due by now, in the queue's order
+    running_ = false;
+    if (q_.stopped()) break;
+    const uint64_t next = q_.next_time();
+    if (next > until_) {
+      if (now >= until_) break;
+      wait(sc_time::from_value(until_ - now), wake_);
+    } else if (next == ~uint64_t(0)) {
+      wait(wake_);
+    } else {
+      wait(sc_time::from_value(next - now), wake_);
+    }
+  }
+  sc_core::sc_stop();
+}
+
+// ----------------------------------------------------------------------- Node
+
+Node::Node(sc_core::sc_module_name n, net::Fabric& fab, Scheduler& sched, int node)
+    : sc_module(n), fab_(fab), sched_(sched), node_(node) {
+  const auto& ports = fab.topo().ports(node);
+  for (size_t i = 0; i < ports.size(); ++i) {
+    const std::string k = std::to_string(i);
+    if (ports[i].peer < 0) {  // no link: no sockets
+      out.emplace_back();
+      in.emplace_back();
+      gp_.emplace_back();
+      ext_.push_back(nullptr);
+      continue;
+    }
+    out.push_back(std::make_unique<Out>(("out" + k).c_str()));
+    in.push_back(std::make_unique<In>(("in" + k).c_str()));
+    in.back()->register_b_transport(this, &Node::b_transport, int(i));
+    gp_.push_back(std::make_unique<tlm::tlm_generic_payload>());
+    ext_.push_back(new PacketExtension);
+    gp_.back()->set_extension(ext_.back());
+    gp_.back()->set_command(tlm::TLM_WRITE_COMMAND);
+    fab.tx_port(node, int(i)).wire = [this, i](net::Pkt* p, uint64_t ser) { send(unsigned(i), p, ser); };
+  }
+}
+
+void Node::send(unsigned port, net::Pkt* p, uint64_t ser_ps) {
+  tlm::tlm_generic_payload& gp = *gp_[port];
+  ext_[port]->pkt = *p;
+  fab_.release(p);
+  gp.set_data_length(p->bytes);
+  gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  sc_time d = sc_time::from_value(ser_ps);
+  (*out[port])->b_transport(gp, d);
+}
+
+// The annotation is the time to the packet's last bit: it arrives then.
+void Node::b_transport(int port, tlm::tlm_generic_payload& gp, sc_time& delay) {
+  const PacketExtension* e = gp.get_extension<PacketExtension>();
+  if (!e) {
+    gp.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+    return;
+  }
+  net::Pkt* p = fab_.alloc();
+  *p = e->pkt;
+  sched_.schedule(now_ps() + uint64_t(delay.value()), [this, port, p] { fab_.receive(node_, port, p); });
+  gp.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+// ----------------------------------------------------------------------- Link
+
+Link::Link(sc_core::sc_module_name n, uint64_t prop_ps)
+    : sc_module(n), in("in"), out("out"), prop_(sc_time::from_value(prop_ps)) {
+  in.register_b_transport(this, &Link::b_transport);
+}
+
+void Link::b_transport(tlm::tlm_generic_payload& gp, sc_time& delay) {
+  delay += prop_;
+  out->b_transport(gp, delay);
+}
+
+// -------------------------------------------------------------------- Netlist
+
+Netlist::Netlist(net::Fabric& fab, const std::set<int>& external) {
+  sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);  // "stopped by user"
+  sched_ = std::make_unique<Scheduler>("scheduler", fab.events());
+  const net::Topology& t = fab.topo();
+  for (size_t n = 0; n < t.n_nodes(); ++n)
+    nodes_.push_back(external.count(int(n)) ? nullptr
+                                            : std::make_unique<Node>(t.name(int(n)).c_str(), fab, *sched_, int(n)));
+  for (size_t n = 0; n < t.n_nodes(); ++n) {
+    if (!nodes_[n]) continue;
+    const auto& ports = t.ports(int(n));
+    for (size_t i = 0; i < ports.size(); ++i) {
+      const net::PortSpec& ps = ports[i];
+      if (ps.peer < 0 || !nodes_[size_t(ps.peer)]) continue;  // no link, or the caller's module
+      const std::string name = "link_" + t.name(int(n)) + "_" + t.name(ps.peer);
+      links_.push_back(std::make_unique<Link>(name.c_str(), fab.tx(int(n), int(i)).prop_ps));
+      nodes_[n]->out[i]->bind(links_.back()->in);
+      links_.back()->out.bind(*nodes_[size_t(ps.peer)]->in[size_t(ps.peer_port)]);
+    }
+  }
+  fab.kernel = [this](uint64_t until_ps) {
+    sched_->set_until(until_ps);
+    sc_core::sc_start();
+  };
+}
+
+Netlist::~Netlist() = default;
+
+}  // namespace dsh::tlmnet
