@@ -86,11 +86,11 @@ class Lockstep final : public MmuModel {
     log_.push_back({in, 0});
     pending_.push_back(in);
     const CycleOut& go = gold_.step(in);
-    check(rtl_->step(in));
+    check(rtl_step(in));
     return go;
   }
   void finish() override {
-    while (behind_.cycle() < gold_.cycle()) check(rtl_->step(CycleIn{}));
+    while (behind_.cycle() < gold_.cycle()) check(rtl_step(CycleIn{}));
   }
   bool quiet() const override {
     return gold_.quiet() && behind_.quiet() && rtl_->quiet() && all_idle(pending_);
@@ -118,6 +118,20 @@ class Lockstep final : public MmuModel {
   const char* name() const override { return "lockstep"; }
 
  private:
+  // The RTL's step; a failed RTL assertion is reported as a mismatch at the
+  // RTL's cycle whose rising edge failed (the input that caused it entered
+  // up to the RTL's latency before).
+  const CycleOut& rtl_step(const CycleIn& in) {
+    try {
+      return rtl_->step(in);
+    } catch (const RtlAssertionError& e) {
+      const uint64_t c = e.cycle();
+      fail({"cycle " + std::to_string(c) + " dsh_mmu assertion: rtl=failed golden=- " + opt_.tag + " (" +
+            e.what() + ")"},
+           c);
+    }
+  }
+
   void check(const CycleOut& ro) {
     ++rtl_steps_;
     if (rtl_steps_ <= rtl_->latency()) {  // the pipeline is filling: idle results
@@ -136,8 +150,9 @@ class Lockstep final : public MmuModel {
 
   // Replays the whole stimulus into a fresh RTL model that dumps the window
   // around the failing cycle, then throws the report.
-  [[noreturn]] void fail(std::vector<std::string> lines) {
-    const uint64_t c = behind_.cycle() ? behind_.cycle() - 1 : 0;  // the input cycle that failed
+  [[noreturn]] void fail(std::vector<std::string> lines) { fail(std::move(lines), behind_.cycle() ? behind_.cycle() - 1 : 0); }
+  // c: the input cycle that failed.
+  [[noreturn]] void fail(std::vector<std::string> lines, uint64_t c) {
     const uint64_t lat = rtl_->latency();
     RtlOptions ro;
     ro.fault = fault_;
@@ -149,6 +164,8 @@ class Lockstep final : public MmuModel {
       auto replay = variant_.make(gold_.config(), ro);
       for (const auto& st : log_) st.skipped ? replay->skip_idle(st.skipped) : replay->step(st.in);
       for (uint64_t i = 0; i < lat + 4; ++i) replay->step(CycleIn{});
+    } catch (const RtlAssertionError&) {
+      // the trace ends at the assertion's cycle
     } catch (const std::exception& e) {
       fst = "(not written: " + std::string(e.what()) + ")";
     }

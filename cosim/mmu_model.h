@@ -104,6 +104,18 @@ std::unique_ptr<MmuModel> make_golden(const Config& c, const RtlWidths& w = RtlW
 std::unique_ptr<MmuModel> make_rtl(const Config& c, const RtlOptions& o = RtlOptions{});
 
 // A difference between RTL and golden model; what() holds the report lines.
+// A named assertion of the RTL failed (rtl/dsh_assert.svh; Verilator
+// printed "[<time ps>] %Error: <file>:<line>: Assertion failed in
+// <instance>.<Name_A>" just before): the model stops at that cycle.
+class RtlAssertionError : public std::runtime_error {
+ public:
+  RtlAssertionError(const std::string& what, uint64_t cycle) : std::runtime_error(what), cycle_(cycle) {}
+  uint64_t cycle() const { return cycle_; }  // the model's cycle whose rising edge failed
+
+ private:
+  uint64_t cycle_;
+};
+
 class MismatchError : public std::runtime_error {
  public:
   MismatchError(const std::string& report, std::vector<std::string> lines, uint64_t cycle, std::string fst)

@@ -79,6 +79,7 @@ class RtlModel final : public MmuModel, public RtlReadPort {
     drive(in.deq, top_->deq_valid_i, top_->deq_port_i, top_->deq_queue_i, top_->deq_cells_i, "deq");
     drive(in.enq, top_->enq_valid_i, top_->enq_port_i, top_->enq_queue_i, top_->enq_cells_i, "enq");
     half_cycles();
+    if (ctx_->gotError()) assertion_failed();
     read_outputs();
     ++cycle_;
     return out_;
@@ -175,8 +176,19 @@ class RtlModel final : public MmuModel, public RtlReadPort {
 
   bool dumping() const { return tfp_ && cycle_ >= opt_.trace_from && cycle_ <= opt_.trace_to; }
 
+  // A named assertion failed at this cycle's rising edge (--assert; the
+  // context does not abort, so the trace is closed as usual).
+  [[noreturn]] void assertion_failed() {
+    throw RtlAssertionError(std::string(name_) + ": RTL assertion failed at the rising edge of cycle " +
+                                std::to_string(cycle_) + " (simulation time " + std::to_string(time_ps_ - 1000) +
+                                " ps; the '%Error: ... Assertion failed in <instance>.<Name_A>' line above names it)",
+                            cycle_);
+  }
+
   // One clock period, 1 ns: rising edge at t, falling edge at t + 500 ps.
+  // Verilator's messages ($error, a failed assertion) show t in ps.
   void half_cycles() {
+    ctx_->time(time_ps_);
     top_->clk_i = 1;
     top_->eval();
     if (dumping()) tfp_->dump(time_ps_);
