@@ -300,6 +300,38 @@ static_assert(std::size(kFaults) == kRtlFaults + 1, "a planted fault of rtl/dsh_
 INSTANTIATE_TEST_SUITE_P(Faults, PlantedFault, ::testing::Range(1u, unsigned(std::size(kFaults))),
                          [](const auto& info) { return std::string(kFaults[info.param]); });
 
+// A named RTL assertion stops the run at its cycle and reaches the report:
+// planted fault 5 (D's drain not forwarded into E's next enqueue to its
+// port) leaves that port's shared part above S, which
+// ExecEnqPortSharedWithinS_A / ExecDeqPortSharedWithinS_A (dsh_stage_exec)
+// catch before the outputs differ.
+TEST(RtlAssertion, StopsTheRunWithItsCycle) {
+  const RtlVariant* v = nullptr;
+  for (const auto& x : rtl_variants())
+    if (std::string(x.name) == "p3q3_dsh_l1") v = &x;
+  ASSERT_NE(v, nullptr);
+  Config c = config_for(*v, 3);
+  c.private_cells = 0;
+  testing::internal::CaptureStdout();
+  try {
+    run_lockstep(*v, c, 3, 200000, 5);
+    testing::internal::GetCapturedStdout();
+    FAIL() << "planted fault 5 went unnoticed";
+  } catch (const MismatchError& e) {
+    const std::string out = testing::internal::GetCapturedStdout();
+    ASSERT_EQ(e.lines().size(), 1u) << e.what();
+    const std::string cyc = std::to_string(e.cycle());
+    EXPECT_EQ(e.lines()[0].rfind("cycle " + cyc + " dsh_mmu assertion: rtl=failed golden=- seed=3", 0), 0u)
+        << e.lines()[0];
+    EXPECT_NE(e.lines()[0].find("RTL assertion failed at the rising edge of cycle " + cyc + " "), std::string::npos);
+    // Verilator's line: the time of that edge (3 reset cycles, 1000 ps each) and the assertion's name.
+    EXPECT_NE(out.find("[" + std::to_string((e.cycle() + 3) * 1000) + "] %Error: dsh_stage_exec.sv:"),
+              std::string::npos) << out;
+    EXPECT_NE(out.find("Assertion failed in tb.dsh_mmu.u_stage_exec.Exec"), std::string::npos) << out;
+    EXPECT_NE(out.find("PortSharedWithinS_A"), std::string::npos) << out;
+  }
+}
+
 // Idle gaps: skip_idle() jumps over them once golden and RTL are quiet; the
 // lockstep compares the whole state after each jump, and the RTL's results
 // after traffic resumes, so a skip that lost or changed state fails.
