@@ -352,12 +352,13 @@ module dsh_mmu #(
   // A PAUSE/RESUME event shows the state it leads to, in the same cycle as
   // qoff_o/poff_o (the records and outputs of a cycle appear together; a
   // queue or port both slots touch reports in slot 1 only).
-  for (genvar k = 0; k < 2; k++) begin : g_evt_assert
-    `ASSERT(QevtShowsQoff_A, !stat_qevt_valid_o[k] || qoff_o[32'(stat_qevt_port_o[k*PortW +: PortW]) * NumQueues
-                              + 32'(stat_qevt_queue_o[k*QueueW +: QueueW])] == stat_qevt_pause_o[k])
-    `ASSERT(PevtShowsPoff_A, !stat_pevt_valid_o[k]
-                             || poff_o[stat_pevt_port_o[k*PortW +: PortW]] == stat_pevt_pause_o[k])
-  end
+  // (Slots written out: Yosys names a generate loop's assertions alike.)
+  `ASSERT(QevtSlot0ShowsQoff_A, !stat_qevt_valid_o[0] || qoff_o[32'(stat_qevt_port_o[0 +: PortW]) * NumQueues
+                                + 32'(stat_qevt_queue_o[0 +: QueueW])] == stat_qevt_pause_o[0])
+  `ASSERT(QevtSlot1ShowsQoff_A, !stat_qevt_valid_o[1] || qoff_o[32'(stat_qevt_port_o[PortW +: PortW]) * NumQueues
+                                + 32'(stat_qevt_queue_o[QueueW +: QueueW])] == stat_qevt_pause_o[1])
+  `ASSERT(PevtSlot0ShowsPoff_A, !stat_pevt_valid_o[0] || poff_o[stat_pevt_port_o[0 +: PortW]] == stat_pevt_pause_o[0])
+  `ASSERT(PevtSlot1ShowsPoff_A, !stat_pevt_valid_o[1] || poff_o[stat_pevt_port_o[PortW +: PortW]] == stat_pevt_pause_o[1])
 `ifndef SYNTHESIS
   // quiet_o: an idle cycle from here changes no state. Checked a cycle
   // later without $past: after a quiet cycle with no input, the MMU is
