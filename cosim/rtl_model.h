@@ -196,6 +196,7 @@ class RtlModel final : public MmuModel, public RtlReadPort {
   void half_cycles() {
     Verilated::threadContextp(ctx_.get());
     const uint64_t t = rtl_edge_ps(cycle_);
+    ctx_->time(t);  // Verilator's messages ($error, a failed assertion) show this time
     top_->clk_i = 1;
     top_->eval();
     if (dumping()) tfp_->dump(t);

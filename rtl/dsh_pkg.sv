@@ -24,6 +24,22 @@ package dsh_pkg;
   function automatic integer lim_w(input integer cell_w);
     lim_w = cell_w + 9;
   endfunction
+  // Records (dsh_rec_store) as they travel through dsh_mmu's pipeline: a
+  // queue's {qoff, hsp, hs, h} and a port's {poff, hdrm, shared}, each
+  // count CellW bits. Their widths are derived here only; the field names
+  // are the packed structs qrec_t and prec_t that `DSH_REC_TYPES(CellW)
+  // (dsh_rec.svh) declares inside a module. Why not typedefs in this
+  // package: CellW is a module parameter, a package has none, and Yosys
+  // 0.23 reads neither `parameter type` nor parameterized classes; a
+  // struct declared in a module with a parameter width it does read. A
+  // struct at the largest CellW would widen every record (to 128 bits
+  // in the simulator for a 61-bit record) and cost simulation speed.
+  function automatic integer qrec_w(input integer cell_w);
+    qrec_w = 3 * cell_w + 1;
+  endfunction
+  function automatic integer prec_w(input integer cell_w);
+    prec_w = 2 * cell_w + 1;
+  endfunction
   // A count less a packet's size, signed, with a carry (dsh_size_terms,
   // dsh_deq_drain).
   function automatic integer term_w(input integer cell_w);

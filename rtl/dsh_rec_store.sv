@@ -29,8 +29,8 @@ module dsh_rec_store #(
   localparam int unsigned NumQ  = NumPorts * NumQueues,
   localparam int unsigned QIdxW = dsh_pkg::idx_w(NumQ),
   localparam int unsigned PortW = dsh_pkg::idx_w(NumPorts),
-  localparam int unsigned QRecW = 3 * CellW + 1,
-  localparam int unsigned PRecW = 2 * CellW + 1,
+  localparam int unsigned QRecW = dsh_pkg::qrec_w(CellW),
+  localparam int unsigned PRecW = dsh_pkg::prec_w(CellW),
   localparam int unsigned QCopies = dsh_pkg::qread_copies(ReadSlices),
   localparam int unsigned PCopies = dsh_pkg::pread_copies(ReadSlices)
 ) (

@@ -31,7 +31,7 @@ module dsh_stats #(
   localparam int unsigned QIdxW  = dsh_pkg::idx_w(NumQ),
   localparam int unsigned PortW  = dsh_pkg::idx_w(NumPorts),
   localparam int unsigned QueueW = dsh_pkg::idx_w(NumQueues),
-  localparam int unsigned PRecW  = 2 * CellW + 1
+  localparam int unsigned PRecW  = dsh_pkg::prec_w(CellW)
 ) (
   input  logic                clk_i,
   input  logic                rst_ni,

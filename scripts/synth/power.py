@@ -31,9 +31,10 @@ from .activity import read_vcd
 from .common import ROOT, TOP, ToolError, UsageError
 from .tools import run_tool
 
-# (block, instance name patterns of the top); first match wins.
+# (block, instance paths below the top, '.'-separated, glob patterns);
+# first match wins.
 BLOCKS = [
-    ("threshold pipeline", ("u_thresh_pipe*",)),
+    ("threshold pipeline", ("u_stage_exec.u_thresh_pipe*",)),
     ("records", ("u_store*",)),
     ("statistics", ("u_stats*",)),
 ]
@@ -46,12 +47,14 @@ def keep_patterns():
 
 
 def block_of(name):
-    """The block a cell or net belongs to, from its first path component
-    (hierarchical 'u_stats/_12_' or flattened 'u_stats.x_q[3]')."""
-    first = re.split(r"[/.]", name.lstrip("\\"), maxsplit=1)[0]
+    """The block a cell or net belongs to, from the leading components of
+    its path (hierarchical 'u_stats/_12_' or flattened 'u_stats.x_q[3]',
+    'u_stage_exec.u_thresh_pipe/_7_')."""
+    parts = re.split(r"[/.]", name.lstrip("\\"))
     for blk, pats in BLOCKS:
-        if any(fnmatch.fnmatchcase(first, p) for p in pats):
-            return blk
+        for n in range(1, len(parts)):
+            if any(fnmatch.fnmatchcase(".".join(parts[:n]), p) for p in pats):
+                return blk
     return REST
 
 

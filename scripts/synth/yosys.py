@@ -36,11 +36,17 @@ GENERIC_REPORTS = ("stat_generic.txt", "stat_cmos.txt", "check.txt", "ltp.txt")
 
 
 # ------------------------------------------------------------------ scripts
+def include_dirs(files):
+    """-I for each directory of the sources (their `include headers)."""
+    dirs = sorted({str(Path(f).parent) for f in files})
+    return " ".join(f"-I{ys_quote(d)}" for d in dirs)
+
+
 def front(files, cfg, top=TOP):
     """Read the sources and elaborate dsh_mmu with cfg's parameters."""
     names = " ".join(ys_quote(f) for f in files)
     ch = " ".join(f"-chparam {k} {v}" for k, v in cfg.params().items())
-    return [f"read_verilog -defer -sv {names}", f"hierarchy -check -top {top} {ch}"]
+    return [f"read_verilog -defer -sv {include_dirs(files)} {names}", f"hierarchy -check -top {top} {ch}"]
 
 
 def stamp(out, label):
@@ -49,11 +55,12 @@ def stamp(out, label):
 
 
 def generic_script(files, cfg, out, keep=()):
-    """keep: glob patterns of the top's instances kept as their own modules
-    (`synth -flatten` then flattens everything else), so that power can be
-    reported per block."""
+    """keep: instance paths below the top ('u_stage_exec.u_thresh_pipe*')
+    kept as their own modules (`synth -flatten` then flattens everything
+    else), so that power can be reported per block. Before flattening an
+    instance is a cell of its parent module, selected by its own name."""
     o = Path(out)
-    kept = [f"setattr -set keep_hierarchy 1 {TOP}/{pat}" for pat in keep]
+    kept = [f"setattr -set keep_hierarchy 1 */{pat.split('.')[-1]}" for pat in keep]
     return (front(files, cfg) + [stamp(o, "elaborate")] + kept + [
         f"synth -flatten -top {TOP} -run begin:fine",
         stamp(o, "synth_coarse"),

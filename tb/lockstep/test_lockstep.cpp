@@ -507,6 +507,42 @@ TEST(Gtkw, NamesOnlySignalsOfTheTrace) {
   }
 }
 
+// A named RTL assertion stops the run at its cycle and reaches the report:
+// planted fault 5 (D's drain not forwarded into E's next enqueue to its
+// port) leaves that port's shared part above S, which
+// ExecEnqPortSharedWithinS_A / ExecDeqPortSharedWithinS_A (dsh_stage_exec)
+// catch before the outputs differ.
+TEST(RtlAssertion, StopsTheRunWithItsCycle) {
+  const RtlVariant* v = nullptr;
+  for (const auto& x : rtl_variants())
+    if (std::string(x.name) == "p3q3_dsh_l1") v = &x;
+  ASSERT_NE(v, nullptr);
+  Config c = config_for(*v, 3);
+  c.private_cells = 0;
+  testing::internal::CaptureStdout();
+  try {
+    run_lockstep(*v, c, 3, 200000, 5);
+    testing::internal::GetCapturedStdout();
+    FAIL() << "planted fault 5 went unnoticed";
+  } catch (const MismatchError& e) {
+    const std::string out = testing::internal::GetCapturedStdout();
+    ASSERT_EQ(e.lines().size(), 1u) << e.what();
+    // The RTL's edge c + 4 writes the results of input cycle c.
+    const uint64_t edge = e.cycle() + kRtlLatency;
+    EXPECT_EQ(e.lines()[0].rfind("cycle " + std::to_string(e.cycle()) +
+                                     " dsh_mmu assertion: an RTL assertion failed at the clock edge of cycle " +
+                                     std::to_string(edge) + " (t=" + std::to_string(edge * 10) + " ns",
+                                 0),
+              0u)
+        << e.lines()[0];
+    // Verilator's line: the time of that edge in ps and the assertion's name.
+    EXPECT_NE(out.find("[" + std::to_string(rtl_edge_ps(edge)) + "] %Error: dsh_stage_exec.sv:"), std::string::npos)
+        << out;
+    EXPECT_NE(out.find("Assertion failed in tb.dsh_mmu.u_stage_exec.Exec"), std::string::npos) << out;
+    EXPECT_NE(out.find("PortSharedWithinS_A"), std::string::npos) << out;
+  }
+}
+
 // Idle gaps: skip_idle() jumps over them once golden and RTL are quiet; the
 // lockstep compares the whole state after each jump, and the RTL's results
 // after traffic resumes, so a skip that lost or changed state fails.

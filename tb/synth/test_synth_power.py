@@ -177,6 +177,9 @@ class ReportPower(unittest.TestCase):
         self.assertEqual(power.block_of("u_store/_5_"), "records")
         self.assertEqual(power.block_of("u_fwd.r_deq_q[1]"), power.REST)
         self.assertEqual(power.block_of("enq_valid_i"), power.REST)
+        self.assertEqual(power.block_of("u_stage_exec.u_thresh_pipe/_7_"), "threshold pipeline")
+        self.assertEqual(power.block_of("u_stage_exec.u_thresh_pipe.lim_q[3]"), "threshold pipeline")
+        self.assertEqual(power.block_of("u_stage_exec.e_region_q[1]"), power.REST)
 
     def test_flop_net(self):
         self.assertEqual(power.flop_net("u_stats.u_ppause.rd_q[26]$_DFF_P_"),
