@@ -118,6 +118,13 @@ class MismatchError : public std::runtime_error {
   std::string fst_;
 };
 
+// A named assertion of the RTL (rtl/dsh_assert.svh) failed: Verilator has
+// printed "Assertion failed in <instance>.<Name_A>" just before.
+class RtlAssertionError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 struct LockstepOptions {
   std::string tag;          // appended to every mismatch line, e.g. "seed=42"
   std::string fst_dir = "."; // where the window trace of a mismatch goes

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "mmu_model.h"
+#include "rtl_coverage.h"
 #include "rtl_observe.h"
 
 namespace dsh {
@@ -64,11 +65,13 @@ class RtlModel final : public MmuModel, public RtlReadPort {
     for (int i = 0; i < 3; ++i) half_cycles();  // reset fills the threshold pipeline
     top_->rst_ni = 1;
     top_->eval();
+    check_assertions();
   }
 
   ~RtlModel() override {
     if (tfp_) tfp_->close();
     top_->final();
+    rtl_coverage::write(*ctx_);  // with DSH_COVERAGE and $DSH_COVERAGE_DIR
     // Verilator 5.006 unregisters scopes through the thread's current
     // context, which is whichever model was built last: make it ours.
     Verilated::threadContextp(ctx_.get());
@@ -79,6 +82,7 @@ class RtlModel final : public MmuModel, public RtlReadPort {
     drive(in.deq, top_->deq_valid_i, top_->deq_port_i, top_->deq_queue_i, top_->deq_cells_i, "deq");
     drive(in.enq, top_->enq_valid_i, top_->enq_port_i, top_->enq_queue_i, top_->enq_cells_i, "enq");
     half_cycles();
+    check_assertions();
     read_outputs();
     ++cycle_;
     return out_;
@@ -173,10 +177,19 @@ class RtlModel final : public MmuModel, public RtlReadPort {
     cells = op.cells;
   }
 
+  // An assertion that failed in this model's last edges stops the run here
+  // (the context does not abort: fatalOnError(false)).
+  void check_assertions() {
+    if (!ctx_->gotError()) return;
+    throw RtlAssertionError(std::string("RTL ") + name_ + ": an assertion failed at cycle " +
+                            std::to_string(cycle_) + " (its name is in the %Error line printed above)");
+  }
+
   bool dumping() const { return tfp_ && cycle_ >= opt_.trace_from && cycle_ <= opt_.trace_to; }
 
   // One clock period, 1 ns: rising edge at t, falling edge at t + 500 ps.
   void half_cycles() {
+    Verilated::threadContextp(ctx_.get());  // where a failing assertion records it
     top_->clk_i = 1;
     top_->eval();
     if (dumping()) tfp_->dump(time_ps_);

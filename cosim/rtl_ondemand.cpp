@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <chrono>
@@ -72,7 +73,7 @@ std::string read_file(const std::string& path) {
 // What the library is built from, in the order verilator reads it for the
 // RTL: the control file first, then the manifest's sources.
 struct Sources {
-  std::vector<std::string> rtl;       // absolute: the .vlt, then rtl/dsh_mmu.f's .sv files
+  std::vector<std::string> rtl;       // absolute: the .vlt files, then rtl/dsh_mmu.f's .sv files
   std::vector<std::string> cxx;       // absolute: golden sources compiled into the library
   std::vector<std::string> headers;   // absolute: hashed, not listed to verilator
 };
@@ -81,6 +82,7 @@ Sources sources() {
   const std::string src = kDshSourceDir;
   Sources s;
   s.rtl.push_back(src + "/cosim/dsh_mmu_public.vlt");
+  s.rtl.push_back(src + "/rtl/dsh_lint.vlt");
   std::istringstream f(read_file(src + "/rtl/dsh_mmu.f"));
   for (std::string line; std::getline(f, line);) {
     while (!line.empty() && std::isspace((unsigned char)line.back())) line.pop_back();
@@ -90,9 +92,15 @@ Sources sources() {
   // The golden model's configuration (RtlModel validates it) and what it
   // parses with (common/).
   s.cxx = {src + "/golden/config.cpp", src + "/golden/mmu.cpp", src + "/common/input.cpp"};
-  for (const char* h : {"cosim/rtl_model.h", "cosim/rtl_observe.h", "cosim/mmu_model.h", "cosim/rtl_plugin_abi.h",
+  for (const char* h : {"cosim/rtl_model.h", "cosim/rtl_coverage.h", "cosim/rtl_observe.h", "cosim/mmu_model.h", "cosim/rtl_plugin_abi.h",
                         "cosim/rtl_plugin.cpp.in", "golden/config.h", "golden/mmu.h", "common/input.h"})
     s.headers.push_back(src + "/" + h);
+  // The RTL's `include headers (verilator -I<rtl>), in a fixed order.
+  std::vector<std::string> svh;
+  for (const auto& e : std::filesystem::directory_iterator(src + "/rtl"))
+    if (e.path().extension() == ".svh") svh.push_back(e.path().string());
+  std::sort(svh.begin(), svh.end());
+  s.headers.insert(s.headers.end(), svh.begin(), svh.end());
   return s;
 }
 
@@ -145,7 +153,7 @@ std::vector<std::string> verilator_args(const Request& r, const Sources& s, cons
                                 "-o", "dsh_rtl.so",
                                 // as cosim/CMakeLists.txt verilates the built-in variants
                                 "--trace-fst", "--assert", "-Wall", "-Wno-fatal", "--trace-max-array", "4096",
-                                "--trace-max-width", "4096",
+                                "--trace-max-width", "4096", "-I" + src + "/rtl",
                                 "-GNumPorts=" + std::to_string(r.ports), "-GNumQueues=" + std::to_string(r.queues),
                                 std::string("-GDsh=1'b") + (r.scheme == Scheme::DSH ? "1" : "0"),
                                 "-GThreshLatency=" + std::to_string(r.latency), "-GCellW=" + std::to_string(r.w.cell_w),

@@ -17,6 +17,7 @@
 // the edge on (the counts after stage W's writes before that edge). Slots
 // never count one entry in the same cycle (one event per queue and per port
 // a cycle); counts wrap modulo 2^CntW.
+`include "dsh_assert.svh"
 `default_nettype none
 
 module dsh_cnt_ram #(
@@ -103,12 +104,17 @@ module dsh_cnt_ram #(
   end
   assign rd_o = rd_valid_q ? rd_q : '0;
 
-`ifndef SYNTHESIS
+  // Slots never count one entry in the same cycle; every count is of an entry.
   if (Slots == 2) begin : g_check
-    always @(posedge clk_i)
-      if (rst_ni && &inc_i) assert (w_idx_q[0 +: IdxW] != w_idx_q[IdxW +: IdxW]) else $error("dsh_cnt_ram: two counts of one entry");
+    `ASSERT(OneCountPerEntry_A, !(&inc_i) || w_idx_q[0 +: IdxW] != w_idx_q[IdxW +: IdxW])
   end
-`endif
+  logic count_in_range;
+  always_comb begin
+    count_in_range = 1'b1;
+    for (int k = 0; k < Slots; k++)
+      if (inc_i[k] && 32'(w_idx_q[k*IdxW +: IdxW]) >= Entries) count_in_range = 1'b0;
+  end
+  `ASSERT(CountInRange_A, count_in_range)
 endmodule
 
 `default_nettype wire

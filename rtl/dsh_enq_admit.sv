@@ -8,6 +8,7 @@
 // The queue comes after the cycle's dequeue, as prefix sums (dsh_deq_drain):
 // priv = hsp - hs and w = hs - h. The port and S come as they were before
 // the cycle, with what the dequeue drained from them. Combinational.
+`include "dsh_assert.svh"
 `default_nettype none
 
 module dsh_enq_admit #(
@@ -58,6 +59,17 @@ module dsh_enq_admit #(
 
   assign region_o = {!fits_priv && !fits_shared && !fits_hdrm, !fits_priv && !fits_shared && fits_hdrm,
                      !fits_priv && fits_shared, fits_priv};
+  // Contract (spec §4): the first row that fits wins, so one region; the
+  // queue's parts are not negative (prefix sums in order); a dequeue drains
+  // no more than its port and S hold.
+  `ASSERT_COMB(RegionOneHot_A, $onehot(region_o))
+  `ASSUME_COMB(QueuePrefixSums_M, h_i <= hs_i && hs_i <= hsp_i)
+  `ASSUME_COMB(DeqFromS_M, CellW'(deq_shared_i) <= s_i)
+  if (Dsh) begin : g_dsh_check
+    `ASSUME_COMB(DeqFromPort_M, CellW'(port_deq_shared_i) <= port_shared_i && CellW'(port_deq_hdrm_i) <= port_hdrm_i)
+  end else begin : g_sih_check
+    `ASSUME_COMB(SihNoPoff_M, !poff_i)  // POFF exists only under DSH
+  end
 endmodule
 
 `default_nettype wire

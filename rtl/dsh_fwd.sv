@@ -21,6 +21,7 @@
 // d_same_queue_o (D's dequeue and the next one touch one queue).
 // Each path can be removed at run time by a planted fault (+dsh_fault=N,
 // dsh_pkg), for the lockstep checker's self-test; synthesis keeps them all.
+`include "dsh_assert.svh"
 `default_nettype none
 
 module dsh_fwd #(
@@ -138,6 +139,19 @@ module dsh_fwd #(
 
   logic unused_hits;  // R's dequeue port against D's own port
   assign unused_hits = ^{rdp_q.d};
+  // Every select is one-hot (one source per record); an enqueue to the
+  // queue that D's dequeue drains is to that dequeue's port too. No reset:
+  // the selects are one-hot by construction in reset as well.
+  `ASSERT_CLK(WDeqQselOneHot_A, $onehot(w_deq_qsel_o), clk_i, 1'b1)
+  `ASSERT_CLK(WEnqQselOneHot_A, $onehot(w_enq_qsel_o), clk_i, 1'b1)
+  `ASSERT_CLK(WDeqPselOneHot_A, $onehot(w_deq_psel_o), clk_i, 1'b1)
+  `ASSERT_CLK(WEnqPselOneHot_A, $onehot(w_enq_psel_o), clk_i, 1'b1)
+  `ASSERT_CLK(FDeqQselOneHot_A, $onehot(f_deq_qsel_o), clk_i, 1'b1)
+  `ASSERT_CLK(FEnqQselOneHot_A, $onehot(f_enq_qsel_o), clk_i, 1'b1)
+  `ASSERT_CLK(FDeqPselOneHot_A, $onehot(f_deq_psel_o), clk_i, 1'b1)
+  `ASSERT_CLK(FEnqPselOneHot_A, $onehot(f_enq_psel_o), clk_i, 1'b1)
+  `ASSERT_CLK(FDPselOneHot_A, $onehot(f_d_psel_o), clk_i, 1'b1)
+  `ASSERT_CLK(SameQueueIsSamePort_A, !same_queue_o || same_port_o, clk_i, 1'b1)
 endmodule
 
 `default_nettype wire

@@ -18,6 +18,7 @@
 // banks, the banks added) and the answer registered. The values are those
 // after the cycle whose results the stat_* outputs show one cycle after the
 // request. Indices out of range read 0.
+`include "dsh_assert.svh"
 `default_nettype none
 
 module dsh_stats #(
@@ -170,6 +171,13 @@ module dsh_stats #(
   end
   assign error_count_o  = err_cnt_q;
   assign error_sticky_o = err_sticky_q;
+  // SIH has no port state: no PORT_PAUSE counted, no POFF read; and it
+  // pauses a queue only on an admission (slot 1).
+  if (!Dsh) begin : g_sih_check
+    `ASSERT(SihNoPortPause_A, !w_ppause_i)
+    `ASSERT(SihNoPoff_A, !rd_prec_i[PRecW-1])
+    `ASSERT(SihPauseOnlyOnAdmission_A, !w_qpause0_i)
+  end
 endmodule
 
 `default_nettype wire

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from .common import FLOW_VERSION, SDC, ToolError, UsageError, say, sha1_of
 from .record import AsicResult, CellArea, RunResult
-from .rtl import rtl_files, rtl_identity
+from .rtl import rtl_files, rtl_headers, rtl_identity
 from . import fpga, sta, yosys
 
 
@@ -40,7 +40,7 @@ class Run:
         return []
 
     def cache_key(self):
-        inputs = self.files() + [Path(self.opts.manifest), SDC]
+        inputs = self.files() + rtl_headers(self.opts.manifest) + [Path(self.opts.manifest), SDC]
         return sha1_of(inputs + [FLOW_VERSION, json.dumps(self.cfg.as_dict(), sort_keys=True),
                                  self.mode]
                        + [str(x) for x in self.cache_extra()])

@@ -99,7 +99,7 @@ def run_fpga(cfg, opts, files, out, res, log):
         top = "dsh_fpga_wrap"
         wrap = o / "dsh_fpga_wrap.v"
         wrap.write_text(fpga_wrapper(cfg, ins, outs))
-        front = [f"read_verilog -defer -sv {' '.join(ys_quote(x) for x in files)}",
+        front = [f"read_verilog -defer -sv {yosys.include_dirs(files)} {' '.join(ys_quote(x) for x in files)}",
                  f"read_verilog {ys_quote(wrap)}", f"hierarchy -check -top {top}"]
         f.ios = 5
         f.wrapper_flops = in_bits + out_bits

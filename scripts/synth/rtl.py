@@ -24,11 +24,17 @@ def rtl_files(manifest):
     return files
 
 
+def rtl_headers(manifest):
+    """The headers the sources `include (rtl/*.svh beside the manifest):
+    hashed with them, found by Yosys through -I (yosys.include_dirs)."""
+    return sorted(Path(manifest).parent.glob("*.svh"))
+
+
 def rtl_identity(manifest):
     """Hash of the manifest and its files, and the git commit (with -dirty)
     when the manifest is inside a work tree."""
     manifest = Path(manifest)
-    files = rtl_files(manifest)
+    files = rtl_files(manifest) + rtl_headers(manifest)
     ident = RtlIdentity(manifest=str(manifest), sha1=sha1_of([manifest] + files)[:16])
     try:
         out = subprocess.run(["git", "-C", str(manifest.parent), "describe", "--always",

@@ -36,11 +36,17 @@ GENERIC_REPORTS = ("stat_generic.txt", "stat_cmos.txt", "check.txt", "ltp.txt")
 
 
 # ------------------------------------------------------------------ scripts
+def include_dirs(files):
+    """-I for each directory of the sources (their `include headers)."""
+    dirs = sorted({str(Path(f).parent) for f in files})
+    return " ".join(f"-I{ys_quote(d)}" for d in dirs)
+
+
 def front(files, cfg, top=TOP):
     """Read the sources and elaborate dsh_mmu with cfg's parameters."""
     names = " ".join(ys_quote(f) for f in files)
     ch = " ".join(f"-chparam {k} {v}" for k, v in cfg.params().items())
-    return [f"read_verilog -defer -sv {names}", f"hierarchy -check -top {top} {ch}"]
+    return [f"read_verilog -defer -sv {include_dirs(files)} {names}", f"hierarchy -check -top {top} {ch}"]
 
 
 def stamp(out, label):

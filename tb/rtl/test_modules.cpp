@@ -27,13 +27,24 @@
 #include "Vqueue_fsm_dsh.h"
 #include "Vqueue_fsm_sih.h"
 #include "mmu.h"
+#include "rtl_coverage.h"
 
 namespace {
 
 // A context whose (empty) command line is set: the RTL reads the +dsh_fault
-// plusarg at time 0, which Verilator refuses without one.
+// plusarg at time 0, which Verilator refuses without one. A named assertion
+// (rtl/dsh_assert.svh) that failed in it fails the test; its coverage is
+// written (DSH_COVERAGE builds).
 struct Ctx : VerilatedContext {
-  Ctx() { commandArgs(0, static_cast<const char**>(nullptr)); }
+  Ctx() {
+    commandArgs(0, static_cast<const char**>(nullptr));
+    fatalOnError(false);
+    Verilated::threadContextp(this);
+  }
+  ~Ctx() {
+    EXPECT_FALSE(gotError()) << "an RTL assertion failed (its name is in the %Error line above)";
+    dsh::rtl_coverage::write(*this);
+  }
 };
 
 using dsh::Config;
@@ -208,7 +219,7 @@ void check_admit(bool dsh) {
   int seen[4] = {};
   for (int i = 0; i < 200000; ++i) {
     const uint32_t phi = r(12), eta = r(40), bs = 50 + r(400), s = 1 + r(kSizeMax - 1);
-    const bool qoff = r(3) == 0, poff = r(3) == 0;
+    const bool qoff = r(3) == 0, poff = r(3) == 0 && dsh;  // POFF exists only under DSH
     const uint32_t xoff = r(600);  // SIH X_off = T; DSH X_poff
     const uint32_t p = r(phi), w = r(bs), h = r(eta), ps = r(bs), ph = r(eta), S = r(bs);
     // The port and S before the dequeue, and what it drained from them.

@@ -25,7 +25,7 @@ def index(lines, prefix):
 class Scripts(unittest.TestCase):
     def test_front_elaborates_with_every_parameter(self):
         lines = yosys.front(FILES, Config(4, 4, "dsh"))
-        self.assertEqual(lines[0], "read_verilog -defer -sv /r/rtl/a.sv /r/rtl/dsh_mmu.sv")
+        self.assertEqual(lines[0], "read_verilog -defer -sv -I/r/rtl /r/rtl/a.sv /r/rtl/dsh_mmu.sv")
         self.assertEqual(lines[1], "hierarchy -check -top dsh_mmu -chparam NumPorts 4 "
                          "-chparam NumQueues 4 -chparam CellW 20 -chparam SizeW 8 "
                          "-chparam CntW 32 -chparam Dsh 1 -chparam ThreshLatency 2")
