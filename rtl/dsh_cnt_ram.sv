@@ -115,6 +115,27 @@ module dsh_cnt_ram #(
       if (inc_i[k] && 32'(w_idx_q[k*IdxW +: IdxW]) >= Entries) count_in_range = 1'b0;
   end
   `ASSERT(CountInRange_A, count_in_range)
+  // Cover: a count that wraps, back-to-back counts of one entry through
+  // each bypass, both slots counting in one cycle.
+  logic wraps, by_last, by_now;
+  always_comb begin
+    wraps = 1'b0;
+    by_last = 1'b0;
+    by_now = 1'b0;
+    for (int k = 0; k < Slots; k++) begin
+      wraps |= inc_i[k] && w_nxt_q[k*CntW +: CntW] == '0;
+      for (int j = 0; j < Slots; j++) begin
+        by_last |= p_inc_q[j] && hp_q[k*Slots + j];
+        by_now  |= inc_i[j] && hw_q[k*Slots + j];
+      end
+    end
+  end
+  `COVER(CountWraps_C, wraps)
+  `COVER(BypassLastWrite_C, by_last)
+  `COVER(BypassThisWrite_C, by_now)
+  if (Slots == 2) begin : g_cover_two
+    `COVER(TwoSlotsCount_C, &inc_i)
+  end
 endmodule
 
 `default_nettype wire

@@ -126,6 +126,19 @@ module dsh_deq_drain #(
   `ASSERT_COMB(DrainShared_A, !go_o || CW'(hs_o) - CW'(h_o) + CW'(dw_o) == CW'(hs_i) - CW'(h_i) + add_w)
   `ASSERT_COMB(DrainHeadroomFirst_A, !go_o || dw_o == '0 || h_o == '0)
   `ASSERT_COMB(DrainPrivateLast_A, !go_o || CW'(dh_o) + CW'(dw_o) == CW'(cells_i) || hs_o == '0)
+  // Cover: each drain case of a dequeue that goes, each with the enqueue's
+  // cells added to the queue in the same cycle (per region), and the
+  // dequeue of more cells than the queue holds (a protocol error).
+  logic drained_all;  // headroom and shared gave all c cells
+  assign drained_all = CW'(dh_o) + CW'(dw_o) == CW'(cells_i);
+  `COVER_COMB(DrainCase0Headroom_C, go_o && dh_o == cells_i)
+  `COVER_COMB(DrainCase1Shared_C, go_o && dh_o != cells_i && drained_all)
+  `COVER_COMB(DrainCase2Private_C, go_o && !drained_all)
+  `COVER_COMB(DrainWithEnqHeadroom_C, go_o && add_h != '0)
+  `COVER_COMB(DrainWithEnqShared_C, go_o && add_w != '0)
+  `COVER_COMB(DrainWithEnqPrivate_C, go_o && add_p != '0)
+  `COVER_COMB(DrainTakesEnqueuedHeadroom_C, go_o && add_h != '0 && CW'(dh_o) > CW'(h_i))
+  `COVER_COMB(DeqMoreThanQueue_C, ok_i && !go_o)
 endmodule
 
 `default_nettype wire

@@ -42,6 +42,12 @@ module dsh_dt_calc #(
   `ASSUME_COMB(AlphaInRange_M, $signed(cfg_alpha_log2_i) >= -5'sd10 && $signed(cfg_alpha_log2_i) <= 5'sd3)
   `ASSUME_COMB(PortMultInRange_M, cfg_port_mult_log2_i <= 3'd5)
   `ASSERT_COMB(PortLimitNotBelowT_A, t_m_o >= XpW'(t_o))
+  // Cover: alpha below, at and above 1; a port multiplier; T = 0.
+  `COVER_COMB(AlphaBelowOne_C, $signed(cfg_alpha_log2_i) < 0)
+  `COVER_COMB(AlphaOne_C, cfg_alpha_log2_i == '0)
+  `COVER_COMB(AlphaAboveOne_C, $signed(cfg_alpha_log2_i) > 0)
+  `COVER_COMB(PortMult_C, cfg_port_mult_log2_i != '0)
+  `COVER_COMB(ThresholdZero_C, t_o == '0)
 endmodule
 
 `default_nettype wire

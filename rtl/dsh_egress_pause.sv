@@ -43,6 +43,10 @@ module dsh_egress_pause #(
   // The OR gate: a class is held by its own pause or its port's, by nothing else.
   `ASSERT(TxPauseIsQueueOrPort_A, tx_pause_o == (q_paused_q | {NumQueues{port_paused_q}}))
   `ASSERT(PortPauseHoldsEveryClass_A, !port_paused_q || &tx_pause_o)
+  // Cover: a class held by its queue's and its port's pause together, and a
+  // port resume that leaves a class held by its own pause.
+  `COVER(QueueAndPortPaused_C, port_paused_q && q_paused_q != '0)
+  `COVER(PortResumeLeavesQueuePaused_C, port_paused_q && p_evt_valid_i && !p_evt_pause_i && q_paused_q != '0)
 endmodule
 
 `default_nettype wire

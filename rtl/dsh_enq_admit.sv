@@ -70,6 +70,34 @@ module dsh_enq_admit #(
   end else begin : g_sih_check
     `ASSUME_COMB(SihNoPoff_M, !poff_i)  // POFF exists only under DSH
   end
+  // Cover: each row of spec §4's table in each scheme, with and without a
+  // dequeue that drained the same cycle (from S, or from the port). Counts
+  // evaluations: a cycle without an enqueue decides too (the MMU drops it).
+  logic deq_s;
+  assign deq_s = deq_shared_i != '0;
+  if (Dsh) begin : g_dsh_cover
+    logic deq_port;
+    assign deq_port = port_deq_shared_i != '0 || port_deq_hdrm_i != '0;
+    `COVER_COMB(DshPrivate_C, region_o[0] && !deq_s && !deq_port)
+    `COVER_COMB(DshPrivateDeq_C, region_o[0] && (deq_s || deq_port))
+    `COVER_COMB(DshShared_C, region_o[1] && !deq_s && !deq_port)
+    `COVER_COMB(DshSharedDeq_C, region_o[1] && (deq_s || deq_port))
+    `COVER_COMB(DshInsurance_C, region_o[2] && !deq_s && !deq_port)
+    `COVER_COMB(DshInsuranceDeq_C, region_o[2] && (deq_s || deq_port))
+    `COVER_COMB(DshDrop_C, region_o[3] && !deq_s && !deq_port)
+    `COVER_COMB(DshDropDeq_C, region_o[3] && (deq_s || deq_port))
+    `COVER_COMB(DshSharedDeniedByPoff_C, poff_i && fits_pool && fits_xoff && !fits_priv)
+  end else begin : g_sih_cover
+    `COVER_COMB(SihPrivate_C, region_o[0] && !deq_s)
+    `COVER_COMB(SihPrivateDeq_C, region_o[0] && deq_s)
+    `COVER_COMB(SihShared_C, region_o[1] && !deq_s)
+    `COVER_COMB(SihSharedDeq_C, region_o[1] && deq_s)
+    `COVER_COMB(SihHeadroom_C, region_o[2] && !deq_s)
+    `COVER_COMB(SihHeadroomDeq_C, region_o[2] && deq_s)
+    `COVER_COMB(SihDrop_C, region_o[3] && !deq_s)
+    `COVER_COMB(SihDropDeq_C, region_o[3] && deq_s)
+    `COVER_COMB(SihSharedDeniedByQoff_C, qoff_i && fits_pool && fits_xoff && !fits_priv)
+  end
 endmodule
 
 `default_nettype wire

@@ -99,6 +99,14 @@ module dsh_limits #(
                                   && eta_dq_i[CellW+1 +: CellW+1] >= (CellW+1)'(eta_i[CellW +: CellW]))
     `ASSERT_COMB(QonNotAboveQoff_A, qon_o <= qoff_o && qon_deq_o <= qoff_deq_o)
   end
+  // Cover: limits below zero (T below eta, eta + dq, dq or dp: sat0 at work).
+  if (Dsh) begin : g_dsh_cover
+    `COVER_COMB(QoffBelowZero_C, qoff_o < 0)
+    `COVER_COMB(QonBelowZero_C, qon_o < 0 && qoff_o >= 0)
+    `COVER_COMB(PonBelowZero_C, pon_o < 0)
+  end else begin : g_sih_cover
+    `COVER_COMB(SihQonBelowZero_C, qon_o < 0)
+  end
 endmodule
 
 `default_nettype wire

@@ -48,6 +48,13 @@ module dsh_port_fsm #(
   `ASSERT_COMB(ResumeFromPoff_A, !resume_o || poff_i)
   `ASSERT_COMB(ResumeWithEmptyInsurance_A, !resume_o || (hdrm_i == CellW'(deq_hdrm_i) && !region_i[2]))
   `ASSERT_COMB(StateFollowsEvents_A, poff_o == (pause_o || (poff_i && !resume_o)))
+  // Cover: PON -> POFF on an insurance admission, POFF -> PON with and
+  // without the dequeue that emptied the insurance, staying POFF.
+  `COVER_COMB(PortPause_C, pause_o)
+  `COVER_COMB(PortResume_C, resume_o && deq_hdrm_i == '0)
+  `COVER_COMB(PortResumeByDrain_C, resume_o && deq_hdrm_i != '0)
+  `COVER_COMB(PortStayPoffInsurance_C, poff_i && region_i[2])
+  `COVER_COMB(PortStayPoffAboveXpon_C, poff_i && poff_o && hdrm_i == CellW'(deq_hdrm_i) && !region_i[2])
 endmodule
 
 `default_nettype wire

@@ -70,6 +70,23 @@ module dsh_queue_fsm #(
     `ASSUME_COMB(SihSharedOnlyInQon_M, !(qoff_i && region_i[1]))
     `ASSERT_COMB(SihResumeWithEmptyHeadroom_A, !resume_o || (h_i == '0 && !region_i[2]))
   end
+  // Cover: every transition and the event it emits (evaluations; the MMU
+  // keeps those of a cycle with an event to this queue).
+  if (Dsh) begin : g_dsh_cover
+    `COVER_COMB(DshPauseOnShared_C, pause_o && region_i[1])
+    `COVER_COMB(DshPauseNoEnqueue_C, pause_o && region_i == '0)
+    `COVER_COMB(DshPauseOtherRegion_C, pause_o && (region_i[0] || region_i[2]))
+    `COVER_COMB(DshResume_C, resume_o && region_i == '0)
+    `COVER_COMB(DshResumeAfterEnqueue_C, resume_o && region_i != '0)
+    `COVER_COMB(DshStayQoff_C, qoff_i && qoff_o)
+    `COVER_COMB(DshStayQon_C, !qoff_i && !qoff_o && region_i[1])
+  end else begin : g_sih_cover
+    `COVER_COMB(SihPauseOnHeadroom_C, pause_o)
+    `COVER_COMB(SihResume_C, resume_o && region_i == '0)
+    `COVER_COMB(SihResumeAfterPrivate_C, resume_o && region_i[0])
+    `COVER_COMB(SihStayQoffHeadroom_C, qoff_i && region_i[2])
+    `COVER_COMB(SihStayQoffNotEmpty_C, qoff_i && qoff_o && h_i == '0)
+  end
 endmodule
 
 `default_nettype wire

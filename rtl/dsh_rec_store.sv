@@ -150,6 +150,13 @@ module dsh_rec_store #(
   `ASSERT(DeqWritesQueueWritten_A, !wr_deq_i || qvalid_q[wr_deq_idx_i] || (wr_enq_i && wr_enq_idx_i == wr_deq_idx_i))
   `ASSERT(DeqWritesPortWritten_A, !wr_deq_i || pvalid_q[wr_deq_p_i] || (wr_enq_i && wr_enq_p_i == wr_deq_p_i))
   `ASSERT(WriteInRange_A, (!wr_deq_i || 32'(wr_deq_idx_i) < NumQ) && (!wr_enq_i || 32'(wr_enq_idx_i) < NumQ))
+  // Cover: both slots write one record (slot 1 wins), and queue-level and
+  // port-level pause on one port together (a port written POFF that has a
+  // queue in QOFF).
+  `COVER(BothWriteOneQueue_C, wr_deq_i && wr_enq_i && wr_deq_idx_i == wr_enq_idx_i)
+  `COVER(BothWriteOnePort_C, wr_deq_i && wr_enq_i && wr_deq_p_i == wr_enq_p_i)
+  `COVER(QueueAndPortPaused_C, wr_enq_i && wr_enq_prec_i[PRecW-1]
+                               && qoff_out_q[32'(wr_enq_p_i) * NumQueues +: NumQueues] != '0)
 endmodule
 
 `default_nettype wire

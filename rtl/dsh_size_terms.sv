@@ -39,6 +39,9 @@ module dsh_size_terms #(
   `ASSERT_COMB(PoolTermExact_A, terms_o[0 +: KW] == KW'(cfg_shared_cells_i) - KW'(cells_i))
   `ASSERT_COMB(PrivTermExact_A, terms_o[KW +: KW] == KW'(cfg_private_cells_i) - KW'(cells_i))
   `ASSERT_COMB(HdrmTermExact_A, terms_o[2*KW +: KW] == KW'(eta_i) - KW'(cells_i))
+  // Cover: a term below zero (s above B_s, phi or eta).
+  `COVER_COMB(PrivTermNegative_C, terms_o[2*KW-1])
+  `COVER_COMB(HdrmTermNegative_C, terms_o[3*KW-1])
 endmodule
 
 `default_nettype wire

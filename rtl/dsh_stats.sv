@@ -178,6 +178,20 @@ module dsh_stats #(
     `ASSERT(SihNoPoff_A, !rd_prec_i[PRecW-1])
     `ASSERT(SihPauseOnlyOnAdmission_A, !w_qpause0_i)
   end
+  // Cover: what is counted (events as they happen), both protocol errors in
+  // one cycle, the error count wrapping, a read of resumes while QOFF.
+  `COVER(CountQueuePauseDeq_C, w_qpause0_i)
+  `COVER(CountQueuePauseEnq_C, w_qpause1_i)
+  `COVER(CountQueuePauseBoth_C, w_qpause0_i && w_qpause1_i)
+  `COVER(CountDrop_C, w_drop_i)
+  `COVER(CountPortPause_C, w_ppause_i)
+  `COVER(DeqError_C, w_error_i == 2'b01)
+  `COVER(EnqError_C, w_error_i == 2'b10)
+  `COVER(BothErrors_C, &w_error_i)
+  `COVER(ErrorCountWraps_C, |w_error_i && err_cnt_q == '1)
+  `COVER(ReadResumesWhileQoff_C, rd_qoff_q && rd_q_ok_q)
+  `COVER(ReadResumesWhilePoff_C, rd_poff_q && rd_p_ok_q)
+  `COVER(ReadOutOfRange_C, !rq_ok_q)
 endmodule
 
 `default_nettype wire

@@ -123,6 +123,21 @@ module dsh_thresh_pipe #(
   if (Dsh) begin : g_check
     `ASSERT_CLK(QonNotAboveQoff_A, qon_o <= qoff_o && qon_deq_o <= qoff_deq_o, clk_i, 1'b1)
   end
+  // Cover: the latency this build has (each build covers its own; the
+  // regression's builds cover all three), and T moving from one cycle to
+  // the next.
+  if (ThreshLatency == 1) begin : g_cover_l1
+    `COVER_CLK(ThreshLatency1_C, 1'b1, clk_i, 1'b1)
+  end
+  if (ThreshLatency == 2) begin : g_cover_l2
+    `COVER_CLK(ThreshLatency2_C, 1'b1, clk_i, 1'b1)
+  end
+  if (ThreshLatency == 3) begin : g_cover_l3
+    `COVER_CLK(ThreshLatency3_C, 1'b1, clk_i, 1'b1)
+  end
+  logic [ThrW-1:0] t_last_q;
+  always_ff @(posedge clk_i) t_last_q <= t_e;
+  `COVER_CLK(ThresholdMoves_C, t_e != t_last_q, clk_i, 1'b1)
 endmodule
 
 `default_nettype wire
