@@ -14,7 +14,8 @@ A coverage file holds one point a line, C '<key/value pairs>' <count>, each
 key and value opened by \\x01 and \\x02. Keys used here: f (file), l (line),
 n (column), page (v_user/, v_line/, v_branch/, v_toggle/ and the module), o
 (the cover's name, the toggled bit, or block/if/else), h (the instance).
-Line coverage counts the v_line and v_branch points of rtl/, toggle coverage
+Line coverage counts the v_line and v_branch points of rtl/ (those on the
+lines of the assertion macros apart: they are the macro's reset branch), toggle coverage
 the v_toggle points; a point is hit when any instance of it is.
 """
 
@@ -27,6 +28,9 @@ from collections import defaultdict
 from pathlib import Path
 
 COVER_RE = re.compile(r"`COVER(?:_CLK|_COMB)?\(\s*(\w+_C)\s*,")
+# A line of the assertion macros (rtl/dsh_assert.svh): its points are the
+# macro's `if (rst_n)` branches, not the design's; counted apart.
+MACRO_LINE_RE = re.compile(r"^`(ASSERT|ASSUME|COVER)(_CLK|_COMB)?\(")
 TEST_FILE_RE = re.compile(r"^(.*)\.(\d+)\.(\d+)\.dat$")
 
 
@@ -65,17 +69,28 @@ def test_name(dat):
 
 
 def load_waivers(path):
-    """Explanations of uncovered lines: (file name, stripped line text) -> why."""
+    """Explanations of uncovered lines: a list of (file name, line text or
+    None, regular expression or None, why)."""
     if not path or not Path(path).is_file():
-        return {}
+        return []
     data = tomllib.loads(Path(path).read_text())
-    out = {}
+    out = []
     for i, w in enumerate(data.get("waiver", [])):
-        for k in ("file", "line", "why"):
+        for k in ("file", "why"):
             if k not in w:
                 sys.exit(f"coverage_report: {path}: waiver {i + 1} has no '{k}'")
-        out[(w["file"], w["line"].strip())] = w["why"]
+        if ("line" in w) == ("pattern" in w):
+            sys.exit(f"coverage_report: {path}: waiver {i + 1} needs one of 'line' and 'pattern'")
+        pat = re.compile(w["pattern"]) if "pattern" in w else None
+        out.append((w["file"], w.get("line", "").strip() or None, pat, w["why"]))
     return out
+
+
+def explain(waivers, f, text):
+    for wf, line, pat, why in waivers:
+        if wf == f and ((line is not None and line == text) or (pat is not None and pat.search(text))):
+            return why
+    return None
 
 
 def in_rtl(f, rtl):
@@ -117,14 +132,21 @@ def main():
                 tests[key][name] += count
 
     # Line and toggle coverage of rtl/, from the merge, by source point.
-    line_pts, toggle_pts = defaultdict(int), defaultdict(int)
+    src = {p.name: p.read_text().splitlines() for p in Path(a.rtl).glob("*.sv")}
+
+    def text_of(f, ln):
+        lines = src.get(f, [])
+        return lines[ln - 1].strip() if 0 < ln <= len(lines) else ""
+
+    line_pts, macro_pts, toggle_pts = defaultdict(int), defaultdict(int), defaultdict(int)
     for fl, count in parse_dat(a.merged):
         page, f = fl.get("page", ""), fl.get("f", "")
         if not in_rtl(f, a.rtl):
             continue
         key = (Path(f).name, int(fl.get("l", 0)), fl.get("n", ""), fl.get("o", ""))
         if page.startswith(("v_line/", "v_branch/")):
-            line_pts[key] = max(line_pts[key], count)
+            d = macro_pts if MACRO_LINE_RE.match(text_of(key[0], key[1])) else line_pts
+            d[key] = max(d[key], count)
         elif page.startswith("v_toggle/"):
             toggle_pts[key] = max(toggle_pts[key], count)
 
@@ -132,14 +154,13 @@ def main():
         return round(100.0 * sum(1 for c in d.values() if c) / len(d), 2) if d else 0.0
 
     waivers = load_waivers(a.waivers)
-    src = {p.name: p.read_text().splitlines() for p in Path(a.rtl).glob("*.sv")}
     uncovered = sorted({(k[0], k[1]) for k, c in line_pts.items() if not c})
     # A line is uncovered when one of its points is; list each line once.
     unexplained = 0
     rows = []
     for f, ln in uncovered:
-        text = src.get(f, [""] * ln)[ln - 1].strip() if ln <= len(src.get(f, [])) else ""
-        why = waivers.get((f, text))
+        text = text_of(f, ln)
+        why = explain(waivers, f, text)
         unexplained += why is None
         rows.append((f, ln, text, why or "**not explained**"))
 
@@ -155,6 +176,8 @@ def main():
         "line_pct": pct(line_pts),
         "line_points": len(line_pts),
         "line_points_hit": sum(1 for c in line_pts.values() if c),
+        "macro_line_pct": pct(macro_pts),
+        "macro_line_points": len(macro_pts),
         "toggle_pct": pct(toggle_pts),
         "toggle_points": len(toggle_pts),
         "uncovered_lines": len(rows),
@@ -175,6 +198,8 @@ def main():
           f"- named cover points: {hit} of {len(points)} hit",
           f"- line coverage of rtl/ (Verilator line and branch points): {summary['line_pct']} % "
           f"({summary['line_points_hit']} of {summary['line_points']})",
+          f"- the assertion macros' own lines (their `if (rst_n)` branches, counted apart): "
+          f"{summary['macro_line_pct']} % of {summary['macro_line_points']} points",
           f"- toggle coverage of rtl/: {summary['toggle_pct']} % of {summary['toggle_points']} bits",
           f"- tests: {summary['tests']} ({summary['coverage_files']} coverage files)"]
     if a.seconds is not None:

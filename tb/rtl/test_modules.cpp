@@ -550,8 +550,10 @@ TEST(EgressPause, OrGateOfQueueAndPortState) {
     dut.clk_i = 0;
     dut.eval();
   };
-  dut.rst_ni = 0;
   dut.clk_i = 0;
+  dut.rst_ni = 1;
+  dut.eval();
+  dut.rst_ni = 0;  // a falling edge: the asynchronous reset runs
   dut.eval();
   dut.rst_ni = 1;
   dut.eval();
