@@ -6,13 +6,15 @@
 # out/coverage/tests/, merges it and writes out/coverage/ (DSH_COVERAGE_OUT):
 # merged.dat, cov.info and html/ (genhtml), report.md and summary.json.
 # Exits non-zero when a test fails or a named cover point is never hit.
-# Extra arguments go to ctest (e.g. -R lockstep to run fewer tests).
+# Extra arguments go to ctest (e.g. -R lockstep to run fewer tests);
+# DSH_COVERAGE_VARIANTS restricts the RTL builds (a DSH_RTL_VARIANT_FILTER
+# regex; empty: all of the regression's).
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 BUILD="${DSH_COVERAGE_BUILD_DIR:-$ROOT/build-cov}"
 OUT="${DSH_COVERAGE_OUT:-$ROOT/out/coverage}"
 start=$(date +%s.%N)
 ensure_deps
-build -DDSH_COVERAGE=ON
+build -DDSH_COVERAGE=ON -DDSH_RTL_VARIANT_FILTER="${DSH_COVERAGE_VARIANTS:-}"
 mkdir -p "$OUT"
 OUT="$(cd "$OUT" && pwd)"
 rm -rf "$OUT/tests" "$OUT/html"
