@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "mmu_model.h"
+#include "rtl_coverage.h"
 #include "rtl_observe.h"
 
 namespace dsh {
@@ -71,11 +72,13 @@ class RtlModel final : public MmuModel, public RtlReadPort {
     }
     top_->rst_ni = 1;
     top_->eval();
+    check_assertions();
   }
 
   ~RtlModel() override {
     if (tfp_) tfp_->close();
     top_->final();
+    rtl_coverage::write(*ctx_);  // with DSH_COVERAGE and $DSH_COVERAGE_DIR
     // Verilator 5.006 unregisters scopes through the thread's current
     // context, which is whichever model was built last: make it ours.
     Verilated::threadContextp(ctx_.get());
@@ -186,6 +189,15 @@ class RtlModel final : public MmuModel, public RtlReadPort {
     port = op.port;
     queue = op.queue;
     cells = op.cells;
+  }
+
+  // An assertion that failed during reset stops the model before its first
+  // cycle (the context does not abort: fatalOnError(false)); step() reports
+  // the later ones.
+  void check_assertions() {
+    if (!ctx_->gotError()) return;
+    throw RtlAssertionError(std::string("RTL ") + name_ + ": an assertion failed during reset"
+                            " (its name is in the %Error line printed above)");
   }
 
   bool dumping() const { return tfp_ && cycle_ >= opt_.trace_from && cycle_ <= opt_.trace_to; }

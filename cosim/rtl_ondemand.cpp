@@ -92,7 +92,7 @@ Sources sources() {
   // The golden model's configuration (RtlModel validates it) and what it
   // parses with (common/).
   s.cxx = {src + "/golden/config.cpp", src + "/golden/mmu.cpp", src + "/common/input.cpp"};
-  for (const char* h : {"cosim/rtl_model.h", "cosim/rtl_observe.h", "cosim/mmu_model.h", "cosim/rtl_plugin_abi.h",
+  for (const char* h : {"cosim/rtl_model.h", "cosim/rtl_coverage.h", "cosim/rtl_observe.h", "cosim/mmu_model.h", "cosim/rtl_plugin_abi.h",
                         "cosim/rtl_plugin.cpp.in", "golden/config.h", "golden/mmu.h", "common/input.h"})
     s.headers.push_back(src + "/" + h);
   // The RTL's `include headers (verilator -I<rtl>), in a fixed order.

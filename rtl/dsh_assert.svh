@@ -9,20 +9,34 @@
 //   `ASSUME(Name_M, expr)           formal: constrains the inputs; simulation: checked as ASSERT
 //   `COVER(Name_C, expr)            expr is seen at some rising edge out of reset
 //   `ASSERT_CLK(Name_A, expr, clk, rst_n)   the same on another clock/reset
+//   `ASSERT_COMB(Name_A, expr)      in a module without a clock: expr holds
+//   `ASSUME_COMB(Name_M, expr)      whenever it is evaluated (an always_comb
+//   `COVER_COMB(Name_C, expr)       block; a cover counts evaluations, not cycles)
+// The _COMB forms have no reset: what they state holds in reset too (a
+// combinational leaf's contract on its inputs and outputs).
 // A failing assertion stops a Verilated simulation with
 // "Assertion failed in TOP.<instance>.<Name_A>" and the time.
 `ifndef DSH_ASSERT_SVH
 `define DSH_ASSERT_SVH
 
 `ifdef FORMAL
+  `define ASSERT_COMB(name, expr) always_comb name: assert (expr);
+  `define ASSUME_COMB(name, expr) always_comb name: assume (expr);
+  `define COVER_COMB(name, expr)  always_comb name: cover (expr);
   `define ASSERT_CLK(name, expr, clk, rst_n) always @(posedge clk) if (rst_n) name: assert (expr);
   `define ASSUME_CLK(name, expr, clk, rst_n) always @(posedge clk) if (rst_n) name: assume (expr);
   `define COVER_CLK(name, expr, clk, rst_n)  always @(posedge clk) if (rst_n) name: cover (expr);
 `elsif SYNTHESIS
+  `define ASSERT_COMB(name, expr)
+  `define ASSUME_COMB(name, expr)
+  `define COVER_COMB(name, expr)
   `define ASSERT_CLK(name, expr, clk, rst_n)
   `define ASSUME_CLK(name, expr, clk, rst_n)
   `define COVER_CLK(name, expr, clk, rst_n)
 `else
+  `define ASSERT_COMB(name, expr) always_comb name: assert (expr);
+  `define ASSUME_COMB(name, expr) always_comb name: assert (expr);
+  `define COVER_COMB(name, expr)  always_comb name: cover (expr);
   `define ASSERT_CLK(name, expr, clk, rst_n) always @(posedge clk) if (rst_n) name: assert (expr);
   `define ASSUME_CLK(name, expr, clk, rst_n) always @(posedge clk) if (rst_n) name: assert (expr);
   `define COVER_CLK(name, expr, clk, rst_n)  always @(posedge clk) if (rst_n) name: cover (expr);

@@ -17,6 +17,7 @@
 // the edge on (the counts after stage W's writes before that edge). Slots
 // never count one entry in the same cycle (one event per queue and per port
 // a cycle); counts wrap modulo 2^CntW.
+`include "dsh_assert.svh"
 `default_nettype none
 
 module dsh_cnt_ram #(
@@ -103,12 +104,38 @@ module dsh_cnt_ram #(
   end
   assign rd_o = rd_valid_q ? rd_q : '0;
 
-`ifndef SYNTHESIS
+  // Slots never count one entry in the same cycle; every count is of an entry.
   if (Slots == 2) begin : g_check
-    always @(posedge clk_i)
-      if (rst_ni && &inc_i) assert (w_idx_q[0 +: IdxW] != w_idx_q[IdxW +: IdxW]) else $error("dsh_cnt_ram: two counts of one entry");
+    `ASSERT(OneCountPerEntry_A, !(&inc_i) || w_idx_q[0 +: IdxW] != w_idx_q[IdxW +: IdxW])
   end
-`endif
+  logic count_in_range;
+  always_comb begin
+    count_in_range = 1'b1;
+    for (int k = 0; k < Slots; k++)
+      if (inc_i[k] && 32'(w_idx_q[k*IdxW +: IdxW]) >= Entries) count_in_range = 1'b0;
+  end
+  `ASSERT(CountInRange_A, count_in_range)
+  // Cover: a count that wraps, back-to-back counts of one entry through
+  // each bypass, both slots counting in one cycle.
+  logic wraps, by_last, by_now;
+  always_comb begin
+    wraps = 1'b0;
+    by_last = 1'b0;
+    by_now = 1'b0;
+    for (int k = 0; k < Slots; k++) begin
+      wraps |= inc_i[k] && w_nxt_q[k*CntW +: CntW] == '0;
+      for (int j = 0; j < Slots; j++) begin
+        by_last |= p_inc_q[j] && hp_q[k*Slots + j];
+        by_now  |= inc_i[j] && hw_q[k*Slots + j];
+      end
+    end
+  end
+  `COVER(CountWraps_C, wraps)
+  `COVER(BypassLastWrite_C, by_last)
+  `COVER(BypassThisWrite_C, by_now)
+  if (Slots == 2) begin : g_cover_two
+    `COVER(TwoSlotsCount_C, &inc_i)
+  end
 endmodule
 
 `default_nettype wire

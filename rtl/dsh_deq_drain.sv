@@ -21,6 +21,7 @@
 // the very end. The caller registers k = a + 2^SizeW - c beside c: a
 // prefix sum plus a less c is then p + k - 2^SizeW, two operands and a
 // constant (k is never negative, so no sign bit fans out to a whole sum).
+`include "dsh_assert.svh"
 `default_nettype none
 
 module dsh_deq_drain #(
@@ -108,6 +109,36 @@ module dsh_deq_drain #(
     for (int r = 0; r < 4; r++) picked |= outcome[r*OutW +: OutW] & {OutW{pick[r]}};
   end
   assign {go_o, h_o, hs_o, hsp_o, dh_o, dw_o} = picked;
+  // Contract: the enqueue went to one region; the queue's parts are not
+  // negative. When the dequeue goes, c cells leave in drain order (spec §4):
+  // each part keeps what it had (with the enqueue's cells) less what drained
+  // from it, the shared part drains only once the headroom is empty, the
+  // private part only once both are.
+  `ASSUME_COMB(RegionOneHot0_M, $onehot0(region_i))
+  `ASSUME_COMB(QueuePrefixSums_M, !ok_i || (h_i <= hs_i && hs_i <= hsp_i))
+  localparam int unsigned CW = CellW + 2;
+  logic [CW-1:0] add_h, add_w, add_p;  // the enqueue's cells in each part
+  assign add_h = region_i[2] ? CW'(add_i) : '0;
+  assign add_w = region_i[1] ? CW'(add_i) : '0;
+  assign add_p = region_i[0] ? CW'(add_i) : '0;
+  `ASSERT_COMB(DrainTotal_A, !go_o || CW'(hsp_o) + CW'(cells_i) == CW'(hsp_i) + add_h + add_w + add_p)
+  `ASSERT_COMB(DrainHeadroom_A, !go_o || CW'(h_o) + CW'(dh_o) == CW'(h_i) + add_h)
+  `ASSERT_COMB(DrainShared_A, !go_o || CW'(hs_o) - CW'(h_o) + CW'(dw_o) == CW'(hs_i) - CW'(h_i) + add_w)
+  `ASSERT_COMB(DrainHeadroomFirst_A, !go_o || dw_o == '0 || h_o == '0)
+  `ASSERT_COMB(DrainPrivateLast_A, !go_o || CW'(dh_o) + CW'(dw_o) == CW'(cells_i) || hs_o == '0)
+  // Cover: each drain case of a dequeue that goes, each with the enqueue's
+  // cells added to the queue in the same cycle (per region), and the
+  // dequeue of more cells than the queue holds (a protocol error).
+  logic drained_all;  // headroom and shared gave all c cells
+  assign drained_all = CW'(dh_o) + CW'(dw_o) == CW'(cells_i);
+  `COVER_COMB(DrainCase0Headroom_C, go_o && dh_o == cells_i)
+  `COVER_COMB(DrainCase1Shared_C, go_o && dh_o != cells_i && drained_all)
+  `COVER_COMB(DrainCase2Private_C, go_o && !drained_all)
+  `COVER_COMB(DrainWithEnqHeadroom_C, go_o && add_h != '0)
+  `COVER_COMB(DrainWithEnqShared_C, go_o && add_w != '0)
+  `COVER_COMB(DrainWithEnqPrivate_C, go_o && add_p != '0)
+  `COVER_COMB(DrainTakesEnqueuedHeadroom_C, go_o && add_h != '0 && CW'(dh_o) > CW'(h_i))
+  `COVER_COMB(DeqMoreThanQueue_C, ok_i && !go_o)
 endmodule
 
 `default_nettype wire

@@ -7,6 +7,7 @@
 // shifter beside it rather than after it: (free << 3) shifted by
 // m - (3 - alpha_log2) either way, with the low m bits cleared (they are
 // the bits the floor of T drops). Combinational.
+`include "dsh_assert.svh"
 `default_nettype none
 
 module dsh_dt_calc #(
@@ -36,6 +37,17 @@ module dsh_dt_calc #(
 
   logic unused;  // the shift amounts are exact modulo 16 / 32; wide's top bits are 0
   assign unused = ^{cfg_alpha_log2_i[4], wide[ThrW+12:XpW]};
+  // Configuration in range (spec §3): alpha_log2 in -10..3, port_mult_log2 in 0..5;
+  // X_poff = T << m is never below T.
+  `ASSUME_COMB(AlphaInRange_M, $signed(cfg_alpha_log2_i) >= -5'sd10 && $signed(cfg_alpha_log2_i) <= 5'sd3)
+  `ASSUME_COMB(PortMultInRange_M, cfg_port_mult_log2_i <= 3'd5)
+  `ASSERT_COMB(PortLimitNotBelowT_A, t_m_o >= XpW'(t_o))
+  // Cover: alpha below, at and above 1; a port multiplier; T = 0.
+  `COVER_COMB(AlphaBelowOne_C, $signed(cfg_alpha_log2_i) < 0)
+  `COVER_COMB(AlphaOne_C, cfg_alpha_log2_i == '0)
+  `COVER_COMB(AlphaAboveOne_C, $signed(cfg_alpha_log2_i) > 0)
+  `COVER_COMB(PortMult_C, cfg_port_mult_log2_i != '0)
+  `COVER_COMB(ThresholdZero_C, t_o == '0)
 endmodule
 
 `default_nettype wire

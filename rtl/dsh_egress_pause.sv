@@ -4,6 +4,7 @@
 //   tx_pause_o[j] = q_paused[j] | port_paused        (the OR gate)
 // is 0. Events take effect the cycle after they arrive; reset: all running.
 // tx_pause_o is directly usable as a MAC's per-class transmit inhibit.
+`include "dsh_assert.svh"
 `default_nettype none
 
 module dsh_egress_pause #(
@@ -39,6 +40,13 @@ module dsh_egress_pause #(
   end
 
   assign tx_pause_o = q_paused_q | {NumQueues{port_paused_q}};
+  // The OR gate: a class is held by its own pause or its port's, by nothing else.
+  `ASSERT(TxPauseIsQueueOrPort_A, tx_pause_o == (q_paused_q | {NumQueues{port_paused_q}}))
+  `ASSERT(PortPauseHoldsEveryClass_A, !port_paused_q || &tx_pause_o)
+  // Cover: a class held by its queue's and its port's pause together, and a
+  // port resume that leaves a class held by its own pause.
+  `COVER(QueueAndPortPaused_C, port_paused_q && q_paused_q != '0)
+  `COVER(PortResumeLeavesQueuePaused_C, port_paused_q && p_evt_valid_i && !p_evt_pause_i && q_paused_q != '0)
 endmodule
 
 `default_nettype wire

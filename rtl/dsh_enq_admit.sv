@@ -8,6 +8,7 @@
 // The queue comes after the cycle's dequeue, as prefix sums (dsh_deq_drain):
 // priv = hsp - hs and w = hs - h. The port and S come as they were before
 // the cycle, with what the dequeue drained from them. Combinational.
+`include "dsh_assert.svh"
 `default_nettype none
 
 module dsh_enq_admit #(
@@ -58,6 +59,45 @@ module dsh_enq_admit #(
 
   assign region_o = {!fits_priv && !fits_shared && !fits_hdrm, !fits_priv && !fits_shared && fits_hdrm,
                      !fits_priv && fits_shared, fits_priv};
+  // Contract (spec §4): the first row that fits wins, so one region; the
+  // queue's parts are not negative (prefix sums in order); a dequeue drains
+  // no more than its port and S hold.
+  `ASSERT_COMB(RegionOneHot_A, $onehot(region_o))
+  `ASSUME_COMB(QueuePrefixSums_M, h_i <= hs_i && hs_i <= hsp_i)
+  `ASSUME_COMB(DeqFromS_M, CellW'(deq_shared_i) <= s_i)
+  if (Dsh) begin : g_dsh_check
+    `ASSUME_COMB(DeqFromPort_M, CellW'(port_deq_shared_i) <= port_shared_i && CellW'(port_deq_hdrm_i) <= port_hdrm_i)
+  end else begin : g_sih_check
+    `ASSUME_COMB(SihNoPoff_M, !poff_i)  // POFF exists only under DSH
+  end
+  // Cover: each row of spec §4's table in each scheme, with and without a
+  // dequeue that drained the same cycle (from S, or from the port). Counts
+  // evaluations: a cycle without an enqueue decides too (the MMU drops it).
+  logic deq_s;
+  assign deq_s = deq_shared_i != '0;
+  if (Dsh) begin : g_dsh_cover
+    logic deq_port;
+    assign deq_port = port_deq_shared_i != '0 || port_deq_hdrm_i != '0;
+    `COVER_COMB(DshPrivate_C, region_o[0] && !deq_s && !deq_port)
+    `COVER_COMB(DshPrivateDeq_C, region_o[0] && (deq_s || deq_port))
+    `COVER_COMB(DshShared_C, region_o[1] && !deq_s && !deq_port)
+    `COVER_COMB(DshSharedDeq_C, region_o[1] && (deq_s || deq_port))
+    `COVER_COMB(DshInsurance_C, region_o[2] && !deq_s && !deq_port)
+    `COVER_COMB(DshInsuranceDeq_C, region_o[2] && (deq_s || deq_port))
+    `COVER_COMB(DshDrop_C, region_o[3] && !deq_s && !deq_port)
+    `COVER_COMB(DshDropDeq_C, region_o[3] && (deq_s || deq_port))
+    `COVER_COMB(DshSharedDeniedByPoff_C, poff_i && fits_pool && fits_xoff && !fits_priv)
+  end else begin : g_sih_cover
+    `COVER_COMB(SihPrivate_C, region_o[0] && !deq_s)
+    `COVER_COMB(SihPrivateDeq_C, region_o[0] && deq_s)
+    `COVER_COMB(SihShared_C, region_o[1] && !deq_s)
+    `COVER_COMB(SihSharedDeq_C, region_o[1] && deq_s)
+    `COVER_COMB(SihHeadroom_C, region_o[2] && !deq_s)
+    `COVER_COMB(SihHeadroomDeq_C, region_o[2] && deq_s)
+    `COVER_COMB(SihDrop_C, region_o[3] && !deq_s)
+    `COVER_COMB(SihDropDeq_C, region_o[3] && deq_s)
+    `COVER_COMB(SihSharedDeniedByQoff_C, qoff_i && fits_pool && fits_xoff && !fits_priv)
+  end
 endmodule
 
 `default_nettype wire

@@ -21,6 +21,7 @@
 // d_same_queue_o (D's dequeue and the next one touch one queue).
 // Each path can be removed at run time by a planted fault (+dsh_fault=N,
 // dsh_pkg), for the lockstep checker's self-test; synthesis keeps them all.
+`include "dsh_assert.svh"
 `default_nettype none
 
 module dsh_fwd #(
@@ -138,6 +139,45 @@ module dsh_fwd #(
 
   logic unused_hits;  // R's dequeue port against D's own port
   assign unused_hits = ^{rdp_q.d};
+  // Every select is one-hot (one source per record); an enqueue to the
+  // queue that D's dequeue drains is to that dequeue's port too. No reset:
+  // the selects are one-hot by construction in reset as well.
+  `ASSERT_CLK(WDeqQselOneHot_A, $onehot(w_deq_qsel_o), clk_i, 1'b1)
+  `ASSERT_CLK(WEnqQselOneHot_A, $onehot(w_enq_qsel_o), clk_i, 1'b1)
+  `ASSERT_CLK(WDeqPselOneHot_A, $onehot(w_deq_psel_o), clk_i, 1'b1)
+  `ASSERT_CLK(WEnqPselOneHot_A, $onehot(w_enq_psel_o), clk_i, 1'b1)
+  `ASSERT_CLK(FDeqQselOneHot_A, $onehot(f_deq_qsel_o), clk_i, 1'b1)
+  `ASSERT_CLK(FEnqQselOneHot_A, $onehot(f_enq_qsel_o), clk_i, 1'b1)
+  `ASSERT_CLK(FDeqPselOneHot_A, $onehot(f_deq_psel_o), clk_i, 1'b1)
+  `ASSERT_CLK(FEnqPselOneHot_A, $onehot(f_enq_psel_o), clk_i, 1'b1)
+  `ASSERT_CLK(FDPselOneHot_A, $onehot(f_d_psel_o), clk_i, 1'b1)
+  `ASSERT_CLK(SameQueueIsSamePort_A, !same_queue_o || same_port_o, clk_i, 1'b1)
+  // Cover: every forwarding source into every use (a record written in W,
+  // E or D and read again before the arrays hold it).
+  `COVER_CLK(FwdWDeqQueueFromW0_C, w_deq_qsel_o[1], clk_i, 1'b1)
+  `COVER_CLK(FwdWDeqQueueFromW1_C, w_deq_qsel_o[0], clk_i, 1'b1)
+  `COVER_CLK(FwdWEnqQueueFromW0_C, w_enq_qsel_o[1], clk_i, 1'b1)
+  `COVER_CLK(FwdWEnqQueueFromW1_C, w_enq_qsel_o[0], clk_i, 1'b1)
+  `COVER_CLK(FwdWDeqPortFromW0_C, w_deq_psel_o[1], clk_i, 1'b1)
+  `COVER_CLK(FwdWDeqPortFromW1_C, w_deq_psel_o[0], clk_i, 1'b1)
+  `COVER_CLK(FwdWEnqPortFromW0_C, w_enq_psel_o[1], clk_i, 1'b1)
+  `COVER_CLK(FwdWEnqPortFromW1_C, w_enq_psel_o[0], clk_i, 1'b1)
+  `COVER_CLK(FwdDeqQueueFromE0_C, f_deq_qsel_o[2], clk_i, 1'b1)
+  `COVER_CLK(FwdDeqQueueFromE1_C, f_deq_qsel_o[1], clk_i, 1'b1)
+  `COVER_CLK(FwdDeqQueueFromD_C, f_deq_qsel_o[0], clk_i, 1'b1)
+  `COVER_CLK(FwdEnqQueueFromE0_C, f_enq_qsel_o[2], clk_i, 1'b1)
+  `COVER_CLK(FwdEnqQueueFromE1_C, f_enq_qsel_o[1], clk_i, 1'b1)
+  `COVER_CLK(FwdEnqQueueFromD_C, f_enq_qsel_o[0], clk_i, 1'b1)
+  `COVER_CLK(FwdDeqPortFromE0_C, f_deq_psel_o[2], clk_i, 1'b1)
+  `COVER_CLK(FwdDeqPortFromE1_C, f_deq_psel_o[1], clk_i, 1'b1)
+  `COVER_CLK(FwdEnqPortFromE0_C, f_enq_psel_o[2], clk_i, 1'b1)
+  `COVER_CLK(FwdEnqPortFromE1_C, f_enq_psel_o[1], clk_i, 1'b1)
+  `COVER_CLK(FwdDPortFromE0_C, f_d_psel_o[2], clk_i, 1'b1)
+  `COVER_CLK(FwdDPortFromE1_C, f_d_psel_o[1], clk_i, 1'b1)
+  `COVER_CLK(FwdSamePort_C, same_port_o && !same_queue_o, clk_i, 1'b1)
+  `COVER_CLK(FwdSameQueue_C, same_queue_o, clk_i, 1'b1)
+  `COVER_CLK(FwdRSameQueue_C, r_same_queue_o, clk_i, 1'b1)
+  `COVER_CLK(FwdDSameQueue_C, d_same_queue_o, clk_i, 1'b1)
 endmodule
 
 `default_nettype wire

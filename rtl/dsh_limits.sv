@@ -27,6 +27,7 @@
 // DSH's cost over SIH: the X_poff shifter (dsh_dt_calc) and four
 // subtractors, X_qoff's and X_qon's of the dequeue's port, X_pon's and the
 // enqueue port's X_qoff. Combinational.
+`include "dsh_assert.svh"
 `default_nettype none
 
 module dsh_limits #(
@@ -91,6 +92,20 @@ module dsh_limits #(
     assign pon_o      = '0;
     logic unused_dsh;  // X_poff, eta and delta_p only decide under DSH
     assign unused_dsh = ^{t_m_i, cfg_delta_p_i, eta, eta_deq, eta_dq, eta_dq_deq};
+  end
+  // eta + dq is at least eta, so X_qon is never above X_qoff (DSH).
+  if (Dsh) begin : g_check
+    `ASSUME_COMB(EtaDqAtLeastEta_M, eta_dq_i[0 +: CellW+1] >= (CellW+1)'(eta_i[0 +: CellW])
+                                  && eta_dq_i[CellW+1 +: CellW+1] >= (CellW+1)'(eta_i[CellW +: CellW]))
+    `ASSERT_COMB(QonNotAboveQoff_A, qon_o <= qoff_o && qon_deq_o <= qoff_deq_o)
+  end
+  // Cover: limits below zero (T below eta, eta + dq, dq or dp: sat0 at work).
+  if (Dsh) begin : g_dsh_cover
+    `COVER_COMB(QoffBelowZero_C, qoff_o < 0)
+    `COVER_COMB(QonBelowZero_C, qon_o < 0 && qoff_o >= 0)
+    `COVER_COMB(PonBelowZero_C, pon_o < 0)
+  end else begin : g_sih_cover
+    `COVER_COMB(SihQonBelowZero_C, qon_o < 0)
   end
 endmodule
 

@@ -9,6 +9,7 @@
 //   PORT_RESUME: poff & port_hdrm == 0 & port_shared <= X_pon
 // A shared admission needs PON, so a resume never follows one.
 // Combinational.
+`include "dsh_assert.svh"
 `default_nettype none
 
 module dsh_port_fsm #(
@@ -37,6 +38,23 @@ module dsh_port_fsm #(
   assign poff_o   = (poff_i || pause_o) && !resume_o;
   logic unused_region;
   assign unused_region = ^region_i[1:0];
+  // Contract: an enqueue went to one region, shared only in PON; a dequeue
+  // drains no more than the port holds. A PORT_PAUSE only from PON, a
+  // PORT_RESUME only from POFF with the insurance empty; the state follows.
+  `ASSUME_COMB(RegionOneHot0_M, $onehot0(region_i))
+  `ASSUME_COMB(SharedOnlyInPon_M, !(poff_i && region_i[1]))
+  `ASSUME_COMB(DeqFromPort_M, CellW'(deq_shared_i) <= shared_i && CellW'(deq_hdrm_i) <= hdrm_i)
+  `ASSERT_COMB(PauseFromPon_A, !pause_o || !poff_i)
+  `ASSERT_COMB(ResumeFromPoff_A, !resume_o || poff_i)
+  `ASSERT_COMB(ResumeWithEmptyInsurance_A, !resume_o || (hdrm_i == CellW'(deq_hdrm_i) && !region_i[2]))
+  `ASSERT_COMB(StateFollowsEvents_A, poff_o == (pause_o || (poff_i && !resume_o)))
+  // Cover: PON -> POFF on an insurance admission, POFF -> PON with and
+  // without the dequeue that emptied the insurance, staying POFF.
+  `COVER_COMB(PortPause_C, pause_o)
+  `COVER_COMB(PortResume_C, resume_o && deq_hdrm_i == '0)
+  `COVER_COMB(PortResumeByDrain_C, resume_o && deq_hdrm_i != '0)
+  `COVER_COMB(PortStayPoffInsurance_C, poff_i && region_i[2])
+  `COVER_COMB(PortStayPoffAboveXpon_C, poff_i && poff_o && hdrm_i == CellW'(deq_hdrm_i) && !region_i[2])
 endmodule
 
 `default_nettype wire

@@ -11,6 +11,7 @@
 //        RESUME: qoff & w <= X_qon
 // The limits are X_qoff and X_qon unsaturated (dsh_limits). Combinational;
 // the state bit lives with the queue's record.
+`include "dsh_assert.svh"
 `default_nettype none
 
 module dsh_queue_fsm #(
@@ -59,6 +60,33 @@ module dsh_queue_fsm #(
     assign unused_dsh = ^{qoff_lim_i, cells_i, region_i[1:0]};
   end
   assign qoff_o = (qoff_i || pause_o) && !resume_o;
+  // Contract: an enqueue went to one region; a PAUSE only from QON, a
+  // RESUME only from QOFF, and the state follows the events.
+  `ASSUME_COMB(RegionOneHot0_M, $onehot0(region_i))
+  `ASSERT_COMB(PauseFromQon_A, !pause_o || !qoff_i)
+  `ASSERT_COMB(ResumeFromQoff_A, !resume_o || qoff_i)
+  `ASSERT_COMB(StateFollowsEvents_A, qoff_o == (pause_o || (qoff_i && !resume_o)))
+  if (!Dsh) begin : g_sih_check
+    `ASSUME_COMB(SihSharedOnlyInQon_M, !(qoff_i && region_i[1]))
+    `ASSERT_COMB(SihResumeWithEmptyHeadroom_A, !resume_o || (h_i == '0 && !region_i[2]))
+  end
+  // Cover: every transition and the event it emits (evaluations; the MMU
+  // keeps those of a cycle with an event to this queue).
+  if (Dsh) begin : g_dsh_cover
+    `COVER_COMB(DshPauseOnShared_C, pause_o && region_i[1])
+    `COVER_COMB(DshPauseNoEnqueue_C, pause_o && region_i == '0)
+    `COVER_COMB(DshPauseOtherRegion_C, pause_o && (region_i[0] || region_i[2]))
+    `COVER_COMB(DshResume_C, resume_o && region_i == '0)
+    `COVER_COMB(DshResumeAfterEnqueue_C, resume_o && region_i != '0)
+    `COVER_COMB(DshStayQoff_C, qoff_i && qoff_o)
+    `COVER_COMB(DshStayQon_C, !qoff_i && !qoff_o && region_i[1])
+  end else begin : g_sih_cover
+    `COVER_COMB(SihPauseOnHeadroom_C, pause_o)
+    `COVER_COMB(SihResume_C, resume_o && region_i == '0)
+    `COVER_COMB(SihResumeAfterPrivate_C, resume_o && region_i[0])
+    `COVER_COMB(SihStayQoffHeadroom_C, qoff_i && region_i[2])
+    `COVER_COMB(SihStayQoffNotEmpty_C, qoff_i && qoff_o && h_i == '0)
+  end
 endmodule
 
 `default_nettype wire

@@ -19,6 +19,7 @@
 // index comes in copies (dsh_pkg::qread_copies, pread_copies), each for a
 // slice of one memory, so that no index bit fans out to every memory's
 // multiplexers.
+`include "dsh_assert.svh"
 `default_nettype none
 
 module dsh_rec_store #(
@@ -144,6 +145,18 @@ module dsh_rec_store #(
 
   assign qoff_o = qoff_out_q;
   assign poff_o = poff_q;
+  // A dequeue writes only a record it could drain: one an enqueue wrote
+  // before, or writes in the same cycle.
+  `ASSERT(DeqWritesQueueWritten_A, !wr_deq_i || qvalid_q[wr_deq_idx_i] || (wr_enq_i && wr_enq_idx_i == wr_deq_idx_i))
+  `ASSERT(DeqWritesPortWritten_A, !wr_deq_i || pvalid_q[wr_deq_p_i] || (wr_enq_i && wr_enq_p_i == wr_deq_p_i))
+  `ASSERT(WriteInRange_A, (!wr_deq_i || 32'(wr_deq_idx_i) < NumQ) && (!wr_enq_i || 32'(wr_enq_idx_i) < NumQ))
+  // Cover: both slots write one record (slot 1 wins), and queue-level and
+  // port-level pause on one port together (a port written POFF that has a
+  // queue in QOFF).
+  `COVER(BothWriteOneQueue_C, wr_deq_i && wr_enq_i && wr_deq_idx_i == wr_enq_idx_i)
+  `COVER(BothWriteOnePort_C, wr_deq_i && wr_enq_i && wr_deq_p_i == wr_enq_p_i)
+  `COVER(QueueAndPortPaused_C, wr_enq_i && wr_enq_prec_i[PRecW-1]
+                               && qoff_out_q[32'(wr_enq_p_i) * NumQueues +: NumQueues] != '0)
 endmodule
 
 `default_nettype wire

@@ -9,6 +9,7 @@
 // read from the table a stage earlier) minus s: a SizeW + 1-bit difference
 // whose borrow picks the upper part or that part less one (computed beside
 // it), so no borrow runs through the upper bits. Combinational.
+`include "dsh_assert.svh"
 `default_nettype none
 
 module dsh_size_terms #(
@@ -34,6 +35,13 @@ module dsh_size_terms #(
 
   assign terms_o = {less_cells(eta_i), less_cells(cfg_private_cells_i),
                     less_cells(cfg_shared_cells_i)};
+  // The borrow-select subtraction equals the plain one.
+  `ASSERT_COMB(PoolTermExact_A, terms_o[0 +: KW] == KW'(cfg_shared_cells_i) - KW'(cells_i))
+  `ASSERT_COMB(PrivTermExact_A, terms_o[KW +: KW] == KW'(cfg_private_cells_i) - KW'(cells_i))
+  `ASSERT_COMB(HdrmTermExact_A, terms_o[2*KW +: KW] == KW'(eta_i) - KW'(cells_i))
+  // Cover: a term below zero (s above B_s, phi or eta).
+  `COVER_COMB(PrivTermNegative_C, terms_o[2*KW-1])
+  `COVER_COMB(HdrmTermNegative_C, terms_o[3*KW-1])
 endmodule
 
 `default_nettype wire

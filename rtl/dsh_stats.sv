@@ -18,6 +18,7 @@
 // banks, the banks added) and the answer registered. The values are those
 // after the cycle whose results the stat_* outputs show one cycle after the
 // request. Indices out of range read 0.
+`include "dsh_assert.svh"
 `default_nettype none
 
 module dsh_stats #(
@@ -170,6 +171,27 @@ module dsh_stats #(
   end
   assign error_count_o  = err_cnt_q;
   assign error_sticky_o = err_sticky_q;
+  // SIH has no port state: no PORT_PAUSE counted, no POFF read; and it
+  // pauses a queue only on an admission (slot 1).
+  if (!Dsh) begin : g_sih_check
+    `ASSERT(SihNoPortPause_A, !w_ppause_i)
+    `ASSERT(SihNoPoff_A, !rd_prec_i[PRecW-1])
+    `ASSERT(SihPauseOnlyOnAdmission_A, !w_qpause0_i)
+  end
+  // Cover: what is counted (events as they happen), both protocol errors in
+  // one cycle, the error count wrapping, a read of resumes while QOFF.
+  `COVER(CountQueuePauseDeq_C, w_qpause0_i)
+  `COVER(CountQueuePauseEnq_C, w_qpause1_i)
+  `COVER(CountQueuePauseBoth_C, w_qpause0_i && w_qpause1_i)
+  `COVER(CountDrop_C, w_drop_i)
+  `COVER(CountPortPause_C, w_ppause_i)
+  `COVER(DeqError_C, w_error_i == 2'b01)
+  `COVER(EnqError_C, w_error_i == 2'b10)
+  `COVER(BothErrors_C, &w_error_i)
+  `COVER(ErrorCountWraps_C, |w_error_i && err_cnt_q == '1)
+  `COVER(ReadResumesWhileQoff_C, rd_qoff_q && rd_q_ok_q)
+  `COVER(ReadResumesWhilePoff_C, rd_poff_q && rd_p_ok_q)
+  `COVER(ReadOutOfRange_C, !rq_ok_q)
 endmodule
 
 `default_nettype wire

@@ -16,6 +16,7 @@
 // from the first clock edge of reset (dsh_mmu), so holding rst_ni low for at
 // least three clock edges fills them with the limits of S = 0, as the
 // specification's S_c = 0 for c < 0 requires (spec §3.2).
+`include "dsh_assert.svh"
 `default_nettype none
 
 module dsh_thresh_pipe #(
@@ -116,6 +117,27 @@ module dsh_thresh_pipe #(
 
   assign t_o = t_e;
   assign {qon_deq_o, qoff_deq_o, pon_o, qon_o, qoff_o, shared_o, hdrm_o, priv_o, pool_o} = lim_e;
+  // X_qon = sat0(T - eta - dq) never above X_qoff = sat0(T - eta), for each
+  // slot's port (the hysteresis of spec §4). No reset: the limits of S = 0
+  // fill the pipeline in reset.
+  if (Dsh) begin : g_check
+    `ASSERT_CLK(QonNotAboveQoff_A, qon_o <= qoff_o && qon_deq_o <= qoff_deq_o, clk_i, 1'b1)
+  end
+  // Cover: the latency this build has (each build covers its own; the
+  // regression's builds cover all three), and T moving from one cycle to
+  // the next.
+  if (ThreshLatency == 1) begin : g_cover_l1
+    `COVER_CLK(ThreshLatency1_C, 1'b1, clk_i, 1'b1)
+  end
+  if (ThreshLatency == 2) begin : g_cover_l2
+    `COVER_CLK(ThreshLatency2_C, 1'b1, clk_i, 1'b1)
+  end
+  if (ThreshLatency == 3) begin : g_cover_l3
+    `COVER_CLK(ThreshLatency3_C, 1'b1, clk_i, 1'b1)
+  end
+  logic [ThrW-1:0] t_last_q;
+  always_ff @(posedge clk_i) t_last_q <= t_e;
+  `COVER_CLK(ThresholdMoves_C, t_e != t_last_q, clk_i, 1'b1)
 endmodule
 
 `default_nettype wire

@@ -10,7 +10,7 @@ DSH_PACKAGES=(
   cmake make g++ pkg-config python3 python3-matplotlib
   verilator libsystemc-dev libgtest-dev libgmock-dev
   libcli11-dev libtomlplusplus-dev nlohmann-json3-dev parallel
-  yosys opensta nextpnr-ice40 fpga-icestorm fpga-icestorm-chipdb gtkwave
+  yosys opensta nextpnr-ice40 fpga-icestorm fpga-icestorm-chipdb gtkwave lcov
 )
 
 ensure_deps() {

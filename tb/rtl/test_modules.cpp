@@ -27,13 +27,26 @@
 #include "Vqueue_fsm_dsh.h"
 #include "Vqueue_fsm_sih.h"
 #include "mmu.h"
+#include "rtl_coverage.h"
 
 namespace {
 
 // A context whose (empty) command line is set: the RTL reads the +dsh_fault
-// plusarg at time 0, which Verilator refuses without one.
+// plusarg at time 0, which Verilator refuses without one. A named assertion
+// (rtl/dsh_assert.svh) that failed in it fails the test.
 struct Ctx : VerilatedContext {
-  Ctx() { commandArgs(0, static_cast<const char**>(nullptr)); }
+  Ctx() {
+    commandArgs(0, static_cast<const char**>(nullptr));
+    fatalOnError(false);
+    Verilated::threadContextp(this);
+  }
+  ~Ctx() { EXPECT_FALSE(gotError()) << "an RTL assertion failed (its name is in the %Error line above)"; }
+};
+// Declared after a test's last model: writes the context's coverage while
+// the models that hold the counters still live.
+struct CoverageAtEnd {
+  VerilatedContext& ctx;
+  ~CoverageAtEnd() { dsh::rtl_coverage::write(ctx); }
 };
 
 using dsh::Config;
@@ -67,6 +80,7 @@ dsh::Mmu golden_with_bs(Scheme s, uint32_t bs, uint32_t eta, int alpha, unsigned
 TEST(DtCalc, ExhaustiveOverSAlphaAndPortMult) {
   Ctx ctx;
   Vdt_calc dut(&ctx);
+  CoverageAtEnd coverage_at_end{ctx};
   const uint32_t bs = 3001;
   for (int a = dsh::kAlphaLog2Min; a <= dsh::kAlphaLog2Max; ++a)
     for (unsigned m = 0; m <= dsh::kPortMultLog2Max; ++m) {
@@ -92,6 +106,7 @@ void check_limits(Scheme scheme) {
   Ctx ctx;
   V dut(&ctx);
   Vsize_terms terms(&ctx);
+  CoverageAtEnd coverage_at_end{ctx};
   const bool dsh = scheme == Scheme::DSH;
   std::mt19937 rng(dsh ? 7 : 8);
   auto r = [&](uint32_t hi) { return std::uniform_int_distribution<uint32_t>(0, hi)(rng); };
@@ -157,6 +172,7 @@ TEST(Limits, SihDecidesAsGoldenThresholds) { check_limits<Vlimits_sih>(Scheme::S
 TEST(DeqDrain, EnqueueThenHeadroomSharedPrivate) {
   Ctx ctx;
   Vdeq_drain dut(&ctx);
+  CoverageAtEnd coverage_at_end{ctx};
   std::mt19937 rng(3);
   auto r = [&](uint32_t hi) { return std::uniform_int_distribution<uint32_t>(0, hi)(rng); };
   int cases[4] = {}, regions[4] = {};
@@ -203,12 +219,13 @@ template <class V>
 void check_admit(bool dsh) {
   Ctx ctx;
   V dut(&ctx);
+  CoverageAtEnd coverage_at_end{ctx};
   std::mt19937 rng(dsh ? 11 : 12);
   auto r = [&](uint32_t hi) { return std::uniform_int_distribution<uint32_t>(0, hi)(rng); };
   int seen[4] = {};
   for (int i = 0; i < 200000; ++i) {
     const uint32_t phi = r(12), eta = r(40), bs = 50 + r(400), s = 1 + r(kSizeMax - 1);
-    const bool qoff = r(3) == 0, poff = r(3) == 0;
+    const bool qoff = r(3) == 0, poff = r(3) == 0 && dsh;  // POFF exists only under DSH
     const uint32_t xoff = r(600);  // SIH X_off = T; DSH X_poff
     const uint32_t p = r(phi), w = r(bs), h = r(eta), ps = r(bs), ph = r(eta), S = r(bs);
     // The port and S before the dequeue, and what it drained from them.
@@ -251,6 +268,7 @@ template <class V>
 void check_queue_fsm(bool dsh) {
   Ctx ctx;
   V dut(&ctx);
+  CoverageAtEnd coverage_at_end{ctx};
   std::mt19937 rng(dsh ? 21 : 22);
   auto r = [&](uint32_t hi) { return std::uniform_int_distribution<uint32_t>(0, hi)(rng); };
   const uint32_t eta = dsh ? 8 : 0;
@@ -294,6 +312,7 @@ TEST(QueueFsm, Sih) { check_queue_fsm<Vqueue_fsm_sih>(false); }
 TEST(PortFsm, PauseOnInsuranceResumeOnEmptyInsuranceAndXpon) {
   Ctx ctx;
   Vport_fsm dut(&ctx);
+  CoverageAtEnd coverage_at_end{ctx};
   std::mt19937 rng(23);
   auto r = [&](uint32_t hi) { return std::uniform_int_distribution<uint32_t>(0, hi)(rng); };
   for (int poff = 0; poff < 2; ++poff)
@@ -351,6 +370,7 @@ void edge(D& dut) {
 TEST(RecStore, HoldsWhatWasWrittenSlotOneWins) {
   Ctx ctx;
   Vrec_store dut(&ctx);
+  CoverageAtEnd coverage_at_end{ctx};
   reset(dut);
   constexpr unsigned kQ = 6, kP = 3;
   struct QRec { uint64_t bits = 0; bool valid = false; };  // {qoff, hsp, hs, h}
@@ -421,6 +441,7 @@ TEST(RecStore, HoldsWhatWasWrittenSlotOneWins) {
 TEST(CntRam, CountsEveryEventBackToBack) {
   Ctx ctx;
   Vcnt_ram dut(&ctx);
+  CoverageAtEnd coverage_at_end{ctx};
   reset(dut);
   uint32_t ref[5] = {};
   std::mt19937 rng(23);
@@ -465,6 +486,7 @@ template <class Dut>
 void stats_read_port_and_error_count() {
   Ctx ctx;
   Dut dut(&ctx);
+  CoverageAtEnd coverage_at_end{ctx};
   reset(dut);
   uint32_t drops[6] = {}, qpauses[6] = {}, ppauses[3] = {}, errors = 0;
   bool sticky = false;
@@ -533,14 +555,17 @@ TEST(Stats, ReadPortAndErrorCountTwoPauseBanks) { stats_read_port_and_error_coun
 TEST(EgressPause, OrGateOfQueueAndPortState) {
   Ctx ctx;
   Vegress_pause dut(&ctx);
+  CoverageAtEnd coverage_at_end{ctx};
   auto clock = [&] {
     dut.clk_i = 1;
     dut.eval();
     dut.clk_i = 0;
     dut.eval();
   };
-  dut.rst_ni = 0;
   dut.clk_i = 0;
+  dut.rst_ni = 1;
+  dut.eval();
+  dut.rst_ni = 0;  // a falling edge: the asynchronous reset runs
   dut.eval();
   dut.rst_ni = 1;
   dut.eval();
