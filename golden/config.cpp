@@ -124,6 +124,22 @@ std::string Config::describe() const {
   return m.str();
 }
 
+std::vector<std::pair<std::string, std::string>> Config::fields() const {
+  auto n = [](auto v) { return std::to_string(v); };
+  return {{"n_ports", n(n_ports)},
+          {"n_queues", n(n_queues)},
+          {"buffer_cells", n(buffer_cells)},
+          {"private_cells", n(private_cells)},
+          {"headroom_cells", n(headroom_cells)},
+          {"port_headroom_cells", port_headroom_text(port_headroom_cells)},
+          {"alpha_log2", n(alpha_log2)},
+          {"port_mult_log2", n(port_mult_log2)},
+          {"delta_q", n(delta_q)},
+          {"delta_p", n(delta_p)},
+          {"scheme", to_string(scheme)},
+          {"thresh_latency", n(thresh_latency)}};
+}
+
 std::vector<uint64_t> parse_port_headroom(const std::string& text, uint64_t max_value) {
   // Bounds the list itself: no more entries than the most ports a chip has.
   constexpr uint64_t kMaxEntries = 1024;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "input.h"
@@ -76,6 +77,11 @@ struct Config {
   void set(const std::string& field, const std::string& value);
 
   std::string describe() const;  // one line, every field (port_headroom_cells when set)
+
+  // Every field of spec §1.2, in its order, with its value as text that
+  // set() reads back (port_headroom_cells "" when unset): the vector files'
+  // header (vector format §2) and its comparison.
+  std::vector<std::pair<std::string, std::string>> fields() const;
 };
 
 // port_headroom_cells as text (spec §1.2): comma-separated entries, each a
