@@ -49,7 +49,8 @@ void check_creatable(const std::string& what, const std::string& path, std::stri
         throw InputError(what + " = " + path + ": cannot write in " + dir + ": " + std::strerror(errno));
       return;
     }
-    if (errno != ENOENT) throw InputError(what + " = " + path + ": directory " + dir + ": " + std::strerror(errno));
+    if (errno != ENOENT && errno != ENOTDIR)
+      throw InputError(what + " = " + path + ": directory " + dir + ": " + std::strerror(errno));
     dir = dir_of(dir);
   }
 }
