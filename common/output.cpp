@@ -113,6 +113,7 @@ bool same_file(const std::string& a, const std::string& b) {
 void check_output_file(const std::string& what, const std::string& path, const std::vector<std::string>& inputs) {
   if (path.empty()) throw InputError(what + " = '': expected a file name");
   if (path == "-") return;  // stdout
+  if (path.back() == '/') throw InputError(what + " = " + path + ": names a directory, expected a file name");
   struct stat st {};
   if (::stat(path.c_str(), &st) == 0) {
     if (S_ISDIR(st.st_mode)) throw InputError(what + " = " + path + ": is a directory, expected a file name");
