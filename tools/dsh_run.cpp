@@ -202,8 +202,8 @@ int main(int argc, char** argv) {
       // The chip is in the file's header: the command needs no configuration.
       const std::string argv0 = argv[0];
       const auto slash = argv0.rfind('/');
-      const std::string replay_cmd = (slash == std::string::npos ? "" : argv0.substr(0, slash + 1)) + "dsh-replay " +
-                                     shell_quoted(stim_out) +
+      const std::string replay_cmd = shell_quoted((slash == std::string::npos ? "" : argv0.substr(0, slash + 1)) +
+                                                  "dsh-replay") + " " + shell_quoted(stim_out) +
                                      (backend == Backend::Lockstep ? "" : std::string(" -b ") + to_string(backend));
       std::printf("stimulus     %s; replay it with: %s\n", stim_out.c_str(), replay_cmd.c_str());
     }

@@ -4,8 +4,9 @@
 Finds the ctest and scripts/test.sh commands in README.md, systemc/README.md
 and docs/*.md (lines of ```sh and indented code blocks, and `code` spans in
 the prose), runs each as written from the checkout's root, and checks that it
-selects at least one test. Nothing is run for real: a `ctest` first on PATH
-adds -N (list only), and scripts/test.sh gets DSH_NO_BUILD=1. When the build
+selects at least one test (a --print-labels listing: one label). Nothing is
+run for real: a `ctest` first on PATH adds -N (list only), and
+scripts/test.sh gets DSH_NO_BUILD=1. When the build
 directory is not <root>/build, `build` in `--test-dir build` and
 `cd build` is replaced by it.
 
@@ -63,6 +64,9 @@ def run(root, build, cmd, wrapper_dir):
     p = subprocess.run(["bash", "-c", cmd], cwd=root, env=env, capture_output=True, text=True, timeout=120)
     m = re.search(r"Total Tests: (\d+)", p.stdout)
     tests = int(m.group(1)) if m else 0
+    if "--print-labels" in cmd:  # lists labels, not tests: count those
+        labels = p.stdout.split("All Labels:", 1)
+        tests = len(labels[1].split()) if len(labels) == 2 else 0
     return p.returncode, tests, p.stdout + p.stderr
 
 
