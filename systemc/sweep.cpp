@@ -21,7 +21,7 @@ namespace dsh::sc {
 
 namespace {
 
-// dsh-sim's exit statuses (tools/cli_common.h, README "Exit status").
+// dsh-sim's exit statuses (tools/cli_common.h, docs/tools.md, "Exit status").
 constexpr int kOk = 0, kCheckFailed = 1, kBadInput = 2, kToolFailed = 3, kInvalid = 4, kInterrupted = 130;
 
 const char* scheme_name(int s) { return Scheme(s) == Scheme::DSH ? "dsh" : "sih"; }
