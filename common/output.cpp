@@ -5,9 +5,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <iostream>
 
 namespace dsh {
 
@@ -33,6 +36,60 @@ volatile sig_atomic_t g_temp_used[kMaxTemps];
 char g_tool[64] = "dsh";
 char g_note[512] = "no output written";
 
+int g_stdout_fd = 1;  // where "-" goes (report_to_stderr() moves the report away)
+
+// The nearest existing ancestor of a missing directory, checked: a writable
+// directory, nothing on the way a file.
+void check_creatable(const std::string& what, const std::string& path, std::string dir) {
+  for (;;) {
+    struct stat sd {};
+    if (::stat(dir.c_str(), &sd) == 0) {
+      if (!S_ISDIR(sd.st_mode)) throw InputError(what + " = " + path + ": " + dir + " is not a directory");
+      if (::access(dir.c_str(), W_OK | X_OK) != 0)
+        throw InputError(what + " = " + path + ": cannot write in " + dir + ": " + std::strerror(errno));
+      return;
+    }
+    if (errno != ENOENT && errno != ENOTDIR)
+      throw InputError(what + " = " + path + ": directory " + dir + ": " + std::strerror(errno));
+    dir = dir_of(dir);
+  }
+}
+
+bool is_dev_null(const std::string& path) { return same_file(path, "/dev/null"); }
+
+// Existing, and neither a regular file nor a directory: a device or a FIFO.
+bool is_special(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+}
+
+void copy_to_fd(const std::string& from, int fd, const std::string& to) {
+  const int in = ::open(from.c_str(), O_RDONLY);
+  if (in < 0) throw std::runtime_error("cannot read " + from + ": " + std::strerror(errno));
+  char buf[1 << 16];
+  for (;;) {
+    const ssize_t n = ::read(in, buf, sizeof buf);
+    if (n == 0) break;
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      const int e = errno;
+      ::close(in);
+      throw std::runtime_error("cannot read " + from + ": " + std::strerror(e));
+    }
+    for (ssize_t done = 0; done < n;) {
+      const ssize_t w = ::write(fd, buf + done, size_t(n - done));
+      if (w < 0) {
+        if (errno == EINTR) continue;
+        const int e = errno;
+        ::close(in);
+        throw std::runtime_error("cannot write " + to + ": " + std::strerror(e));
+      }
+      done += w;
+    }
+  }
+  ::close(in);
+}
+
 void on_signal(int sig) {
   for (int i = 0; i < kMaxTemps; ++i)
     if (g_temp_used[i]) ::unlink(g_temps[i]);
@@ -55,51 +112,82 @@ bool same_file(const std::string& a, const std::string& b) {
 
 void check_output_file(const std::string& what, const std::string& path, const std::vector<std::string>& inputs) {
   if (path.empty()) throw InputError(what + " = '': expected a file name");
+  if (path == "-") return;  // stdout
+  if (path.back() == '/') throw InputError(what + " = " + path + ": names a directory, expected a file name");
   struct stat st {};
   if (::stat(path.c_str(), &st) == 0) {
     if (S_ISDIR(st.st_mode)) throw InputError(what + " = " + path + ": is a directory, expected a file name");
-    if (!S_ISREG(st.st_mode)) throw InputError(what + " = " + path + ": exists and is not a regular file");
     for (const auto& in : inputs)
       if (!in.empty() && same_file(path, in))
         throw InputError(what + " = " + path + ": is the input " + in + " (same file); it would be overwritten");
     if (::access(path.c_str(), W_OK) != 0)
       throw InputError(what + " = " + path + ": cannot write: " + std::strerror(errno));
+    if (!S_ISREG(st.st_mode)) return;  // a device or a FIFO, written in place
   }
-  const std::string dir = dir_of(path);
-  struct stat sd {};
-  if (::stat(dir.c_str(), &sd) != 0)
-    throw InputError(what + " = " + path + ": directory " + dir + ": " + std::strerror(errno));
-  if (!S_ISDIR(sd.st_mode)) throw InputError(what + " = " + path + ": " + dir + " is not a directory");
-  if (::access(dir.c_str(), W_OK | X_OK) != 0)
-    throw InputError(what + " = " + path + ": cannot write in " + dir + ": " + std::strerror(errno));
+  check_creatable(what, path, dir_of(path));
+}
+
+void check_distinct_outputs(const std::vector<std::pair<std::string, std::string>>& outputs) {
+  for (size_t i = 0; i < outputs.size(); ++i)
+    for (size_t j = 0; j < i; ++j) {
+      const auto& [wa, a] = outputs[j];
+      const auto& [wb, b] = outputs[i];
+      if (a.empty() || b.empty()) continue;
+      if (a == "-" && b == "-") throw InputError(wb + " = -: stdout is already " + wa + "'s");
+      if (a == "-" || b == "-" || is_special(a) || is_special(b)) continue;
+      if (a == b || same_file(a, b)) throw InputError(wb + " = " + b + ": is also the " + wa + " file");
+    }
+}
+
+void make_output_dirs(const std::string& dir, const std::string& why) {
+  std::string cur, made;
+  size_t i = 0;
+  while (i <= dir.size()) {
+    const size_t slash = dir.find('/', i);
+    cur = dir.substr(0, slash == std::string::npos ? dir.size() : slash);
+    i = slash == std::string::npos ? dir.size() + 1 : slash + 1;
+    if (cur.empty()) continue;
+    struct stat st {};
+    if (::stat(cur.c_str(), &st) == 0) {
+      if (!S_ISDIR(st.st_mode)) throw InputError(why + ": " + cur + " exists and is not a directory");
+      continue;
+    }
+    if (::mkdir(cur.c_str(), 0777) != 0 && errno != EEXIST)
+      throw InputError(why + ": cannot create " + cur + ": " + std::strerror(errno));
+    if (made.empty()) made = cur;
+  }
+  if (!made.empty())
+    std::cerr << program_invocation_short_name << ": created directory " << dir << " for " << why << '\n';
+}
+
+void report_to_stderr() {
+  if (g_stdout_fd != 1) return;
+  std::cout.flush();
+  std::fflush(stdout);
+  g_stdout_fd = ::dup(1);
+  ::dup2(2, 1);
 }
 
 void check_output_dir(const std::string& what, const std::string& path) {
   if (path.empty()) throw InputError(what + " = '': expected a directory name");
-  // Create missing parents one at a time, so that the message names the
-  // part that failed.
-  std::string cur;
-  size_t i = 0;
-  while (i <= path.size()) {
-    const size_t slash = path.find('/', i);
-    cur = path.substr(0, slash == std::string::npos ? path.size() : slash);
-    i = slash == std::string::npos ? path.size() + 1 : slash + 1;
-    if (cur.empty()) continue;
-    struct stat st {};
-    if (::stat(cur.c_str(), &st) == 0) {
-      if (!S_ISDIR(st.st_mode)) throw InputError(what + " = " + path + ": " + cur + " exists and is not a directory");
-      continue;
-    }
-    if (::mkdir(cur.c_str(), 0777) != 0 && errno != EEXIST)
-      throw InputError(what + " = " + path + ": cannot create " + cur + ": " + std::strerror(errno));
-  }
+  make_output_dirs(path, what + " = " + path);
   if (::access(path.c_str(), W_OK | X_OK) != 0)
     throw InputError(what + " = " + path + ": cannot write in it: " + std::strerror(errno));
 }
 
-AtomicFile::AtomicFile(const std::string& path) : path_(path) {
-  tmp_ = dir_of(path) + "/." + base_of(path) + ".tmp-" + std::to_string(::getpid());
+AtomicFile::AtomicFile(const std::string& path, bool open_stream) : path_(path), stream_(open_stream) {
+  static std::atomic<unsigned> serial{0};  // two temporary files of one process never share a name
+  const std::string tag = ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(serial++);
+  in_place_ = path == "-" || is_special(path);
+  if (in_place_) {
+    const char* t = std::getenv("TMPDIR");
+    tmp_ = std::string(t && *t ? t : "/tmp") + "/.dsh-" + (path == "-" ? std::string("stdout") : base_of(path)) + tag;
+  } else {
+    make_output_dirs(dir_of(path), path);
+    tmp_ = dir_of(path) + "/." + base_of(path) + tag;
+  }
   register_temp(tmp_);
+  if (!stream_) return;
   out_.open(tmp_, std::ios::binary | std::ios::trunc);
   if (!out_) {
     const int e = errno;
@@ -110,18 +198,38 @@ AtomicFile::AtomicFile(const std::string& path) : path_(path) {
 
 AtomicFile::~AtomicFile() {
   if (done_) return;
-  out_.close();
+  if (stream_) out_.close();
   ::unlink(tmp_.c_str());
   unregister_temp(tmp_);
 }
 
 void AtomicFile::commit() {
-  out_.flush();
-  const bool ok = bool(out_);
-  out_.close();
-  if (!ok || out_.fail()) throw std::runtime_error("cannot write " + path_ + " (write error; nothing kept)");
-  if (::rename(tmp_.c_str(), path_.c_str()) != 0)
+  if (stream_) {
+    out_.flush();
+    const bool ok = bool(out_);
+    out_.close();
+    if (!ok || out_.fail()) throw std::runtime_error("cannot write " + path_ + " (write error; nothing kept)");
+  } else if (::access(tmp_.c_str(), F_OK) != 0) {
+    throw std::runtime_error("cannot write " + path_ + ": " + tmp_ + " was not written");
+  }
+  if (in_place_) {
+    if (path_ == "-") {
+      copy_to_fd(tmp_, g_stdout_fd, "stdout");
+    } else if (!is_dev_null(path_)) {
+      const int fd = ::open(path_.c_str(), O_WRONLY);
+      if (fd < 0) throw std::runtime_error("cannot write " + path_ + ": " + std::strerror(errno));
+      try {
+        copy_to_fd(tmp_, fd, path_);
+      } catch (...) {
+        ::close(fd);
+        throw;
+      }
+      ::close(fd);
+    }
+    ::unlink(tmp_.c_str());
+  } else if (::rename(tmp_.c_str(), path_.c_str()) != 0) {
     throw std::runtime_error("cannot rename " + tmp_ + " to " + path_ + ": " + std::strerror(errno));
+  }
   done_ = true;
   unregister_temp(tmp_);
 }

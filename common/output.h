@@ -6,21 +6,38 @@
 
 #include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "input.h"
 
 namespace dsh {
 
-// An output file: `path` must not be empty, not a directory, not the same
-// file (device and inode) as any of `inputs`, and its directory must exist
-// and be writable (an existing file must be writable too). Throws InputError
-// naming `what` ("-o", "--stimulus-out") and the path.
+// An output file (docs/tools.md, "Outputs"): `path` must not be empty, not
+// a directory, not the same file (device and inode) as any of `inputs`. "-"
+// is stdout; an existing device or FIFO (/dev/null) is written in place. A
+// missing directory is created when the run starts (AtomicFile), so here
+// the nearest existing one must be a writable directory and nothing on the
+// way a file. An existing file must be writable. Throws InputError naming
+// `what` ("-o", "--stimulus-out") and the path.
 void check_output_file(const std::string& what, const std::string& path, const std::vector<std::string>& inputs = {});
 
-// An output directory: created (with parents) when missing; must be a
-// writable directory. Throws InputError naming `what` and the path.
+// Outputs of one run, {option, path}: at most one is "-" (stdout), and no
+// two are the same regular file. Throws InputError naming both options.
+void check_distinct_outputs(const std::vector<std::pair<std::string, std::string>>& outputs);
+
+// An output directory: created (with parents) when missing, and said so on
+// stderr; must be a writable directory. Throws InputError naming `what` and
+// the path.
 void check_output_dir(const std::string& what, const std::string& path);
+
+// Creates the missing directories of `dir` (with parents) and says so on
+// stderr ("<tool>: created directory <dir> for <why>"); throws InputError.
+void make_output_dirs(const std::string& dir, const std::string& why);
+
+// A tool whose report goes to stdout calls this when an output is "-": the
+// report goes to stderr from then on, and that output to the real stdout.
+void report_to_stderr();
 
 // True when a and b name the same existing file (device and inode).
 bool same_file(const std::string& a, const std::string& b);
@@ -28,10 +45,14 @@ bool same_file(const std::string& a, const std::string& b);
 // Writes `path` through "<dir>/.<name>.tmp-<pid>": commit() flushes, checks
 // the stream and renames over `path`; the destructor removes the temporary
 // file when commit() was not reached. The temporary name is registered for
-// removal on SIGINT/SIGTERM (install_interrupt_cleanup).
+// removal on SIGINT/SIGTERM (install_interrupt_cleanup). Missing directories
+// of `path` are created (and said so). For "-" (stdout) and an existing
+// device or FIFO the temporary file is in $TMPDIR and commit() copies it
+// there (nothing to copy for /dev/null). open_stream false: only the name is
+// reserved, for a writer that opens temp_path() itself (an FST trace).
 class AtomicFile {
  public:
-  explicit AtomicFile(const std::string& path);
+  explicit AtomicFile(const std::string& path, bool open_stream = true);
   ~AtomicFile();
   AtomicFile(const AtomicFile&) = delete;
   AtomicFile& operator=(const AtomicFile&) = delete;
@@ -42,6 +63,8 @@ class AtomicFile {
  private:
   std::string path_, tmp_;
   std::ofstream out_;
+  bool stream_ = true;
+  bool in_place_ = false;  // "-" or a device: copied at commit(), not renamed
   bool done_ = false;
 };
 

@@ -1,5 +1,7 @@
 #include "vectors.h"
 
+#include <cctype>
+#include <cstring>
 #include <istream>
 #include <ostream>
 #include <sstream>
@@ -25,7 +27,103 @@ std::vector<std::string> split(const std::string& s) {
   return f;
 }
 
+std::string trim(const std::string& s) {
+  const auto a = s.find_first_not_of(" \t"), b = s.find_last_not_of(" \t");
+  return a == std::string::npos ? std::string() : s.substr(a, b - a + 1);
+}
+
+bool is_field_name(const std::string& s) {
+  if (s.empty()) return false;
+  for (unsigned char c : s)
+    if (!(std::islower(c) || std::isdigit(c) || c == '_')) return false;
+  return true;
+}
+
+const char* kFormatWord = "dsh-vectors";
+
 }  // namespace
+
+const char* to_string(VectorKind k) { return k == VectorKind::Stimulus ? "stimulus" : "response"; }
+
+std::optional<VectorHeader> read_vector_header(std::istream& in, const std::string& name, VectorKind expected) {
+  std::optional<VectorHeader> h;
+  std::string text;
+  size_t line = 0;
+  bool seen_text = false;  // a non-blank line before this one
+  bool in_block = false;
+  auto fail = [&](size_t at, const std::string& why) {
+    throw VectorError(name + ":" + std::to_string(at) + ": " + why);
+  };
+  skip_bom(in);
+  while (get_line(in, text)) {
+    ++line;
+    const std::string t = trim(text);
+    if (t.empty()) {
+      in_block = false;
+      continue;
+    }
+    if (t[0] != '#') break;  // the column line: any header is above it
+    const std::string body = trim(t.substr(1));
+    if (body.compare(0, std::strlen(kFormatWord), kFormatWord) == 0 &&
+        (body.size() == std::strlen(kFormatWord) || body[std::strlen(kFormatWord)] == ' ' ||
+         body[std::strlen(kFormatWord)] == '\t')) {
+      if (seen_text) fail(line, "the format line " + quoted(t) + " must be the file's first line");
+      std::istringstream words(body);
+      std::string word, format, kind, extra;
+      words >> word >> format >> kind >> extra;
+      const std::string usage = "expected '# dsh-vectors " + std::to_string(kVectorFormat) + " " + to_string(expected) + "'";
+      if (format.empty() || kind.empty() || !extra.empty()) fail(line, usage + ", got " + quoted(t));
+      if (format != std::to_string(kVectorFormat))
+        fail(line, "format = " + quoted(format) + ": this reader knows format 1 (no header) and " +
+                       std::to_string(kVectorFormat) + " (vector format §2)");
+      if (kind != "stimulus" && kind != "response") fail(line, "kind = " + quoted(kind) + ": " + usage);
+      if (kind != to_string(expected))
+        fail(line, "this is a " + kind + " file; expected a " + to_string(expected) + " file");
+      h = VectorHeader{};
+      h->kind = expected;
+      h->lines = line;
+      in_block = true;
+      seen_text = true;
+      continue;
+    }
+    seen_text = true;
+    if (!in_block) continue;
+    const auto eq = body.find('=');
+    const std::string field = eq == std::string::npos ? std::string() : trim(body.substr(0, eq));
+    if (!is_field_name(field)) {
+      in_block = false;  // a free comment ends the block
+      continue;
+    }
+    const auto dup = h->field_line.find(field);
+    if (dup != h->field_line.end())
+      fail(line, field + " repeats (first on line " + std::to_string(dup->second) + ")");
+    try {
+      h->config.set(field, trim(body.substr(eq + 1)));
+    } catch (const ConfigError& e) {
+      fail(line, e.what());
+    }
+    h->field_line[field] = line;
+    h->lines = line;
+  }
+  if (h)
+    for (const auto& [field, value] : Config{}.fields())
+      if (!h->field_line.count(field))
+        fail(h->lines, "the header lacks " + field + ": a format " + std::to_string(kVectorFormat) +
+                           " header gives every configuration field (vector format §2)");
+  return h;
+}
+
+void write_vector_header(std::ostream& out, VectorKind kind, const Config& cfg) {
+  out << "# " << kFormatWord << ' ' << kVectorFormat << ' ' << to_string(kind) << '\n';
+  for (const auto& [field, value] : cfg.fields()) out << "# " << field << " =" << (value.empty() ? "" : " ") << value << '\n';
+}
+
+std::optional<FieldDiff> first_difference(const Config& a, const Config& b) {
+  const auto fa = a.fields(), fb = b.fields();
+  for (size_t i = 0; i < fa.size(); ++i)
+    if (fa[i].second != fb[i].second) return FieldDiff{fa[i].first, fa[i].second, fb[i].second};
+  return std::nullopt;
+}
 
 std::vector<StimRow> read_stimulus(std::istream& in, const std::string& name, const Config& cfg,
                                    const RtlWidths& w) {
@@ -101,7 +199,10 @@ std::vector<StimRow> read_stimulus(std::istream& in, const std::string& name, co
   return rows;
 }
 
-void write_stimulus_header(std::ostream& out) { out << kStimHeader << '\n'; }
+void write_stimulus_header(std::ostream& out, const Config& cfg) {
+  write_vector_header(out, VectorKind::Stimulus, cfg);
+  out << kStimHeader << '\n';
+}
 
 void write_stimulus_row(std::ostream& out, uint64_t cycle, const CycleIn& in) {
   out << cycle;
@@ -112,7 +213,10 @@ void write_stimulus_row(std::ostream& out, uint64_t cycle, const CycleIn& in) {
   out << '\n';
 }
 
-void write_response_header(std::ostream& out) { out << "cycle,region,T,S,events,error\n"; }
+void write_response_header(std::ostream& out, const Config& cfg) {
+  write_vector_header(out, VectorKind::Response, cfg);
+  out << "cycle,region,T,S,events,error\n";
+}
 
 void write_response_row(std::ostream& out, uint64_t cycle, const CycleOut& o) {
   out << cycle << ',' << region_letter(o.region) << ',' << o.thr.t << ',' << o.s << ',';
@@ -136,7 +240,7 @@ void write_final_state(std::ostream& out, const MmuModel& m) {
 }
 
 uint64_t replay(const std::vector<StimRow>& stim, MmuModel& m, std::ostream& response) {
-  write_response_header(response);
+  write_response_header(response, m.config());
   // A model of latency L returns a cycle's results L steps later: answer
   // each row when its results come, L idle steps past the last row. Idle
   // gaps between rows are stepped until every earlier row is answered and

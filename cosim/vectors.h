@@ -1,8 +1,12 @@
 // Stimulus and response vectors (docs/spec/vector-format.md): plain CSV with a
 // header line; '#' starts a comment line. Integer fields only, no quoting.
+// Format 2 files open with a header block naming the format and every
+// configuration field (vector format §2); format 1 files have none.
 #pragma once
 
 #include <iosfwd>
+#include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -18,28 +22,61 @@ class VectorError : public InputError {
   using InputError::InputError;
 };
 
+// The format the writers use; the readers take 1 (no header) and 2.
+inline constexpr unsigned kVectorFormat = 2;
+
+enum class VectorKind { Stimulus, Response };
+const char* to_string(VectorKind k);  // "stimulus" | "response"
+
+// The header block of a format 2 file (vector format §2).
+struct VectorHeader {
+  unsigned format = kVectorFormat;
+  VectorKind kind = VectorKind::Stimulus;
+  Config config;        // every field given in the block, none defaulted
+  size_t lines = 0;     // lines the block takes, from the top of the file
+  std::map<std::string, size_t> field_line;  // where each field is, for messages
+};
+
+// Reads the header block at the top of a vector file: nullopt for a file
+// without one (format 1). Throws VectorError ("file:line: ...") on a
+// malformed block, a missing, repeated or unknown field, a bad value, a
+// format newer than kVectorFormat, a file of the other kind, or a format line
+// that is not the file's first.
+std::optional<VectorHeader> read_vector_header(std::istream& in, const std::string& name, VectorKind expected);
+void write_vector_header(std::ostream& out, VectorKind kind, const Config& cfg);
+
+// The first field whose value differs: {field, value in a, value in b};
+// nullopt when the two configurations are the same chip.
+struct FieldDiff {
+  std::string field, a, b;
+};
+std::optional<FieldDiff> first_difference(const Config& a, const Config& b);
+
 struct StimRow {
   uint64_t cycle = 0;
   CycleIn in;
   size_t line = 0;  // in the file, for messages
 };
 
-// Reads a stimulus file (a UTF-8 byte-order mark, CRLF line ends and blank
+// Reads a stimulus file's rows (a format 2 header block is read as comments:
+// read_vector_header reads it). A UTF-8 byte-order mark, CRLF line ends and blank
 // lines are accepted). Every index and size must fit the RTL's widths for
 // this configuration (an index beyond n_ports/n_queues that fits is kept:
 // it is a protocol error the MMU must flag).
 std::vector<StimRow> read_stimulus(std::istream& in, const std::string& name, const Config& cfg,
                                    const RtlWidths& w);
 
-void write_stimulus_header(std::ostream& out);
+// The header block for `cfg`, then the column line.
+void write_stimulus_header(std::ostream& out, const Config& cfg);
 void write_stimulus_row(std::ostream& out, uint64_t cycle, const CycleIn& in);
 
-void write_response_header(std::ostream& out);
+void write_response_header(std::ostream& out, const Config& cfg);  // header block, column line
 void write_response_row(std::ostream& out, uint64_t cycle, const CycleOut& o);
 void write_final_state(std::ostream& out, const MmuModel& m);
 
-// Steps the model through the stimulus (absent cycles idle) and writes one
-// response row per stimulus row, then the final state. Returns cycles run.
+// Steps the model through the stimulus (absent cycles idle) and writes the
+// response: the header block of the model's configuration, the column line,
+// one row per stimulus row, then the final state. Returns cycles run.
 uint64_t replay(const std::vector<StimRow>& stim, MmuModel& m, std::ostream& response);
 
 }  // namespace dsh

@@ -96,31 +96,31 @@ int64_t saturated(T v) {
 }  // namespace
 
 const std::vector<ConfigField>& config_fields() {
-  // The order is describe()'s.
+  // In spec §1.2's order (describe(), the vector headers, --help).
 #define DSH_INT_FIELD(f, lo, hi, unit, spec, help)                                             \
   ConfigField{#f, K::Integer, lo, hi, unit, spec, help,                                        \
               [](const Config& c) { return std::to_string(c.f); },                             \
               [](Config& c, int64_t v) { c.f = decltype(c.f)(v); },                           \
               [](const Config& c) { return saturated(c.f); }}
   static const std::vector<ConfigField> fields = {
-      {"scheme", K::Scheme, 0, 0, "", "spec §1.2", "SIH (static headroom) or DSH (dynamic and shared headroom)",
-       [](const Config& c) { return std::string(to_string(c.scheme)); }, nullptr, nullptr},
       DSH_INT_FIELD(n_ports, 1, 1024, "", "spec §1.2", "N_p, ports"),
       DSH_INT_FIELD(n_queues, 1, 64, "", "spec §1.2", "N_q, lossless queues per port"),
       DSH_INT_FIELD(buffer_cells, 1, kCellsMax, "cells", "spec §1.2", "B, the lossless buffer"),
       DSH_INT_FIELD(private_cells, 0, kCellsMax, "cells", "spec §1.2", "phi, private buffer per queue"),
       DSH_INT_FIELD(headroom_cells, 0, kCellsMax, "cells", "spec §1.3",
                     "eta of every port: per queue (SIH) or the port's insurance (DSH)"),
-      DSH_INT_FIELD(alpha_log2, kAlphaLog2Min, kAlphaLog2Max, "", "spec §3.1", "DT factor alpha = 2^alpha_log2"),
-      DSH_INT_FIELD(port_mult_log2, 0, kPortMultLog2Max, "", "spec §3.1", "DSH port threshold X_poff = T << port_mult_log2"),
-      DSH_INT_FIELD(delta_q, 0, kCellsMax, "cells", "spec §3.1", "queue resume hysteresis"),
-      DSH_INT_FIELD(delta_p, 0, kCellsMax, "cells", "spec §3.1", "port resume hysteresis"),
-      DSH_INT_FIELD(thresh_latency, kThreshLatencyMin, kThreshLatencyMax, "cycles", "spec §3.2",
-                    "L, from a change of S to its use in the thresholds"),
       {"port_headroom_cells", K::PortList, 0, kCellsMax, "cells", "spec §1.2",
        "eta of each port, n_ports entries: values or COUNTxVALUE runs, comma-separated (\"24x228,8x828\"); "
        "overrides headroom_cells",
        [](const Config& c) { return port_headroom_text(c.port_headroom_cells); }, nullptr, nullptr},
+      DSH_INT_FIELD(alpha_log2, kAlphaLog2Min, kAlphaLog2Max, "", "spec §3.1", "DT factor alpha = 2^alpha_log2"),
+      DSH_INT_FIELD(port_mult_log2, 0, kPortMultLog2Max, "", "spec §3.1", "DSH port threshold X_poff = T << port_mult_log2"),
+      DSH_INT_FIELD(delta_q, 0, kCellsMax, "cells", "spec §3.1", "queue resume hysteresis"),
+      DSH_INT_FIELD(delta_p, 0, kCellsMax, "cells", "spec §3.1", "port resume hysteresis"),
+      {"scheme", K::Scheme, 0, 0, "", "spec §1.2", "SIH (static headroom) or DSH (dynamic and shared headroom)",
+       [](const Config& c) { return std::string(to_string(c.scheme)); }, nullptr, nullptr},
+      DSH_INT_FIELD(thresh_latency, kThreshLatencyMin, kThreshLatencyMax, "cycles", "spec §3.2",
+                    "L, from a change of S to its use in the thresholds"),
   };
 #undef DSH_INT_FIELD
   return fields;
@@ -185,6 +185,12 @@ Config Config::from_text(const std::string& text) {
     c.set(kv.substr(0, eq), kv.substr(eq + 1));
   }
   return c;
+}
+
+std::vector<std::pair<std::string, std::string>> Config::fields() const {
+  std::vector<std::pair<std::string, std::string>> v;
+  for (const auto& f : config_fields()) v.emplace_back(f.name, f.get(*this));
+  return v;
 }
 
 std::vector<uint64_t> parse_port_headroom(const std::string& text, uint64_t max_value) {

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "input.h"
@@ -80,6 +81,11 @@ struct Config {
   // back, so it is also how a configuration crosses the RTL plugin's ABI.
   std::string describe() const;
   static Config from_text(const std::string& text);  // throws ConfigError
+
+  // Every field of config_fields(), in its order, with its value as text
+  // that set() reads back (port_headroom_cells "" when unset): the vector
+  // files' header (vector format §2) and its comparison.
+  std::vector<std::pair<std::string, std::string>> fields() const;
 };
 
 // The configuration fields (spec §1.2), each declared once: Config::set()

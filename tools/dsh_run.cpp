@@ -17,6 +17,20 @@
 #include "traffic.h"
 #include "vectors.h"
 
+namespace {
+
+// A word as a POSIX shell reads it back: as is when it is safe, else quoted.
+std::string shell_quoted(const std::string& w) {
+  if (!w.empty() && w.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+./:=@%,") ==
+                        std::string::npos)
+    return w;
+  std::string q = "'";
+  for (char c : w) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   using namespace dsh;
   CLI::App app{"Random bursty and adversarial MMU traffic through the golden model, the RTL or both in lockstep."};
@@ -27,10 +41,14 @@ int main(int argc, char** argv) {
   app.add_option("-n,--cycles", cycles_s, "MMU cycles to run, 1..10^12")->capture_default_str();
   app.add_option("-s,--seed", seed_s, "traffic seed, 0..2^64-1")->capture_default_str();
   app.add_option("-b,--backend", backend_name, "golden | rtl | lockstep")->capture_default_str();
-  app.add_option("--fst", fst_path, "FST trace of the RTL ('' for none)")->capture_default_str();
+  app.add_option("--fst", fst_path,
+                 "FST trace of the RTL ('' for none, '-' for stdout); a lockstep mismatch writes its window as "
+                 "<stem>.mismatch_cycle<N>.fst beside it")
+      ->capture_default_str();
   app.add_option("--trace-cycles", trace_cycles_s, "trace only the last N cycles, 1..10^12")->capture_default_str();
   app.add_option("--error-rate", error_rate_s, "share of events made protocol errors, 0..1")->capture_default_str();
-  app.add_option("--stimulus-out", stim_out, "also write the stimulus as a vector file for dsh-replay");
+  app.add_option("--stimulus-out", stim_out,
+                 "also write the stimulus as a vector file for dsh-replay ('-' for stdout: the report goes to stderr)");
   std::string fault_s = "0";
   unsigned fault = 0;
   app.add_option("--fault", fault_s,
@@ -65,11 +83,8 @@ int main(int argc, char** argv) {
     fault = unsigned(parse_uint("--fault", fault_s, 0, kRtlFaults));
     if (fault && backend == Backend::Golden) throw InputError("--fault = " + fault_s + ": needs --backend rtl or lockstep");
     if (backend != Backend::Golden && !fst_path.empty()) {
-      std::filesystem::path p(fst_path);
-      if (p.has_parent_path()) check_output_dir("--fst", p.parent_path().string());
-      check_output_file("--fst", fst_path, {cfg_cli.file, stim_out});
-      if (!stim_out.empty() && std::filesystem::path(stim_out).lexically_normal() == p.lexically_normal())
-        throw InputError("--fst = " + fst_path + ": is also the --stimulus-out file");
+      check_output_file("--fst", fst_path, {cfg_cli.file});
+      check_distinct_outputs({{"--stimulus-out", stim_out}, {"--fst", fst_path}});
     }
     cfg = resolve_config(cfg_cli);
     cfg.validate_ranges();  // the fields' ranges first, then the backend's widths
@@ -82,20 +97,31 @@ int main(int argc, char** argv) {
     return kExitBadInput;
   }
 
+  const bool fst_on = backend != Backend::Golden && !fst_path.empty();
+  // An output on stdout takes it: the report goes to stderr.
+  if (stim_out == "-" || (fst_on && fst_path == "-")) report_to_stderr();
   install_interrupt_cleanup("dsh-run", stim_out.empty() ? "no stimulus file written" : "no " + stim_out + " written");
   try {
     RtlOptions ro;
     ro.fault = fault;
-    if (backend != Backend::Golden && !fst_path.empty()) {
-      ro.fst_path = fst_path;
+    std::unique_ptr<AtomicFile> fst_file;  // renamed into place when the run is complete
+    if (fst_on) {
+      fst_file = std::make_unique<AtomicFile>(fst_path, false);
+      ro.fst_path = fst_file->temp_path();
       ro.trace_from = cycles > trace_cycles ? cycles - trace_cycles : 0;
     }
+    // The window of a mismatch gets a name of its own beside the trace
+    // (docs/tools.md): <stem>.mismatch_cycle<N>.fst; ./dsh_run.* without a
+    // trace file (--fst '' or -), where no directory may be missing.
+    const bool fst_file_named = fst_on && fst_path != "-";
+    const std::filesystem::path trace_name = fst_file_named ? fst_path : "dsh_run.fst";
     LockstepOptions lo;
     lo.tag = "seed=" + std::to_string(seed);
     lo.full_compare = full_compare;
     lo.full_compare_every = full_every;
-    lo.fst_dir = std::filesystem::path(fst_path.empty() ? "out/x" : fst_path).parent_path().string();
+    lo.fst_dir = trace_name.parent_path().string();
     if (lo.fst_dir.empty()) lo.fst_dir = ".";
+    lo.fst_stem = trace_name.stem().string() + ".mismatch";
     auto model = make_model(backend, cfg, lo, ro);
     TrafficOptions to;
     to.seed = seed;
@@ -106,7 +132,7 @@ int main(int argc, char** argv) {
     if (!stim_out.empty()) {
       stim_file = std::make_unique<AtomicFile>(stim_out);
       stim = &stim_file->out();
-      write_stimulus_header(*stim);
+      write_stimulus_header(*stim, cfg);
     }
 
     std::cout << "dsh-run: " << cfg.describe() << "\n         backend " << to_string(backend) << ", seed " << seed
@@ -156,6 +182,9 @@ int main(int argc, char** argv) {
       }
     }
     model->finish();
+    const uint64_t model_cycles = model->cycle();
+    model.reset();  // closes the trace
+    if (fst_file) fst_file->commit();
     if (stim_file) stim_file->commit();
     if (progressed) std::cerr << '\n';
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -174,23 +203,37 @@ int main(int argc, char** argv) {
                 cfg.scheme == Scheme::DSH ? "port insurance" : "queue headroom", (unsigned long long)peak_hdrm,
                 eta_text.c_str());
     std::printf("protocol errors %llu (injected on purpose)\n", (unsigned long long)errors);
-    if (backend == Backend::Lockstep) std::printf("matched %llu cycles\n", (unsigned long long)model->cycle());
+    if (backend == Backend::Lockstep) std::printf("matched %llu cycles\n", (unsigned long long)model_cycles);
     if (lat) std::printf("latency      results %u cycles after their inputs (realigned above)\n", lat);
     std::printf("%.2f s, %.0f cycles/s\n", secs, double(cycles) / secs);
-    if (!ro.fst_path.empty()) {
-      // A GTKWave view of it beside it: stages grouped, regions by name.
-      const std::string gtkw = std::filesystem::path(ro.fst_path).replace_extension(".gtkw").string();
+    if (fst_file && fst_path != "-") {
+      // A GTKWave view beside the trace: stages grouped, regions by name.
+      const std::string gtkw = std::filesystem::path(fst_path).replace_extension(".gtkw").string();
       GtkwView view;
-      view.fst_path = ro.fst_path;
+      view.fst_path = fst_path;
       view.start_ps = view.marker_ps = rtl_edge_ps(ro.trace_from);
       write_gtkw(gtkw, cfg, widths, view);
-      std::printf("trace        %s (cycles %llu..%llu, t = cycle x 10 ns; gtkwave %s)\n", ro.fst_path.c_str(),
+      std::printf("trace        %s (cycles %llu..%llu, t = cycle x 10 ns; gtkwave %s)
+", fst_path.c_str(),
                   (unsigned long long)ro.trace_from, (unsigned long long)(cycles + lat - 1), gtkw.c_str());
+    } else if (fst_file) {
+      std::printf("trace        stdout (cycles %llu..%llu, t = cycle x 10 ns)\n", (unsigned long long)ro.trace_from,
+                  (unsigned long long)(cycles + lat - 1));
     }
-    if (stim_file) std::printf("stimulus     %s (dsh-replay reads it)\n", stim_out.c_str());
+    if (stim_file && stim_out != "-") {
+      // The chip is in the file's header: the command needs no configuration.
+      const std::string argv0 = argv[0];
+      const auto slash = argv0.rfind('/');
+      const std::string replay_cmd = shell_quoted((slash == std::string::npos ? "" : argv0.substr(0, slash + 1)) +
+                                                  "dsh-replay") + " " + shell_quoted(stim_out) +
+                                     (backend == Backend::Lockstep ? "" : std::string(" -b ") + to_string(backend));
+      std::printf("stimulus     %s; replay it with: %s\n", stim_out.c_str(), replay_cmd.c_str());
+    }
   } catch (const MismatchError& e) {
     std::cerr << e.what() << '\n';
     if (!stim_out.empty()) std::cerr << "dsh-run: lockstep mismatch; " << stim_out << " not written (the seed reproduces the run)\n";
+    if (backend != Backend::Golden && !fst_path.empty())
+      std::cerr << "dsh-run: lockstep mismatch; " << fst_path << " not written (the window above is this run's trace)\n";
     return kExitCheckFailed;
   } catch (const std::exception& e) {
     std::cerr << "dsh-run: error: " << e.what() << '\n';

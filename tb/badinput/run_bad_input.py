@@ -58,6 +58,16 @@ def make_fixtures(w, vectors, scenarios):
     (w / "neg_cycle.csv").write_text(f"# bad\n{header}\n-1,,,,0,0,1\n")
     (w / "huge_cycle.csv").write_text(f"# bad\n{header}\n18446744073709551616,,,,0,0,1\n")
     (w / "no_header.csv").write_text("0,,,,0,0,1\n")
+    # Header blocks (vector format §2) gone wrong, from the shipped stimulus.
+    block = [l for l in lines if l.startswith("# ")][:13]
+    rest = "\n".join(lines[13:]) + "\n"
+    (w / "hdr_v3.csv").write_text("\n".join(["# dsh-vectors 3 stimulus"] + block[1:]) + "\n" + rest)
+    (w / "hdr_short.csv").write_text("\n".join(block[:-1]) + "\n" + rest)
+    (w / "hdr_repeat.csv").write_text("\n".join(block + ["# n_ports = 2"]) + "\n" + rest)
+    (w / "hdr_bad_value.csv").write_text("\n".join(block[:-1] + ["# thresh_latency = 9"]) + "\n" + rest)
+    (w / "hdr_late.csv").write_text("# a comment first\n" + "\n".join(block) + "\n" + rest)
+    # A previous run's trace: a run that fails must leave it as it was.
+    (w / "prev_trace.fst").write_text("the previous run's trace\n")
     (w / "binary.csv").write_bytes(b"\x00\x01\xfe\xff,\x80\n")
     (w / "cfg_bool.toml").write_text("n_ports = 2\nn_queues = true\n")
     (w / "cfg_float.toml").write_text("n_ports = 2\nbuffer_cells = 100.0\n")

@@ -20,7 +20,18 @@ bool vectors(const std::string& text) {
   small.scheme = Scheme::SIH;
   const RtlWidths narrow{10, 4, 8};
   bool ok = true;
-  for (const auto& [c, w] : {std::pair<Config, RtlWidths>{small, narrow}, {Config{}, RtlWidths{}}}) {
+  std::vector<std::pair<Config, RtlWidths>> chips = {{small, narrow}, {Config{}, RtlWidths{}}};
+  // A header block (vector format §2): its chip too, when it is one.
+  try {
+    std::istringstream head(text);
+    if (const auto h = read_vector_header(head, "fuzz.csv", VectorKind::Stimulus)) {
+      h->config.validate();
+      chips.emplace_back(h->config, RtlWidths{});
+    }
+  } catch (const InputError&) {
+    ok = false;
+  }
+  for (const auto& [c, w] : chips) {
     std::istringstream in(text);
     try {
       read_stimulus(in, "fuzz.csv", c, w);

@@ -245,8 +245,8 @@ TEST(ConfigFields, DescribeReadsBack) {
   c.set("delta_p", "5");
   c.set("port_headroom_cells", "2x40,17");
   EXPECT_EQ(c.describe(),
-            "scheme=SIH n_ports=3 n_queues=7 buffer_cells=65536 private_cells=12 headroom_cells=228 alpha_log2=-7 "
-            "port_mult_log2=3 delta_q=0 delta_p=5 thresh_latency=2 port_headroom_cells=2x40,17");
+            "n_ports=3 n_queues=7 buffer_cells=65536 private_cells=12 headroom_cells=228 port_headroom_cells=2x40,17 "
+            "alpha_log2=-7 port_mult_log2=3 delta_q=0 delta_p=5 scheme=SIH thresh_latency=2");
   const Config r = Config::from_text(c.describe());
   EXPECT_EQ(r.describe(), c.describe());
   EXPECT_EQ(r.port_headroom_cells, (std::vector<uint64_t>{40, 40, 17}));

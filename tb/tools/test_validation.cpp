@@ -1,5 +1,6 @@
 // The shared validation layer (common/): strict numbers, tolerant line
-// reading, output paths compared by device and inode, atomic outputs.
+// reading, output paths compared by device and inode, atomic outputs; the
+// vector files' header block (cosim/vectors.h, vector format §2).
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -10,6 +11,7 @@
 
 #include "input.h"
 #include "output.h"
+#include "vectors.h"
 
 namespace dsh {
 namespace {
@@ -92,13 +94,34 @@ TEST_F(OutputPaths, SameFileByInodeNotSpelling) {
 TEST_F(OutputPaths, RefusedBeforeAnyWrite) {
   EXPECT_NE(refusal([&] { check_output_file("-o", "", {}); }).find("expected a file name"), std::string::npos);
   EXPECT_NE(refusal([&] { check_output_file("-o", dir.string(), {}); }).find("is a directory"), std::string::npos);
-  EXPECT_NE(refusal([&] { check_output_file("-o", p("nodir/x.csv"), {}); }).find("No such file"), std::string::npos);
   EXPECT_NE(refusal([&] { check_output_file("-o", p("in.csv/x.csv"), {}); }).find("is not a directory"),
+            std::string::npos);
+  EXPECT_NE(refusal([&] { check_output_file("-o", p("in.csv/a/b/x.csv"), {}); }).find("in.csv is not a directory"),
             std::string::npos);
   EXPECT_NE(refusal([&] { check_output_dir("-o", p("in.csv/sub")); }).find("exists and is not a directory"),
             std::string::npos);
   EXPECT_EQ(refusal([&] { check_output_dir("-o", p("a/b/c")); }), "");
   EXPECT_TRUE(fs::is_directory(dir / "a" / "b" / "c"));
+}
+
+// A missing directory is no refusal: the run creates it (docs/tools.md).
+TEST_F(OutputPaths, MissingDirectoryCreatedWhenTheRunWrites) {
+  EXPECT_EQ(refusal([&] { check_output_file("-o", p("a/b/x.csv"), {}); }), "");
+  EXPECT_FALSE(fs::exists(dir / "a")) << "the check creates nothing";
+  write_file_atomically(p("a/b/x.csv"), "x\n");
+  EXPECT_TRUE(fs::is_regular_file(dir / "a" / "b" / "x.csv"));
+}
+
+TEST_F(OutputPaths, StdoutAndDevicesAreOutputs) {
+  EXPECT_EQ(refusal([&] { check_output_file("-o", "-", {}); }), "");
+  EXPECT_EQ(refusal([&] { check_output_file("-o", "/dev/null", {}); }), "");
+  write_file_atomically("/dev/null", "nothing\n");
+  EXPECT_TRUE(fs::is_character_file("/dev/null"));
+  EXPECT_NE(refusal([&] { check_distinct_outputs({{"-o", "-"}, {"--fst", "-"}}); }).find("--fst = -: stdout is already -o"),
+            std::string::npos);
+  EXPECT_NE(refusal([&] { check_distinct_outputs({{"-o", p("x")}, {"--fst", p("x")}}); }).find("is also the -o file"),
+            std::string::npos);
+  EXPECT_EQ(refusal([&] { check_distinct_outputs({{"-o", "/dev/null"}, {"--fst", "/dev/null"}, {"--s", "-"}}); }), "");
 }
 
 TEST_F(OutputPaths, AtomicFileLeavesNothingUnlessCommitted) {
@@ -115,6 +138,63 @@ TEST_F(OutputPaths, AtomicFileLeavesNothingUnlessCommitted) {
   std::string s;
   std::getline(in, s);
   EXPECT_EQ(s, "whole");
+}
+
+// Every field of spec §1.2, each away from its default, through the header
+// block and back: the same chip, and the text as written.
+TEST(VectorHeader, RoundTripsEveryField) {
+  Config c;
+  for (const auto& [f, v] : std::vector<std::pair<std::string, std::string>>{
+           {"n_ports", "3"}, {"n_queues", "2"}, {"buffer_cells", "900"}, {"private_cells", "5"},
+           {"headroom_cells", "7"}, {"port_headroom_cells", "2x9,11"}, {"alpha_log2", "-2"},
+           {"port_mult_log2", "1"}, {"delta_q", "3"}, {"delta_p", "4"}, {"scheme", "SIH"},
+           {"thresh_latency", "3"}})
+    c.set(f, v);
+  const Config defaults;
+  ASSERT_EQ(c.fields().size(), defaults.fields().size());
+  for (size_t i = 0; i < c.fields().size(); ++i)
+    EXPECT_NE(c.fields()[i].second, defaults.fields()[i].second) << c.fields()[i].first << " left at its default";
+  std::ostringstream out;
+  write_stimulus_header(out, c);
+  std::istringstream in(out.str());
+  const auto h = read_vector_header(in, "s.csv", VectorKind::Stimulus);
+  ASSERT_TRUE(h);
+  EXPECT_FALSE(first_difference(h->config, c)) << out.str();
+  EXPECT_EQ(h->lines, 13u);
+  EXPECT_EQ(h->field_line.at("n_ports"), 2u);
+  const auto d = first_difference(c, defaults);
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->field + " " + d->a + " " + d->b, "n_ports 3 32");
+  // The header is read as comments by the row reader.
+  std::istringstream rows(out.str() + "0,,,,0,0,1\n");
+  EXPECT_EQ(read_stimulus(rows, "s.csv", c, RtlWidths{}).size(), 1u);
+}
+
+TEST(VectorHeader, Refusals) {
+  auto err = [](const std::string& text, VectorKind k = VectorKind::Stimulus) {
+    return refusal([&] {
+      std::istringstream in(text);
+      read_vector_header(in, "v.csv", k);
+    });
+  };
+  std::ostringstream full;
+  write_vector_header(full, VectorKind::Stimulus, Config{});
+  const std::string ok = full.str();
+  std::istringstream none("# a comment\ncycle,deq_port\n");
+  EXPECT_FALSE(read_vector_header(none, "v.csv", VectorKind::Stimulus)) << "no header: format 1";
+  EXPECT_NE(err(ok, VectorKind::Response).find("v.csv:1: this is a stimulus file; expected a response file"),
+            std::string::npos);
+  EXPECT_NE(err("# dsh-vectors 3 stimulus\n").find("v.csv:1: format = '3'"), std::string::npos);
+  EXPECT_NE(err("# dsh-vectors 2\n").find("expected '# dsh-vectors 2 stimulus'"), std::string::npos);
+  EXPECT_NE(err("# note\n" + ok).find("v.csv:2: the format line"), std::string::npos);
+  EXPECT_NE(err("# dsh-vectors 2 stimulus\n# n_ports = 4\n").find("the header lacks n_queues"), std::string::npos);
+  EXPECT_NE(err(ok + "# n_ports = 4\n").find("v.csv:14: n_ports repeats (first on line 2)"), std::string::npos);
+  EXPECT_NE(err("# dsh-vectors 2 stimulus\n# n_port = 4\n").find("v.csv:2: unknown configuration field 'n_port'"),
+            std::string::npos);
+  EXPECT_NE(err("# dsh-vectors 2 stimulus\n# n_ports = 0\n").find("v.csv:2: n_ports = 0 is out of range 1..1024"),
+            std::string::npos);
+  // A free comment ends the block; what follows it is a comment too.
+  EXPECT_EQ(err(ok + "# made by hand\n# n_ports = 4\ncycle\n"), "");
 }
 
 }  // namespace
