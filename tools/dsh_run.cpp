@@ -213,8 +213,7 @@ int main(int argc, char** argv) {
       view.fst_path = fst_path;
       view.start_ps = view.marker_ps = rtl_edge_ps(ro.trace_from);
       write_gtkw(gtkw, cfg, widths, view);
-      std::printf("trace        %s (cycles %llu..%llu, t = cycle x 10 ns; gtkwave %s)
-", fst_path.c_str(),
+      std::printf("trace        %s (cycles %llu..%llu, t = cycle x 10 ns; gtkwave %s)\n", fst_path.c_str(),
                   (unsigned long long)ro.trace_from, (unsigned long long)(cycles + lat - 1), gtkw.c_str());
     } else if (fst_file) {
       std::printf("trace        stdout (cycles %llu..%llu, t = cycle x 10 ns)\n", (unsigned long long)ro.trace_from,
