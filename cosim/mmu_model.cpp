@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <deque>
 #include <filesystem>
 #include <sstream>
@@ -29,8 +30,12 @@ const char* to_string(Backend b) {
 }
 
 const RtlVariant& find_rtl_variant(const Config& c) {
-  for (const auto& v : rtl_variants())
-    if (v.matches(c)) return v;
+  // DSH_RTL_DIR names other RTL sources (rtl_ondemand.cpp): the built-in
+  // variants were built from this checkout's, so only on-demand models apply.
+  const char* rtl_dir = std::getenv("DSH_RTL_DIR");
+  if (!rtl_dir || !*rtl_dir)
+    for (const auto& v : rtl_variants())
+      if (v.matches(c)) return v;
   std::string why;
   if (rtl_ondemand_supported(c, &why)) return ondemand_rtl_variant(c);  // built once into the cache
   std::ostringstream m;
@@ -231,7 +236,9 @@ class Lockstep final : public MmuModel {
     try {
       return rtl_->step(in);
     } catch (const RtlAssertionError& e) {
-      const uint64_t lat = rtl_->latency(), c = rtl_steps_ > lat ? rtl_steps_ - lat : 0;
+      // The RTL's cycle counts the cycles skipped while idle, as the
+      // golden models' do: rtl_steps_ would not.
+      const uint64_t edge = rtl_->cycle() - 1, lat = rtl_->latency(), c = edge > lat ? edge - lat : 0;
       Comparer cmp(*rtl_, behind_, c, opt_.tag);
       cmp.lines.push_back("cycle " + std::to_string(c) + " dsh_mmu assertion: " + e.what() + " " + opt_.tag);
       fail(cmp, c, false);

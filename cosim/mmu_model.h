@@ -135,6 +135,12 @@ class MismatchError : public std::runtime_error {
 inline constexpr uint64_t kFullCompareEvery = 4096;
 // An assertion in the RTL failed (Verilator printed its message); thrown
 // by the RTL backend's step() once, at the first failure.
+// Whether an error text is a lockstep report: a difference ("rtl=... golden=...")
+// or a failed RTL assertion. Either is a failed check, not a tool failure.
+inline bool is_lockstep_report(const std::string& error) {
+  return error.find(" rtl=") != std::string::npos || error.find(" dsh_mmu assertion: ") != std::string::npos;
+}
+
 class RtlAssertionError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;

@@ -80,14 +80,17 @@ struct Sources {
 
 Sources sources() {
   const std::string src = kDshSourceDir;
+  // DSH_RTL_DIR: another copy of rtl/ (scripts/mutate.sh's mutants); its
+  // content goes into the key like the checkout's.
+  const std::string rtl_dir = env("DSH_RTL_DIR").empty() ? src + "/rtl" : env("DSH_RTL_DIR");
   Sources s;
   s.rtl.push_back(src + "/cosim/dsh_mmu_public.vlt");
-  s.rtl.push_back(src + "/rtl/dsh_lint.vlt");
-  std::istringstream f(read_file(src + "/rtl/dsh_mmu.f"));
+  s.rtl.push_back(rtl_dir + "/dsh_lint.vlt");
+  std::istringstream f(read_file(rtl_dir + "/dsh_mmu.f"));
   for (std::string line; std::getline(f, line);) {
     while (!line.empty() && std::isspace((unsigned char)line.back())) line.pop_back();
     if (line.empty() || line[0] == '/' || line.size() < 4 || line.compare(line.size() - 3, 3, ".sv")) continue;
-    s.rtl.push_back(src + "/rtl/" + line);
+    s.rtl.push_back(rtl_dir + "/" + line);
   }
   // The golden model's configuration (RtlModel validates it) and what it
   // parses with (common/).

@@ -11,6 +11,7 @@
 
 #include "child_process.h"
 #include "cli_common.h"
+#include "mmu_model.h"
 #include "net_points.h"
 #include "tlm_netlist.h"
 #include "output.h"
@@ -351,7 +352,7 @@ int write_collateral_outputs(const KeyStore& k, const NetSetup& s, const std::ve
     x["cpu_s"] = r.cpu_s;
     if (reproducible) x["wall_s"] = x["cpu_s"] = nullptr;
     if (!r.error.empty()) x["error"] = r.error;
-    x["lockstep_mismatch"] = r.error.find("rtl=") != std::string::npos;
+    x["lockstep_mismatch"] = dsh::is_lockstep_report(r.error);
     j["results"][r.scheme][r.cc] = x;
     fwd += r.forwarded;
     drops += r.lossless_drops;

@@ -17,6 +17,7 @@
 #include <sstream>
 
 #include "child_process.h"
+#include "mmu_model.h"
 #include "single_switch.h"
 #include "tlm_netlist.h"
 
@@ -199,7 +200,7 @@ PointResult run_point(const Params& p, const PointSpec& s) {
     m.max_deq_wait_ns = double(st.max_deq_wait_ps) / 1e3;
     if (!error.empty()) {
       r.error = error;
-      m.mismatch = error.find("rtl=") != std::string::npos;
+      m.mismatch = dsh::is_lockstep_report(error);
     }
   } catch (const std::exception& e) {
     r.error = e.what();

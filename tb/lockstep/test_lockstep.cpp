@@ -513,9 +513,10 @@ TEST(Gtkw, NamesOnlySignalsOfTheTrace) {
 
 // A named RTL assertion stops the run at its cycle and reaches the report:
 // planted fault 5 (D's drain not forwarded into E's next enqueue to its
-// port) leaves that port's shared part above S, which
-// ExecEnqPortSharedWithinS_A / ExecDeqPortSharedWithinS_A (dsh_stage_exec)
-// catch before the outputs differ.
+// port) cuts the port select of an enqueue whose queue select D still
+// feeds, which dsh_fwd's SameQueueIsSamePort_A catches in that cycle,
+// before the port's shared part (ExecEnqPortSharedWithinS_A) or the
+// outputs differ.
 TEST(RtlAssertion, StopsTheRunWithItsCycle) {
   const RtlVariant* v = nullptr;
   for (const auto& x : rtl_variants())
@@ -540,10 +541,8 @@ TEST(RtlAssertion, StopsTheRunWithItsCycle) {
               0u)
         << e.lines()[0];
     // Verilator's line: the time of that edge in ps and the assertion's name.
-    EXPECT_NE(out.find("[" + std::to_string(rtl_edge_ps(edge)) + "] %Error: dsh_stage_exec.sv:"), std::string::npos)
-        << out;
-    EXPECT_NE(out.find("Assertion failed in tb.dsh_mmu.u_stage_exec.Exec"), std::string::npos) << out;
-    EXPECT_NE(out.find("PortSharedWithinS_A"), std::string::npos) << out;
+    EXPECT_NE(out.find("[" + std::to_string(rtl_edge_ps(edge)) + "] %Error: dsh_fwd.sv:"), std::string::npos) << out;
+    EXPECT_NE(out.find("Assertion failed in tb.dsh_mmu.u_fwd.SameQueueIsSamePort_A"), std::string::npos) << out;
   }
 }
 

@@ -15,6 +15,7 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "mmu_model.h"
 #include "sim.h"
 
 namespace dsh::sc {
@@ -224,8 +225,9 @@ TEST(Lockstep, MismatchStopsTheRun) {
     }
     ++lines;
     EXPECT_EQ(l.rfind("cycle ", 0), 0u) << l;
-    EXPECT_NE(l.find("rtl="), std::string::npos) << l;
-    EXPECT_NE(l.find("golden="), std::string::npos) << l;
+    // A difference of one field, or an RTL assertion (fault 11 breaks
+    // dsh_deq_drain's DrainHeadroom_A before the outputs differ).
+    EXPECT_TRUE(dsh::is_lockstep_report(l)) << l;
   }
   EXPECT_GT(lines, 0u) << r.error;
 }

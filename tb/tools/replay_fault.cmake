@@ -1,8 +1,9 @@
 # A planted fault replayed from a vector file in lockstep is caught: exit 1,
 # and the report names the failing cycle, the trace time of stage W's write
 # (cycle + 4 edges, 10 ns a cycle) and the window's FST and .gtkw, which
-# exist, the save file opening that FST with its marker at that time; the
-# --fst trace of the whole replay is written too.
+# exist, the save file opening that FST with its marker at that time. The
+# --fst trace of the whole replay is not written: a failed run leaves no
+# output that looks finished (docs/tools.md), its window is its trace.
 # cmake -DREPLAY=<dsh-replay> -DFAULT=<n> -DSTIM=<csv> -DDIR=<out dir> -P replay_fault.cmake
 file(REMOVE_RECURSE ${DIR})
 file(MAKE_DIRECTORY ${DIR})
@@ -23,11 +24,14 @@ math(EXPR _want "(${_cycle} + 4) * 10")
 if(NOT _t EQUAL _want)
   message(FATAL_ERROR "t=${_t} ns for cycle ${_cycle}: expected ${_want} ns")
 endif()
-foreach(_f ${_fst} ${_gtkw} ${DIR}/replay.fst)
+foreach(_f ${_fst} ${_gtkw})
   if(NOT EXISTS ${_f})
     message(FATAL_ERROR "${_f} was not written")
   endif()
 endforeach()
+if(EXISTS ${DIR}/replay.fst)
+  message(FATAL_ERROR "${DIR}/replay.fst was written by a failed run")
+endif()
 file(SIZE ${_fst} _size)
 if(_size LESS 100)
   message(FATAL_ERROR "${_fst} has ${_size} bytes")
