@@ -11,6 +11,7 @@ DSH_PACKAGES=(
   verilator libsystemc-dev libgtest-dev libgmock-dev
   libcli11-dev libtomlplusplus-dev nlohmann-json3-dev parallel
   yosys opensta nextpnr-ice40 fpga-icestorm fpga-icestorm-chipdb gtkwave lcov
+  z3 cvc5
 )
 
 ensure_deps() {

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Formal checks of dsh_mmu with Yosys and yosys-smtbmc (docs/formal.md):
+#   scripts/formal.sh                  all configurations, BMC depth 20, covers
+#   scripts/formal.sh --quick          one small configuration per scheme
+#   scripts/formal.sh --fault N        plant fault N (1..11): fails with a counterexample (FST)
+# Other options: scripts/formal.py --help. Results in out/formal/.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+exec python3 "$ROOT/scripts/formal.py" "$@"
