@@ -25,7 +25,8 @@
 // and the state they share: the records (dsh_rec_store, read in R, written
 // in W), the counters (dsh_stats, read a stage before E), and which
 // stage's result each record read takes instead of the memories' (dsh_fwd;
-// each stage picks with its selects).
+// each stage picks with its selects); beside them the read port
+// (dsh_rd_port) and the error count (dsh_err_count).
 // The results of the inputs presented before clock edge e are visible after
 // edge e + 4 (spec §5.1 says e), outputs and records alike.
 //
@@ -111,7 +112,7 @@ module dsh_mmu #(
 
   // Counter and port occupancy read port, three cycles of latency: the
   // values after the cycle whose results the stat_* outputs show one cycle
-  // after the request (dsh_stats).
+  // after the request (dsh_rd_port, dsh_stats).
   input  logic [PortW-1:0]      stat_rd_port_i,
   input  logic [QueueW-1:0]     stat_rd_queue_i,
   output logic [CntW-1:0]       stat_rd_drops_o,
@@ -216,9 +217,11 @@ module dsh_mmu #(
   logic [2:0]               w_deq_qsel, w_enq_qsel, w_deq_psel, w_enq_psel;
   logic [3:0]               f_deq_qsel, f_enq_qsel, f_deq_psel, f_enq_psel, f_d_psel;
   logic                     same_queue, same_port, r_same_queue, d_same_queue;
-  // The statistics read port's port record.
+  // The read port: its port record, the registered request for the counters.
   logic [PortW-1:0]         stat_rd_p;
   logic [PRecW-1:0]         stat_rd_prec;
+  logic [QIdxW-1:0]         stat_rd_qidx;
+  logic                     stat_rd_q_ok, stat_rd_p_ok, stat_rd_qoff, stat_rd_poff;
 
   dsh_stage_in #(.NumPorts(NumPorts), .NumQueues(NumQueues), .CellW(CellW), .SizeW(SizeW),
                  .ReadSlices(ReadSlices)) u_stage_in (
@@ -331,17 +334,28 @@ module dsh_mmu #(
     .stat_pevt_valid_o, .stat_pevt_pause_o, .stat_pevt_port_o, .quiet_o
   );
 
-  // ------------------------------------------- statistics and the read port
-  dsh_stats #(.NumPorts(NumPorts), .NumQueues(NumQueues), .CellW(CellW), .CntW(CntW), .Dsh(Dsh),
+  // ------------------------------------------ read port, errors, statistics
+  dsh_rd_port #(.NumPorts(NumPorts), .NumQueues(NumQueues), .CellW(CellW)) u_rd_port (
+    .clk_i, .rst_ni,
+    .stat_rd_port_i, .stat_rd_queue_i, .qoff_i(qoff_o), .rd_p_o(stat_rd_p), .rd_prec_i(stat_rd_prec),
+    .rd_qidx_o(stat_rd_qidx), .rd_q_ok_o(stat_rd_q_ok), .rd_p_ok_o(stat_rd_p_ok), .rd_qoff_o(stat_rd_qoff),
+    .rd_poff_o(stat_rd_poff), .stat_rd_port_shared_o, .stat_rd_port_hdrm_o
+  );
+
+  dsh_err_count #(.CntW(CntW)) u_errors (
+    .clk_i, .rst_ni, .w_error_i(w_error),
+    .error_count_o(stat_error_count_o), .error_sticky_o(stat_error_sticky_o)
+  );
+
+  dsh_stats #(.NumPorts(NumPorts), .NumQueues(NumQueues), .CntW(CntW), .Dsh(Dsh),
               .PauseBanks(PauseBanks)) u_stats (
     .clk_i, .rst_ni,
     .deq_idx_i(d_cnt_idx), .enq_idx_i(r_enq_cnt_idx), .enq_p_i(r_enq_cnt_p),
     .w_qpause0_i(w_qpause0), .w_qpause1_i(w_qpause1), .w_drop_i(w_drop), .w_ppause_i(w_ppause),
-    .w_error_i(w_error),
-    .error_count_o(stat_error_count_o), .error_sticky_o(stat_error_sticky_o),
-    .stat_rd_port_i, .stat_rd_queue_i, .qoff_i(qoff_o), .rd_p_o(stat_rd_p), .rd_prec_i(stat_rd_prec),
+    .rd_qidx_i(stat_rd_qidx), .rd_p_i(stat_rd_p), .rd_q_ok_i(stat_rd_q_ok), .rd_p_ok_i(stat_rd_p_ok),
+    .rd_qoff_i(stat_rd_qoff), .rd_poff_i(stat_rd_poff),
     .stat_rd_drops_o, .stat_rd_pauses_o, .stat_rd_resumes_o, .stat_rd_port_pauses_o,
-    .stat_rd_port_resumes_o, .stat_rd_port_shared_o, .stat_rd_port_hdrm_o
+    .stat_rd_port_resumes_o
   );
 
   // ------------------------------------------------------------ assertions
