@@ -27,6 +27,12 @@
 // stage's result each record read takes instead of the memories' (dsh_fwd;
 // each stage picks with its selects); beside them the read port
 // (dsh_rd_port) and the error count (dsh_err_count).
+//
+// Statistics (Stats): with Stats = 0 the drop, PAUSE and PORT_PAUSE
+// counters (dsh_stats) are left out and the stat_rd_* counter outputs read
+// 0; everything else (admission, events, qoff_o/poff_o, the error count,
+// the read port's port sums) is the same, cycle for cycle. It measures
+// what the counters cost beside the threshold pipeline (docs/synthesis.md).
 // The results of the inputs presented before clock edge e are visible after
 // edge e + 4 (spec §5.1 says e), outputs and records alike.
 //
@@ -56,6 +62,7 @@ module dsh_mmu #(
   parameter int unsigned ThreshLatency = 2,    // 1..3 cycles
   parameter int unsigned PauseBanks    = 1,    // DSH PAUSE counters: 1 memory, 2 write ports (ASIC) or 2 banks (FPGA)
   parameter int unsigned ReadSlices    = dsh_pkg::ReadSlices,  // record read index copies (ASIC) or 1 (FPGA)
+  parameter int unsigned Stats         = 1,    // 1 the statistics counters (dsh_stats), 0 none
   localparam int unsigned PortW  = dsh_pkg::idx_w(NumPorts),
   localparam int unsigned QueueW = dsh_pkg::idx_w(NumQueues),
   localparam int unsigned NumQ   = NumPorts * NumQueues,
@@ -112,7 +119,8 @@ module dsh_mmu #(
 
   // Counter and port occupancy read port, three cycles of latency: the
   // values after the cycle whose results the stat_* outputs show one cycle
-  // after the request (dsh_rd_port, dsh_stats).
+  // after the request (dsh_rd_port, dsh_stats). With Stats = 0 the five
+  // counter outputs read 0.
   input  logic [PortW-1:0]      stat_rd_port_i,
   input  logic [QueueW-1:0]     stat_rd_queue_i,
   output logic [CntW-1:0]       stat_rd_drops_o,
@@ -161,6 +169,10 @@ module dsh_mmu #(
   end
   if (ReadSlices < 1 || ReadSlices > CellW) begin : g_bad_read_slices
     $error("dsh_mmu: ReadSlices must be in 1..CellW");
+  end
+  // An int, not a bit: a bit would take 2 as 0 without a word.
+  if (Stats > 1) begin : g_bad_stats
+    $error("dsh_mmu: Stats must be 0 or 1");
   end
 
   // ------------------------------------------------- stages A and R: inputs
@@ -347,16 +359,29 @@ module dsh_mmu #(
     .error_count_o(stat_error_count_o), .error_sticky_o(stat_error_sticky_o)
   );
 
-  dsh_stats #(.NumPorts(NumPorts), .NumQueues(NumQueues), .CntW(CntW), .Dsh(Dsh),
-              .PauseBanks(PauseBanks)) u_stats (
-    .clk_i, .rst_ni,
-    .deq_idx_i(d_cnt_idx), .enq_idx_i(r_enq_cnt_idx), .enq_p_i(r_enq_cnt_p),
-    .w_qpause0_i(w_qpause0), .w_qpause1_i(w_qpause1), .w_drop_i(w_drop), .w_ppause_i(w_ppause),
-    .rd_qidx_i(stat_rd_qidx), .rd_p_i(stat_rd_p), .rd_q_ok_i(stat_rd_q_ok), .rd_p_ok_i(stat_rd_p_ok),
-    .rd_qoff_i(stat_rd_qoff), .rd_poff_i(stat_rd_poff),
-    .stat_rd_drops_o, .stat_rd_pauses_o, .stat_rd_resumes_o, .stat_rd_port_pauses_o,
-    .stat_rd_port_resumes_o
-  );
+  if (Stats == 1) begin : g_stats
+    dsh_stats #(.NumPorts(NumPorts), .NumQueues(NumQueues), .CntW(CntW), .Dsh(Dsh),
+                .PauseBanks(PauseBanks)) u_stats (
+      .clk_i, .rst_ni,
+      .deq_idx_i(d_cnt_idx), .enq_idx_i(r_enq_cnt_idx), .enq_p_i(r_enq_cnt_p),
+      .w_qpause0_i(w_qpause0), .w_qpause1_i(w_qpause1), .w_drop_i(w_drop), .w_ppause_i(w_ppause),
+      .rd_qidx_i(stat_rd_qidx), .rd_p_i(stat_rd_p), .rd_q_ok_i(stat_rd_q_ok), .rd_p_ok_i(stat_rd_p_ok),
+      .rd_qoff_i(stat_rd_qoff), .rd_poff_i(stat_rd_poff),
+      .stat_rd_drops_o, .stat_rd_pauses_o, .stat_rd_resumes_o, .stat_rd_port_pauses_o,
+      .stat_rd_port_resumes_o
+    );
+  end else begin : g_no_stats
+    assign stat_rd_drops_o        = '0;
+    assign stat_rd_pauses_o       = '0;
+    assign stat_rd_resumes_o      = '0;
+    assign stat_rd_port_pauses_o  = '0;
+    assign stat_rd_port_resumes_o = '0;
+    // What only the counters take: synthesis removes the logic behind it
+    // (the counters' index copies in stages R and D, the counts of stage W).
+    logic unused_stats;
+    assign unused_stats = ^{d_cnt_idx, r_enq_cnt_idx, r_enq_cnt_p, w_qpause0, w_qpause1, w_drop, w_ppause,
+                            stat_rd_qidx, stat_rd_q_ok, stat_rd_p_ok, stat_rd_qoff, stat_rd_poff};
+  end
 
   // ------------------------------------------------------------ assertions
   // (The stages check their own: docs/rtl.md lists them.)
