@@ -63,6 +63,13 @@ class Scripts(unittest.TestCase):
         self.assertFalse(any("-script" in ln or ln.startswith("hilomap") for ln in tail))
         self.assertIn("abc -D 4600 ", "\n".join(tail))
 
+    def test_stats_zero_is_a_chparam_and_a_name(self):
+        cfg = Config(4, 4, "dsh", stats=0)
+        self.assertEqual(cfg.name, "dsh_4x4_nostats")
+        self.assertTrue(yosys.front(FILES, cfg)[1].endswith(" -chparam Stats 0"))
+        # the default (1) is left to the RTL, as the other defaults
+        self.assertNotIn("Stats", yosys.front(FILES, Config(4, 4, "dsh"))[1])
+
     def test_kept_blocks_selected_by_their_cell_names(self):
         # a cell of a generate block is named after it in its module
         self.assertEqual(yosys.cell_name("u_stage_exec.u_thresh_pipe*"), "u_thresh_pipe*")
