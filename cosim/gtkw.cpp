@@ -46,7 +46,7 @@ struct Line {
   std::string label;  // a group's title (on its start, Hex, and its end, Bin)
 };
 
-std::vector<Line> layout(const Config& c, const RtlWidths& rw, const std::vector<TraceEntry>& entries) {
+std::vector<Line> layout(const Config& c, const RtlWidths& rw, const std::vector<TraceEntry>& entries, bool stats) {
   const Widths w = widths_of(c, rw);
   std::vector<Line> v;
   auto group = [&](const std::string& title, std::vector<Line> body) {
@@ -90,17 +90,20 @@ std::vector<Line> layout(const Config& c, const RtlWidths& rw, const std::vector
     if (e.kind == TraceEntry::Queue) {
       const unsigned i = e.queue * c.n_ports + e.port;  // queue-major, as rtl_observe::queue_entry
       const std::string at = "[" + std::to_string(i) + "]";
+      std::vector<Line> lines = {
+          h("u_store.occ_h_q" + at, w.cell), h("u_store.occ_hs_q" + at, w.cell), h("u_store.occ_hsp_q" + at, w.cell),
+          {Show::Bin, bit("u_store.qvalid_q", w.nq, i), ""}, {Show::Bin, bit("u_store.qoff_q", w.nq, i), ""},
+          {Show::Bin, bit("qoff_o", w.nq, e.port * c.n_queues + e.queue), ""}};
+      if (stats) lines.push_back(h("g_stats.u_stats.u_drops.mem_q" + at, w.cnt));
       group("queue " + std::to_string(e.port) + "." + std::to_string(e.queue) + ": entry " + std::to_string(i),
-            {h("u_store.occ_h_q" + at, w.cell), h("u_store.occ_hs_q" + at, w.cell), h("u_store.occ_hsp_q" + at, w.cell),
-             {Show::Bin, bit("u_store.qvalid_q", w.nq, i), ""}, {Show::Bin, bit("u_store.qoff_q", w.nq, i), ""},
-             {Show::Bin, bit("qoff_o", w.nq, e.port * c.n_queues + e.queue), ""},
-             h("u_stats.u_drops.mem_q" + at, w.cnt)});
+            lines);
     } else {
       const std::string at = "[" + std::to_string(e.port) + "]";
-      group("port " + std::to_string(e.port),
-            {h("u_store.port_shared_q" + at, w.cell), h("u_store.port_hdrm_q" + at, w.cell),
-             {Show::Bin, bit("u_store.pvalid_q", w.np, e.port), ""}, {Show::Bin, bit("u_store.poff_q", w.np, e.port), ""},
-             h("u_stats.u_ppause.mem_q" + at, w.cnt)});
+      std::vector<Line> lines = {
+          h("u_store.port_shared_q" + at, w.cell), h("u_store.port_hdrm_q" + at, w.cell),
+          {Show::Bin, bit("u_store.pvalid_q", w.np, e.port), ""}, {Show::Bin, bit("u_store.poff_q", w.np, e.port), ""}};
+      if (stats) lines.push_back(h("g_stats.u_stats.u_ppause.mem_q" + at, w.cnt));
+      group("port " + std::to_string(e.port), lines);
     }
   }
   return v;
@@ -114,9 +117,10 @@ void write_text(const std::string& path, const std::string& text) {
 
 }  // namespace
 
-std::vector<std::string> gtkw_signals(const Config& c, const RtlWidths& w, const std::vector<TraceEntry>& entries) {
+std::vector<std::string> gtkw_signals(const Config& c, const RtlWidths& w, const std::vector<TraceEntry>& entries,
+                                      bool stats) {
   std::vector<std::string> names;
-  for (const Line& l : layout(c, w, entries))
+  for (const Line& l : layout(c, w, entries, stats))
     if (!l.name.empty()) names.push_back(l.name);
   return names;
 }
@@ -142,7 +146,7 @@ void write_gtkw(const std::string& gtkw_path, const Config& c, const RtlWidths& 
   s << "*-10.000000 " << v.marker_ps << ' ' << v.since_ps;
   for (int i = 1; i < 26; ++i) s << " -1";
   s << "\n[treeopen] tb.\n[treeopen] tb.dsh_mmu.\n[sst_width] 260\n[signals_width] 360\n";
-  for (const Line& l : layout(c, w, v.entries)) {
+  for (const Line& l : layout(c, w, v.entries, v.stats)) {
     if (l.name.empty()) {
       s << (l.show == Show::Hex ? kGroupBegin : kGroupEnd) << "\n-" << l.label << "\n";
       continue;

@@ -26,11 +26,14 @@ struct GtkwView {
   int64_t since_ps = -1;             // named marker A (e.g. the last matched full compare), -1 none
   uint64_t start_ps = 0;             // left edge of the view
   std::vector<TraceEntry> entries;   // records to show
+  bool stats = true;                 // the RTL has the statistics counters (Stats = 1): entries show counts
 };
 
 // The names the save file displays, as GTKWave spells them
-// ("tb.dsh_mmu.u_store.occ_h_q[37][19:0]", "(37)tb.dsh_mmu.u_store.qoff_q[223:0]").
-std::vector<std::string> gtkw_signals(const Config& c, const RtlWidths& w, const std::vector<TraceEntry>& entries);
+// ("tb.dsh_mmu.u_store.occ_h_q[37][19:0]", "(37)tb.dsh_mmu.u_store.qoff_q[223:0]");
+// stats: the RTL has the statistics counters (an entry's count is shown).
+std::vector<std::string> gtkw_signals(const Config& c, const RtlWidths& w, const std::vector<TraceEntry>& entries,
+                                      bool stats = true);
 
 // Writes `gtkw_path` and its filter files (<stem>.region.txt,
 // <stem>.onehot.txt) beside it. Throws std::runtime_error when a file cannot

@@ -86,11 +86,14 @@ std::string entry_name(const TraceEntry& e) {
 }
 
 // Compares RTL and golden model field by field; builds text only for the
-// fields that differ (it runs every cycle).
+// fields that differ (it runs every cycle). The statistics counters only
+// when the RTL has them (Stats = 1): without them it reads 0, and nothing
+// else changes (the error count is not one of them).
 class Comparer {
  public:
   Comparer(const MmuModel& rtl, const MmuModel& gold, uint64_t cycle, const std::string& tag)
-      : rtl_(rtl), gold_(gold), cycle_(cycle), tag_(tag), cfg_(gold.config()) {}
+      : rtl_(rtl), gold_(gold), cycle_(cycle), tag_(tag), cfg_(gold.config()),
+        stats_(rtl.has_stats() && gold.has_stats()) {}
 
   void outputs(const CycleOut& ro, const CycleOut& go) {
     diff(nullptr, "region", region_letter(ro.region), region_letter(go.region));
@@ -130,6 +133,7 @@ class Comparer {
     diff(&e, "shared", r.shared, g.shared);
     diff(&e, "hdrm", r.hdrm, g.hdrm);
     diff(&e, "qoff", r.qoff, g.qoff);
+    if (!stats_) return;
     diff(&e, "drops", r.drops, g.drops);
     diff(&e, "pauses", r.pauses, g.pauses);
     diff(&e, "resumes", r.resumes, g.resumes);
@@ -140,6 +144,7 @@ class Comparer {
     diff(&e, "port_shared", r.shared, g.shared);
     diff(&e, "port_hdrm", r.hdrm, g.hdrm);
     diff(&e, "poff", r.poff, g.poff);
+    if (!stats_) return;
     diff(&e, "port_pauses", r.pauses, g.pauses);
     diff(&e, "port_resumes", r.resumes, g.resumes);
   }
@@ -175,6 +180,7 @@ class Comparer {
   uint64_t cycle_;
   const std::string& tag_;
   const Config& cfg_;
+  bool stats_;
 };
 
 class Lockstep final : public MmuModel {
@@ -315,6 +321,7 @@ class Lockstep final : public MmuModel {
         if (at_full) v.since_ps = int64_t(rtl_edge_ps(since + lat));
         v.start_ps = rtl_edge_ps(std::max(ro.trace_from, written > 60 ? written - 60 : 0));
         v.entries = cmp.entries;
+        v.stats = variant_.stats;
         write_gtkw(gtkw, gold_.config(), variant_.widths, v);
       } catch (const std::exception& e) {
         gtkw = "(not written: " + std::string(e.what()) + ")";
@@ -390,6 +397,7 @@ class Delayed final : public MmuModel {
   QueueState queue(uint32_t p, uint32_t q) const override { return inner_->queue(p, q); }
   PortState port(uint32_t p) const override { return inner_->port(p); }
   const char* name() const override { return inner_->name(); }
+  bool has_stats() const override { return inner_->has_stats(); }
 
  private:
   std::unique_ptr<MmuModel> inner_;

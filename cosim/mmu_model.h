@@ -25,6 +25,10 @@ class MmuModel {
   virtual QueueState queue(uint32_t p, uint32_t q) const = 0;
   virtual PortState port(uint32_t p) const = 0;
   virtual const char* name() const = 0;
+  // Whether queue() and port() hold the statistics counters (drops, pauses,
+  // resumes, port pauses and resumes). An RTL built with Stats = 0 has none
+  // (they read 0), and the lockstep compares them only where both have them.
+  virtual bool has_stats() const { return true; }
   // Cycles from an input to its results. step(in) returns the results of the
   // input given latency() steps earlier (all zero during the first latency()
   // steps), and the state accessors describe the state after that same
@@ -43,7 +47,8 @@ class MmuModel {
 
 // dsh_mmu's counter and port-occupancy read port (stat_rd_*), as the RTL
 // backend offers it to tests: read_port() requests (p, q), steps idle cycles
-// until the answer comes out (kRtlReadLatency) and returns it.
+// until the answer comes out (kRtlReadLatency) and returns it. Without
+// statistics (Stats = 0) the five counters read 0, the port's sums as ever.
 struct CounterRead {
   uint64_t drops = 0, pauses = 0, resumes = 0;             // queue (p, q)
   uint64_t port_pauses = 0, port_resumes = 0, port_shared = 0, port_hdrm = 0;  // port p
@@ -81,6 +86,9 @@ const char* to_string(Backend b);
 
 // Planted faults of rtl/dsh_pkg.sv (Fault*), 1..kRtlFaults.
 inline constexpr unsigned kRtlFaults = 11;
+// FaultCntBypass: in the statistics counters, so an RTL without them
+// (Stats = 0) refuses it (ConfigError) rather than run without a fault.
+inline constexpr unsigned kRtlFaultCntBypass = 10;
 
 struct RtlOptions {
   std::string fst_path;  // empty: no trace
@@ -97,8 +105,12 @@ struct RtlVariant {
   unsigned latency;
   RtlWidths widths;
   std::function<std::unique_ptr<MmuModel>(const Config&, const RtlOptions&)> make;
+  bool stats = true;  // dsh_mmu's Stats: the statistics counters
+  // A configuration's model: one with statistics (a Config says nothing of
+  // them; one without is chosen by name, e.g. dsh-sim's run.rtl_variant).
   bool matches(const Config& c) const {
-    return c.n_ports == ports && c.n_queues == queues && c.scheme == scheme && c.thresh_latency == latency;
+    return stats && c.n_ports == ports && c.n_queues == queues && c.scheme == scheme &&
+           c.thresh_latency == latency;
   }
 };
 const std::vector<RtlVariant>& rtl_variants();
@@ -177,7 +189,8 @@ std::unique_ptr<MmuModel> make_model(Backend b, const Config& c, const LockstepO
 
 // Compare two models' outputs of one cycle and their state (every queue and
 // port if `full`, else those `in` touched); one line per differing field:
-// "cycle C block index field: rtl=X golden=Y tag".
+// "cycle C block index field: rtl=X golden=Y tag". The counters only when
+// rtl.has_stats().
 std::vector<std::string> compare(const MmuModel& rtl, const CycleOut& ro, const MmuModel& gold,
                                  const CycleOut& go, const CycleIn& in, bool full, const std::string& tag);
 

@@ -29,6 +29,10 @@ class RtlModel final : public MmuModel, public RtlReadPort {
   RtlModel(const Config& c, const RtlWidths& w, const RtlOptions& o, const char* name)
       : cfg_(c), name_(name), opt_(o), ctx_(std::make_unique<VerilatedContext>()) {
     cfg_.validate(w);
+    if (!has_stats() && o.fault == kRtlFaultCntBypass)
+      throw ConfigError(std::string("fault ") + std::to_string(o.fault) +
+                        " (FaultCntBypass) is planted in the statistics counters; RTL " + name +
+                        " is built without them (Stats = 0): no fault to plant, choose another");
     port_w_ = rtl_index_bits(cfg_.n_ports);
     cnt_mask_ = w.cnt_w >= 64 ? ~uint64_t(0) : (uint64_t(1) << w.cnt_w) - 1;
     queue_w_ = rtl_index_bits(cfg_.n_queues);
@@ -119,14 +123,17 @@ class RtlModel final : public MmuModel, public RtlReadPort {
   bool error_sticky() const override { return top_->stat_error_sticky_o; }
   const char* name() const override { return name_; }
   unsigned latency() const override { return kRtlLatency; }
+  bool has_stats() const override { return decltype(obs_)::kStats; }
 
   QueueState queue(uint32_t p, uint32_t q) const override {
     const unsigned i = rtl_observe::queue_entry(p, q, cfg_.n_ports);
     QueueState s;
     s.qoff = obs_.qoff(i);
-    s.drops = obs_.drops(i);
-    s.pauses = obs_.qpauses(i) & cnt_mask_;
-    s.resumes = (s.pauses - s.qoff) & cnt_mask_;  // as the RTL's read port: PAUSE and RESUME alternate
+    if (has_stats()) {  // else 0, as the read port
+      s.drops = obs_.drops(i);
+      s.pauses = obs_.qpauses(i) & cnt_mask_;
+      s.resumes = (s.pauses - s.qoff) & cnt_mask_;  // as the RTL's read port: PAUSE and RESUME alternate
+    }
     if (!obs_.qvalid(i)) return s;
     // The RTL keeps prefix sums in drain order: headroom, + shared, + private.
     s.hdrm = obs_.occ_h(i);
@@ -153,8 +160,10 @@ class RtlModel final : public MmuModel, public RtlReadPort {
   PortState port(uint32_t p) const override {
     PortState s;
     s.poff = obs_.poff(p);
-    s.pauses = obs_.ppauses(p);
-    s.resumes = (s.pauses - s.poff) & cnt_mask_;
+    if (has_stats()) {
+      s.pauses = obs_.ppauses(p);
+      s.resumes = (s.pauses - s.poff) & cnt_mask_;
+    }
     if (!obs_.pvalid(p)) return s;
     s.shared = obs_.port_shared(p);
     s.hdrm = obs_.port_hdrm(p);

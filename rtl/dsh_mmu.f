@@ -17,6 +17,8 @@ dsh_port_fsm.sv
 dsh_rec_store.sv
 dsh_cnt_ram.sv
 dsh_stats.sv
+dsh_rd_port.sv
+dsh_err_count.sv
 dsh_fwd.sv
 dsh_egress_pause.sv
 dsh_stage_in.sv

@@ -25,7 +25,14 @@
 // and the state they share: the records (dsh_rec_store, read in R, written
 // in W), the counters (dsh_stats, read a stage before E), and which
 // stage's result each record read takes instead of the memories' (dsh_fwd;
-// each stage picks with its selects).
+// each stage picks with its selects); beside them the read port
+// (dsh_rd_port) and the error count (dsh_err_count).
+//
+// Statistics (Stats): with Stats = 0 the drop, PAUSE and PORT_PAUSE
+// counters (dsh_stats) are left out and the stat_rd_* counter outputs read
+// 0; everything else (admission, events, qoff_o/poff_o, the error count,
+// the read port's port sums) is the same, cycle for cycle. It measures
+// what the counters cost beside the threshold pipeline (docs/synthesis.md).
 // The results of the inputs presented before clock edge e are visible after
 // edge e + 4 (spec §5.1 says e), outputs and records alike.
 //
@@ -55,6 +62,7 @@ module dsh_mmu #(
   parameter int unsigned ThreshLatency = 2,    // 1..3 cycles
   parameter int unsigned PauseBanks    = 1,    // DSH PAUSE counters: 1 memory, 2 write ports (ASIC) or 2 banks (FPGA)
   parameter int unsigned ReadSlices    = dsh_pkg::ReadSlices,  // record read index copies (ASIC) or 1 (FPGA)
+  parameter int unsigned Stats         = 1,    // 1 the statistics counters (dsh_stats), 0 none
   localparam int unsigned PortW  = dsh_pkg::idx_w(NumPorts),
   localparam int unsigned QueueW = dsh_pkg::idx_w(NumQueues),
   localparam int unsigned NumQ   = NumPorts * NumQueues,
@@ -111,7 +119,8 @@ module dsh_mmu #(
 
   // Counter and port occupancy read port, three cycles of latency: the
   // values after the cycle whose results the stat_* outputs show one cycle
-  // after the request (dsh_stats).
+  // after the request (dsh_rd_port, dsh_stats). With Stats = 0 the five
+  // counter outputs read 0.
   input  logic [PortW-1:0]      stat_rd_port_i,
   input  logic [QueueW-1:0]     stat_rd_queue_i,
   output logic [CntW-1:0]       stat_rd_drops_o,
@@ -160,6 +169,10 @@ module dsh_mmu #(
   end
   if (ReadSlices < 1 || ReadSlices > CellW) begin : g_bad_read_slices
     $error("dsh_mmu: ReadSlices must be in 1..CellW");
+  end
+  // An int, not a bit: a bit would take 2 as 0 without a word.
+  if (Stats > 1) begin : g_bad_stats
+    $error("dsh_mmu: Stats must be 0 or 1");
   end
 
   // ------------------------------------------------- stages A and R: inputs
@@ -216,9 +229,11 @@ module dsh_mmu #(
   logic [2:0]               w_deq_qsel, w_enq_qsel, w_deq_psel, w_enq_psel;
   logic [3:0]               f_deq_qsel, f_enq_qsel, f_deq_psel, f_enq_psel, f_d_psel;
   logic                     same_queue, same_port, r_same_queue, d_same_queue;
-  // The statistics read port's port record.
+  // The read port: its port record, the registered request for the counters.
   logic [PortW-1:0]         stat_rd_p;
   logic [PRecW-1:0]         stat_rd_prec;
+  logic [QIdxW-1:0]         stat_rd_qidx;
+  logic                     stat_rd_q_ok, stat_rd_p_ok, stat_rd_qoff, stat_rd_poff;
 
   dsh_stage_in #(.NumPorts(NumPorts), .NumQueues(NumQueues), .CellW(CellW), .SizeW(SizeW),
                  .ReadSlices(ReadSlices)) u_stage_in (
@@ -331,18 +346,42 @@ module dsh_mmu #(
     .stat_pevt_valid_o, .stat_pevt_pause_o, .stat_pevt_port_o, .quiet_o
   );
 
-  // ------------------------------------------- statistics and the read port
-  dsh_stats #(.NumPorts(NumPorts), .NumQueues(NumQueues), .CellW(CellW), .CntW(CntW), .Dsh(Dsh),
-              .PauseBanks(PauseBanks)) u_stats (
+  // ------------------------------------------ read port, errors, statistics
+  dsh_rd_port #(.NumPorts(NumPorts), .NumQueues(NumQueues), .CellW(CellW)) u_rd_port (
     .clk_i, .rst_ni,
-    .deq_idx_i(d_cnt_idx), .enq_idx_i(r_enq_cnt_idx), .enq_p_i(r_enq_cnt_p),
-    .w_qpause0_i(w_qpause0), .w_qpause1_i(w_qpause1), .w_drop_i(w_drop), .w_ppause_i(w_ppause),
-    .w_error_i(w_error),
-    .error_count_o(stat_error_count_o), .error_sticky_o(stat_error_sticky_o),
     .stat_rd_port_i, .stat_rd_queue_i, .qoff_i(qoff_o), .rd_p_o(stat_rd_p), .rd_prec_i(stat_rd_prec),
-    .stat_rd_drops_o, .stat_rd_pauses_o, .stat_rd_resumes_o, .stat_rd_port_pauses_o,
-    .stat_rd_port_resumes_o, .stat_rd_port_shared_o, .stat_rd_port_hdrm_o
+    .rd_qidx_o(stat_rd_qidx), .rd_q_ok_o(stat_rd_q_ok), .rd_p_ok_o(stat_rd_p_ok), .rd_qoff_o(stat_rd_qoff),
+    .rd_poff_o(stat_rd_poff), .stat_rd_port_shared_o, .stat_rd_port_hdrm_o
   );
+
+  dsh_err_count #(.CntW(CntW)) u_errors (
+    .clk_i, .rst_ni, .w_error_i(w_error),
+    .error_count_o(stat_error_count_o), .error_sticky_o(stat_error_sticky_o)
+  );
+
+  if (Stats == 1) begin : g_stats
+    dsh_stats #(.NumPorts(NumPorts), .NumQueues(NumQueues), .CntW(CntW), .Dsh(Dsh),
+                .PauseBanks(PauseBanks)) u_stats (
+      .clk_i, .rst_ni,
+      .deq_idx_i(d_cnt_idx), .enq_idx_i(r_enq_cnt_idx), .enq_p_i(r_enq_cnt_p),
+      .w_qpause0_i(w_qpause0), .w_qpause1_i(w_qpause1), .w_drop_i(w_drop), .w_ppause_i(w_ppause),
+      .rd_qidx_i(stat_rd_qidx), .rd_p_i(stat_rd_p), .rd_q_ok_i(stat_rd_q_ok), .rd_p_ok_i(stat_rd_p_ok),
+      .rd_qoff_i(stat_rd_qoff), .rd_poff_i(stat_rd_poff),
+      .stat_rd_drops_o, .stat_rd_pauses_o, .stat_rd_resumes_o, .stat_rd_port_pauses_o,
+      .stat_rd_port_resumes_o
+    );
+  end else begin : g_no_stats
+    assign stat_rd_drops_o        = '0;
+    assign stat_rd_pauses_o       = '0;
+    assign stat_rd_resumes_o      = '0;
+    assign stat_rd_port_pauses_o  = '0;
+    assign stat_rd_port_resumes_o = '0;
+    // What only the counters take: synthesis removes the logic behind it
+    // (the counters' index copies in stages R and D, the counts of stage W).
+    logic unused_stats;
+    assign unused_stats = ^{d_cnt_idx, r_enq_cnt_idx, r_enq_cnt_p, w_qpause0, w_qpause1, w_drop, w_ppause,
+                            stat_rd_qidx, stat_rd_q_ok, stat_rd_p_ok, stat_rd_qoff, stat_rd_poff};
+  end
 
   // ------------------------------------------------------------ assertions
   // (The stages check their own: docs/rtl.md lists them.)

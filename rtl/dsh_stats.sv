@@ -1,7 +1,9 @@
 // The MMU's statistics: per-queue drop and PAUSE counters, per-port
 // PORT_PAUSE counters (DSH), each kind in a memory counted by
-// read-modify-write (dsh_cnt_ram), the protocol error count and its sticky
-// flag, and the counter read port.
+// read-modify-write (dsh_cnt_ram), and their part of the read port's
+// answer. dsh_mmu instantiates it only with Stats = 1; the protocol error
+// count (dsh_err_count) and the read port's request and port sums
+// (dsh_rd_port) are not statistics and stay without it.
 //
 // Counting (dsh_cnt_ram): a cycle before stage E, the entries its slots may
 // count are named (slot 0 the dequeue's queue, in stage D; slot 1 the
@@ -11,28 +13,25 @@
 // PAUSE and RESUME of a queue (port) alternate from QON, so resumes =
 // pauses - qoff (pauses - poff).
 //
-// Read port, three cycles: the request (stat_rd_port_i, stat_rd_queue_i) is
-// registered; the counters (a registered read in dsh_cnt_ram), the state
-// bit and the port record (from dsh_rec_store, through rd_p_o / rd_prec_i)
-// are read and registered; the resumes are derived (and, with two PAUSE
-// banks, the banks added) and the answer registered. The values are those
-// after the cycle whose results the stat_* outputs show one cycle after the
-// request. Indices out of range read 0.
+// Read port (spec §9.8), three cycles: dsh_rd_port registers the request;
+// the counters are read at the next edge (a registered read in
+// dsh_cnt_ram) with its entry and port, beside the state bits dsh_rd_port
+// registers; the resumes are derived (and, with two PAUSE banks, the banks
+// added) and the answer registered. The values are those after the cycle
+// whose results the stat_* outputs show one cycle after the request.
+// Requests out of range read 0.
 `include "dsh_assert.svh"
 `default_nettype none
 
 module dsh_stats #(
   parameter int unsigned NumPorts  = 32,
   parameter int unsigned NumQueues = 7,
-  parameter int unsigned CellW     = 20,
   parameter int unsigned CntW      = 32,
   parameter bit          Dsh       = 1'b1,
   parameter int unsigned PauseBanks = 1,  // DSH's PAUSE counters: 1 memory with 2 write ports, or 2 banks
   localparam int unsigned NumQ   = NumPorts * NumQueues,
   localparam int unsigned QIdxW  = dsh_pkg::idx_w(NumQ),
-  localparam int unsigned PortW  = dsh_pkg::idx_w(NumPorts),
-  localparam int unsigned QueueW = dsh_pkg::idx_w(NumQueues),
-  localparam int unsigned PRecW  = dsh_pkg::prec_w(CellW)
+  localparam int unsigned PortW  = dsh_pkg::idx_w(NumPorts)
 ) (
   input  logic                clk_i,
   input  logic                rst_ni,
@@ -46,24 +45,20 @@ module dsh_stats #(
   input  logic                w_qpause1_i,   // slot 1's queue paused
   input  logic                w_drop_i,      // slot 1's packet dropped
   input  logic                w_ppause_i,    // slot 1's port paused
-  input  logic [1:0]          w_error_i,     // protocol errors: [0] dequeue, [1] enqueue
 
-  output logic [CntW-1:0]     error_count_o,
-  output logic                error_sticky_o,
-
-  // Read port; the state bits and the port record come from dsh_rec_store.
-  input  logic [PortW-1:0]    stat_rd_port_i,
-  input  logic [QueueW-1:0]   stat_rd_queue_i,
-  input  logic [NumQ-1:0]     qoff_i,  // the MMU's qoff_o, bit p*NumQueues + q
-  output logic [PortW-1:0]    rd_p_o,
-  input  logic [PRecW-1:0]    rd_prec_i,
+  // Read port: the request registered by dsh_rd_port, then (a cycle
+  // later) whether it was in range and the state bits of its queue and port.
+  input  logic [QIdxW-1:0]    rd_qidx_i,
+  input  logic [PortW-1:0]    rd_p_i,
+  input  logic                rd_q_ok_i,
+  input  logic                rd_p_ok_i,
+  input  logic                rd_qoff_i,
+  input  logic                rd_poff_i,
   output logic [CntW-1:0]     stat_rd_drops_o,
   output logic [CntW-1:0]     stat_rd_pauses_o,
   output logic [CntW-1:0]     stat_rd_resumes_o,
   output logic [CntW-1:0]     stat_rd_port_pauses_o,
-  output logic [CntW-1:0]     stat_rd_port_resumes_o,
-  output logic [CellW-1:0]    stat_rd_port_shared_o,
-  output logic [CellW-1:0]    stat_rd_port_hdrm_o
+  output logic [CntW-1:0]     stat_rd_port_resumes_o
 );
   function automatic [CntW-1:0] inc(input logic [CntW-1:0] x);  // x + 1, log depth
     inc = CntW'(dsh_pkg::inc64(64'(x)));
@@ -72,29 +67,13 @@ module dsh_stats #(
     dec = ~inc(~x);
   endfunction
 
-  // ------------------------------------------------------------ requests
-  logic             rq_ok_q, rp_ok_q;  // in range
-  logic [QIdxW-1:0] rq_idx_q, rq_bit_q;  // the counters' entry (queue-major, dsh_mmu), qoff_i's bit
-  logic [PortW-1:0] rp_q;
-  logic p_in, q_in;
-  assign p_in = 32'(stat_rd_port_i) < NumPorts;
-  assign q_in = p_in && 32'(stat_rd_queue_i) < NumQueues;
-  always_ff @(posedge clk_i) begin
-    rp_ok_q  <= p_in;
-    rq_ok_q  <= q_in;
-    rq_idx_q <= q_in ? QIdxW'(stat_rd_queue_i) * QIdxW'(NumPorts) + QIdxW'(stat_rd_port_i) : '0;
-    rq_bit_q <= q_in ? QIdxW'(stat_rd_port_i) * QIdxW'(NumQueues) + QIdxW'(stat_rd_queue_i) : '0;
-    rp_q     <= p_in ? stat_rd_port_i : '0;
-  end
-  assign rd_p_o = rp_q;
-
   // ------------------------------------------------------------ counters
-  // Each memory reads rq_idx_q / rp_q at the clock edge (a registered read).
+  // Each memory reads rd_qidx_i / rd_p_i at the clock edge (a registered read).
   logic [CntW-1:0] rd_drops, rd_qpauses, rd_ppauses;
   dsh_cnt_ram #(.Entries(NumQ), .CntW(CntW), .Slots(1)) u_drops (
-    .clk_i, .rst_ni, .rmw_idx_i(enq_idx_i[0 +: QIdxW]), .inc_i(w_drop_i), .rd_idx_i(rq_idx_q), .rd_o(rd_drops));
+    .clk_i, .rst_ni, .rmw_idx_i(enq_idx_i[0 +: QIdxW]), .inc_i(w_drop_i), .rd_idx_i(rd_qidx_i), .rd_o(rd_drops));
   dsh_cnt_ram #(.Entries(NumPorts), .CntW(CntW), .Slots(1)) u_ppause (
-    .clk_i, .rst_ni, .rmw_idx_i(enq_p_i), .inc_i(Dsh && w_ppause_i), .rd_idx_i(rp_q), .rd_o(rd_ppauses));
+    .clk_i, .rst_ni, .rmw_idx_i(enq_p_i), .inc_i(Dsh && w_ppause_i), .rd_idx_i(rd_p_i), .rd_o(rd_ppauses));
   // PAUSE counters. SIH pauses a queue only on an admission (slot 1): one
   // counting slot. DSH has two (a dequeue can pause its queue): with
   // PauseBanks = 1 one memory with two write ports; with PauseBanks = 2 a
@@ -103,15 +82,15 @@ module dsh_stats #(
   if (Dsh && PauseBanks == 1) begin : g_qpause_2slot
     dsh_cnt_ram #(.Entries(NumQ), .CntW(CntW), .Slots(2)) u_qpause (
       .clk_i, .rst_ni, .rmw_idx_i({deq_idx_i, enq_idx_i[QIdxW +: QIdxW]}), .inc_i({w_qpause0_i, w_qpause1_i}),
-      .rd_idx_i(rq_idx_q), .rd_o(rd_qpauses));
+      .rd_idx_i(rd_qidx_i), .rd_o(rd_qpauses));
   end else begin : g_qpause_bank
     logic [CntW-1:0] rd_enq;
     dsh_cnt_ram #(.Entries(NumQ), .CntW(CntW), .Slots(1)) u_qpause (
-      .clk_i, .rst_ni, .rmw_idx_i(enq_idx_i[QIdxW +: QIdxW]), .inc_i(w_qpause1_i), .rd_idx_i(rq_idx_q), .rd_o(rd_enq));
+      .clk_i, .rst_ni, .rmw_idx_i(enq_idx_i[QIdxW +: QIdxW]), .inc_i(w_qpause1_i), .rd_idx_i(rd_qidx_i), .rd_o(rd_enq));
     if (Dsh) begin : g_deq_bank
       logic [CntW-1:0] rd_deq;
       dsh_cnt_ram #(.Entries(NumQ), .CntW(CntW), .Slots(1)) u_qpause_deq (
-        .clk_i, .rst_ni, .rmw_idx_i(deq_idx_i), .inc_i(w_qpause0_i), .rd_idx_i(rq_idx_q), .rd_o(rd_deq));
+        .clk_i, .rst_ni, .rmw_idx_i(deq_idx_i), .inc_i(w_qpause0_i), .rd_idx_i(rd_qidx_i), .rd_o(rd_deq));
       assign rd_qpauses = rd_enq + rd_deq;
     end else begin : g_sih
       assign rd_qpauses = rd_enq;
@@ -121,19 +100,10 @@ module dsh_stats #(
   end
 
   // ----------------------------------------------------------- read port
-  logic             rd_q_ok_q, rd_p_ok_q;  // the request in range, a cycle later
-  logic             rd_qoff_q, rd_poff_q;
-  logic [CellW-1:0] rd_pshared_q, rd_phdrm_q;
-  always_ff @(posedge clk_i) begin
-    rd_q_ok_q <= rq_ok_q;
-    rd_p_ok_q <= rp_ok_q;
-    rd_qoff_q <= rq_ok_q && qoff_i[rq_bit_q];
-    {rd_poff_q, rd_phdrm_q, rd_pshared_q} <= rp_ok_q ? rd_prec_i : '0;
-  end
   logic [CntW-1:0] drops, qpauses, ppauses;
-  assign drops   = rd_q_ok_q ? rd_drops : '0;
-  assign qpauses = rd_q_ok_q ? rd_qpauses : '0;
-  assign ppauses = rd_p_ok_q ? rd_ppauses : '0;
+  assign drops   = rd_q_ok_i ? rd_drops : '0;
+  assign qpauses = rd_q_ok_i ? rd_qpauses : '0;
+  assign ppauses = rd_p_ok_i ? rd_ppauses : '0;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -142,56 +112,31 @@ module dsh_stats #(
       stat_rd_resumes_o      <= '0;
       stat_rd_port_pauses_o  <= '0;
       stat_rd_port_resumes_o <= '0;
-      stat_rd_port_shared_o  <= '0;
-      stat_rd_port_hdrm_o    <= '0;
     end else begin
       stat_rd_drops_o        <= drops;
       stat_rd_pauses_o       <= qpauses;
-      stat_rd_resumes_o      <= rd_qoff_q ? dec(qpauses) : qpauses;
+      stat_rd_resumes_o      <= rd_qoff_i ? dec(qpauses) : qpauses;
       stat_rd_port_pauses_o  <= ppauses;
-      stat_rd_port_resumes_o <= rd_poff_q ? dec(ppauses) : ppauses;
-      stat_rd_port_shared_o  <= rd_pshared_q;
-      stat_rd_port_hdrm_o    <= rd_phdrm_q;
+      stat_rd_port_resumes_o <= rd_poff_i ? dec(ppauses) : ppauses;
     end
   end
 
-  // -------------------------------------------------------------- errors
-  // Each erroneous event counts: +2 when both of a cycle's are.
-  logic [CntW-1:0] err_cnt_q;
-  logic            err_sticky_q;
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      err_cnt_q    <= '0;
-      err_sticky_q <= 1'b0;
-    end else begin
-      err_cnt_q    <= &w_error_i ? CntW'({inc(err_cnt_q >> 1), err_cnt_q[0]})  // + 2
-                    : |w_error_i ? inc(err_cnt_q) : err_cnt_q;
-      err_sticky_q <= err_sticky_q | (|w_error_i);
-    end
-  end
-  assign error_count_o  = err_cnt_q;
-  assign error_sticky_o = err_sticky_q;
   // SIH has no port state: no PORT_PAUSE counted, no POFF read; and it
   // pauses a queue only on an admission (slot 1).
   if (!Dsh) begin : g_sih_check
     `ASSERT(SihNoPortPause_A, !w_ppause_i)
-    `ASSERT(SihNoPoff_A, !rd_prec_i[PRecW-1])
+    `ASSERT(SihNoPoff_A, !rd_poff_i)
     `ASSERT(SihPauseOnlyOnAdmission_A, !w_qpause0_i)
   end
-  // Cover: what is counted (events as they happen), both protocol errors in
-  // one cycle, the error count wrapping, a read of resumes while QOFF.
+  // Cover: what is counted (events as they happen), a read of resumes
+  // while QOFF (POFF).
   `COVER(CountQueuePauseDeq_C, w_qpause0_i)
   `COVER(CountQueuePauseEnq_C, w_qpause1_i)
   `COVER(CountQueuePauseBoth_C, w_qpause0_i && w_qpause1_i)
   `COVER(CountDrop_C, w_drop_i)
   `COVER(CountPortPause_C, w_ppause_i)
-  `COVER(DeqError_C, w_error_i == 2'b01)
-  `COVER(EnqError_C, w_error_i == 2'b10)
-  `COVER(BothErrors_C, &w_error_i)
-  `COVER(ErrorCountWraps_C, |w_error_i && err_cnt_q == '1)
-  `COVER(ReadResumesWhileQoff_C, rd_qoff_q && rd_q_ok_q)
-  `COVER(ReadResumesWhilePoff_C, rd_poff_q && rd_p_ok_q)
-  `COVER(ReadOutOfRange_C, !rq_ok_q)
+  `COVER(ReadResumesWhileQoff_C, rd_qoff_i && rd_q_ok_i)
+  `COVER(ReadResumesWhilePoff_C, rd_poff_i && rd_p_ok_i)
 endmodule
 
 `default_nettype wire

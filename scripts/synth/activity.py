@@ -4,8 +4,8 @@ over a window of clock cycles.
 
 Names are those of the netlist's flop nets, without a top scope: the scope
 path below the top module joined with '.', then the signal, then one
-[index] per dimension, e.g. 'u_stats.u_ppause.mem_q[3][0]' for bit 0 of
-the VCD's `mem_q[3] [31:0]` in scope tb.dsh_mmu.u_stats.u_ppause. A
+[index] per dimension, e.g. 'u_store.port_hdrm_q[3][0]' for bit 0 of
+the VCD's `port_hdrm_q[3] [19:0]` in scope tb.dsh_mmu.u_store. A
 one-bit signal is named without an index."""
 
 import re

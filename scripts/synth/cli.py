@@ -3,6 +3,7 @@
 
 import argparse
 import dataclasses
+import json
 import math
 import os
 import re
@@ -15,8 +16,9 @@ from .checks import evaluate_checks, exit_status, load_limits, parse_checks, rec
 from .common import (DEFAULT_LIBERTY, EXIT_TOOL, EXIT_USAGE, LIMITS, MANIFEST, ROOT, ToolError,
                      UsageError, fmt_s, say)
 from .config import SWEEP, Config, FlowOptions, validate_config
+from .record import RunResult
 from .files import check_out_dir, check_out_file
-from . import power
+from . import power, split
 from .families import FAMILIES
 from .fpga import DEFAULT_PACKAGE, ICE40
 from .flow import Run
@@ -135,6 +137,13 @@ def build_parser():
                    help="ReadSlices: copies of a record read's index, one per slice of each memory, "
                         "1..CellW (for the ASIC's buffer trees); default 1 in fpga mode, the RTL's "
                         "default (10) otherwise")
+    g.add_argument("--stats", type=int, choices=[0, 1], default=1, metavar="N",
+                   help="Stats: 1 with the statistics counters (default), 0 the threshold "
+                        "pipeline without them (configuration name + _nostats)")
+    g.add_argument("--no-split", action="store_true",
+                   help="generic, asic, report: do not synthesise the threshold pipeline alone "
+                        "(Stats = 0) beside the design, so no threshold pipeline and statistics "
+                        "rows (the default runs it, out/.../<config>/nostats)")
     t = p.add_argument_group("asic")
     t.add_argument("--liberty", metavar="FILE",
                    help="Liberty file, plain or .gz (default $DSH_LIBERTY, else the committed sky130 HD "
@@ -242,7 +251,7 @@ def config_from_args(a, ports=None, queues=None, scheme=None):
                          f"1..CellW (--cell-w {a.cell_w})")
     slices = a.read_slices if a.read_slices is not None else (1 if fpga else 0)
     cfg = Config(ports if ports is not None else a.ports, queues if queues is not None else a.queues,
-                 scheme or a.scheme, a.cell_w, a.size_w, a.cnt_w, a.latency, banks, slices)
+                 scheme or a.scheme, a.cell_w, a.size_w, a.cnt_w, a.latency, banks, slices, a.stats)
     validate_config(cfg)
     if not slices:
         # the RTL's default ReadSlices must fit CellW too, or elaboration
@@ -328,7 +337,7 @@ def flow_options(a, manifest, period, liberty):
                        family=a.family, power=a.power,
                        power_sim=Path(a.power_sim) if a.power_sim else power.DEFAULT_SIM,
                        power_cycles=a.power_cycles, power_window=a.power_window,
-                       power_seed=a.power_seed)
+                       power_seed=a.power_seed, split=not a.no_split)
 
 
 # ------------------------------------------------------------------- main
@@ -435,7 +444,7 @@ def run_main(a):
     if skipped:
         res.asic_skipped = skipped
         res.write(out / "summary.json")
-    for ln in summary_lines(res):
+    for ln in summary_lines(res) + counterpart_lines(res, out):
         print(ln)
     print(f"  summary: {out / 'summary.json'}")
     if not res.ok:
@@ -449,6 +458,29 @@ def run_main(a):
     for k, v in res.checks.items():
         print(f"  check {k}: {v.status.upper()} - {v.detail}")
     return exit_status(res.checks)
+
+
+def counterpart_lines(res, out):
+    """DSH/SIH of each split row when the other scheme's run of the same
+    configuration is beside this one (out/synth/<mode>/<other config>, or
+    the sibling of --out named after it) with the same RTL and flow; else
+    how to get it. Nothing without a split."""
+    if res.split is None or not res.ok:
+        return []
+    other = dataclasses.replace(res.config, scheme="sih" if res.config.dsh else "dsh")
+    f = out.parent / other.name / "summary.json"
+    how = (f"  DSH/SIH: run the same command with --scheme {other.scheme}"
+           + (f" --out {f.parent}" if out.name != res.config.name else "")
+           + " for the ratios of each row")
+    if out.name != res.config.name or not f.is_file():
+        return [how]
+    try:
+        theirs = RunResult.from_dict(json.loads(f.read_text()))
+    except (OSError, ValueError, KeyError, TypeError):
+        return [how + f" ({f} is unreadable)"]
+    if not split.comparable(res, theirs):
+        return [how + f" ({f} is of another RTL, flow or target)"]
+    return split.ratio_lines(res, theirs, f)
 
 
 def parse_families(text):

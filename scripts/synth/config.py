@@ -35,6 +35,7 @@ class Config:
     latency: int = 2
     pause_banks: int = 1  # DSH PAUSE counters: 1 memory with 2 write ports, or a bank per slot
     read_slices: int = 0  # record read index copies per memory; 0: the RTL's default (dsh_pkg)
+    stats: int = 1  # 1: the statistics counters (dsh_stats); 0: the threshold pipeline without them
 
     @property
     def dsh(self):
@@ -50,6 +51,8 @@ class Config:
             n += f"_b{self.pause_banks}"
         if self.read_slices:
             n += f"_s{self.read_slices}"
+        if not self.stats:
+            n += "_nostats"
         return n
 
     def params(self):
@@ -61,6 +64,8 @@ class Config:
             p["PauseBanks"] = self.pause_banks
         if self.read_slices:
             p["ReadSlices"] = self.read_slices
+        if self.stats != 1:
+            p["Stats"] = self.stats
         return p
 
     def as_dict(self):
@@ -71,7 +76,8 @@ class Config:
     @classmethod
     def from_dict(cls, d):
         return cls(d["NumPorts"], d["NumQueues"], d["scheme"], d["CellW"], d["SizeW"],
-                   d["CntW"], d["ThreshLatency"], d.get("PauseBanks", 1), d.get("ReadSlices", 0))
+                   d["CntW"], d["ThreshLatency"], d.get("PauseBanks", 1), d.get("ReadSlices", 0),
+                   d.get("Stats", 1))
 
 
 def validate_config(cfg):
@@ -84,6 +90,8 @@ def validate_config(cfg):
             why = f"{lo}..{hi}"
         if not lo <= v <= hi:
             raise UsageError(f"{opt} {v} is out of range: {rtl} must be in {why}")
+    if cfg.stats not in (0, 1):
+        raise UsageError(f"--stats {cfg.stats} is out of range: Stats must be 0 or 1")
     if cfg.read_slices and not 1 <= cfg.read_slices <= cfg.cell_w:
         raise UsageError(f"--read-slices {cfg.read_slices} is out of range: ReadSlices must be in "
                          f"1..CellW (--cell-w {cfg.cell_w})")
@@ -95,6 +103,9 @@ class FlowOptions:
     manifest: Path = MANIFEST
     timeout_min: Optional[float] = None
     reuse: bool = False
+    # generic and asic: the threshold pipeline alone (Stats = 0) beside a
+    # design with statistics, and the split into rows (synth.split)
+    split: bool = True
     # asic
     liberty: Optional[Path] = None       # the library as given (before filtering)
     period: float = 4.0                  # ns

@@ -1,6 +1,7 @@
 """Run: one configuration through one mode (generic, asic, fpga), its
 summary.json, and the --reuse cache (same inputs, same result)."""
 
+import dataclasses
 import datetime
 import json
 import time
@@ -9,7 +10,7 @@ from pathlib import Path
 from .common import FLOW_VERSION, SDC, ToolError, UsageError, say, sha1_of
 from .record import AsicResult, CellArea, RunResult
 from .rtl import rtl_files, rtl_headers, rtl_identity
-from . import fpga, power, sta, yosys
+from . import fpga, power, split, sta, yosys
 
 
 class Run:
@@ -31,6 +32,12 @@ class Run:
 
     # -- cache: the same inputs give the same result
     def cache_extra(self):
+        o = self.opts
+        if split.wanted(self.cfg, self.mode, o):
+            return ["split"] + self.mode_extra()
+        return self.mode_extra()
+
+    def mode_extra(self):
         o = self.opts
         if self.mode == "asic":
             return [self.lib.path, o.period, o.input_delay, o.output_delay, o.uncertainty,
@@ -136,6 +143,22 @@ class Run:
     def do_fpga(self):
         fpga.run_fpga(self.cfg, self.opts, self.files(), self.out, self.res, self.log)
 
+    def do_split(self):
+        """The threshold pipeline alone (Stats = 0), the same flow in
+        out/nostats (no power), and the split into rows (synth.split)."""
+        opts = dataclasses.replace(self.opts, power=False, split=False)
+        comp = Run(split.companion(self.cfg), self.mode, self.out / "nostats", opts, lib=self.lib,
+                   removed=self.removed, quiet=self.quiet)
+        self.log("the threshold pipeline alone (Stats = 0) for the split")
+        pipe = comp.execute()
+        if not pipe.ok:
+            self.res.status = "error"
+            self.res.errors.append(f"threshold pipeline ({pipe.config.name}, in {comp.out}): "
+                                   + "; ".join(pipe.errors))
+            return
+        self.res.split = split.split_of(self.res, pipe)
+        self.res.steps_s["split"] = pipe.steps_s.get("total")
+
     # -- entry
     def execute(self):
         self.out.mkdir(parents=True, exist_ok=True)
@@ -149,6 +172,8 @@ class Run:
         self.res.rtl = rtl_identity(self.opts.manifest)
         try:
             getattr(self, f"do_{self.mode}")()
+            if self.res.ok and split.wanted(self.cfg, self.mode, self.opts):
+                self.do_split()
         except ToolError as e:
             self.res.status = "error"
             self.res.errors.append(str(e))

@@ -36,7 +36,7 @@ from .tools import run_tool
 BLOCKS = [
     ("threshold pipeline", ("u_stage_exec.u_thresh_pipe*",)),
     ("records", ("u_store*",)),
-    ("statistics", ("u_stats*",)),
+    ("statistics", ("g_stats.u_stats*",)),  # with Stats = 1 only
 ]
 REST = "rest (top: admission, FSMs, forwarding, I/O registers)"
 DEFAULT_SIM = ROOT / "build" / "tools" / "dsh-run"
@@ -48,7 +48,7 @@ def keep_patterns():
 
 def block_of(name):
     """The block a cell or net belongs to, from the leading components of
-    its path (hierarchical 'u_stats/_12_' or flattened 'u_stats.x_q[3]',
+    its path (hierarchical 'u_store/_12_' or flattened 'u_store.x_q[3]',
     'u_stage_exec.u_thresh_pipe/_7_')."""
     parts = re.split(r"[/.]", name.lstrip("\\"))
     for blk, pats in BLOCKS:
@@ -108,9 +108,9 @@ def simulate(cfg, out, sim, cycles, window, seed, timeout_s):
 # ---------------------------------------------------------- the activities
 def flop_net(cell_name):
     """A flop cell's RTL net, from the name `rename -wire` gave it
-    ('u_stats.u_ppause.rd_q[26]$_DFF_P_' -> 'u_stats.u_ppause.rd_q[26]');
-    a hierarchical instance path 'u_stats/x_q[3]$_DFF_P_' keeps its block
-    ('u_stats.x_q[3]'). None for a flop without an RTL name."""
+    ('g_stats.u_stats.u_ppause.rd_q[26]$_DFF_P_' -> 'g_stats.u_stats.u_ppause.rd_q[26]');
+    a hierarchical instance path 'g_stats.u_stats/x_q[3]$_DFF_P_' keeps its
+    block ('g_stats.u_stats.x_q[3]'). None for a flop without an RTL name."""
     name = cell_name.replace("\\", "").replace(" ", "")
     m = re.match(r"^(.*?)\$_[A-Z]+\w*$", name)
     if not m or m.group(1).startswith("$"):

@@ -235,6 +235,34 @@ class FpgaResult:
 
 
 @dataclass
+class SplitResult:
+    """The design in two rows (synth.split): the threshold pipeline, the
+    companion run of the same configuration with Stats = 0, and the
+    statistics block, the full run less it. Areas from the asic flow
+    (None in generic), transistors from the generic part of either."""
+    companion: str                      # the Stats = 0 configuration's name
+    pipeline_area_um2: Optional[float] = None
+    stats_area_um2: Optional[float] = None
+    pipeline_transistors: Optional[int] = None
+    stats_transistors: Optional[int] = None
+    pipeline_flops: Optional[int] = None
+    stats_flops: Optional[int] = None
+    pipeline_fmax_mhz: Optional[float] = None
+
+    def to_dict(self):
+        return {"companion": self.companion, "pipeline_area_um2": self.pipeline_area_um2,
+                "stats_area_um2": self.stats_area_um2,
+                "pipeline_transistors": self.pipeline_transistors,
+                "stats_transistors": self.stats_transistors,
+                "pipeline_flops": self.pipeline_flops, "stats_flops": self.stats_flops,
+                "pipeline_fmax_mhz": self.pipeline_fmax_mhz}
+
+    @classmethod
+    def from_dict(cls, d):
+        return cls(**d)
+
+
+@dataclass
 class CheckVerdict:
     status: str  # pass | fail | skip
     detail: str
@@ -260,6 +288,7 @@ class RunResult:
     asic_skipped: Optional[str] = None  # why an asic run fell back to generic
     checks: Optional[dict] = None       # check -> CheckVerdict
     power: Optional[dict] = None        # asic --power: synth.power.run_power's figures
+    split: Optional[SplitResult] = None  # threshold pipeline and statistics (synth.split)
 
     @property
     def ok(self):
@@ -277,6 +306,7 @@ class RunResult:
         _put(d, "cache_key", self.cache_key)
         _put(d, "asic_skipped", self.asic_skipped)
         _put(d, "power", self.power)
+        _put(d, "split", self.split and self.split.to_dict())
         if self.checks is not None:
             d["checks"] = {k: {"status": v.status, "detail": v.detail}
                            for k, v in self.checks.items()}
@@ -292,7 +322,7 @@ class RunResult:
                    abc_script=d.get("abc_script"), generic=opt("generic", GenericResult),
                    asic=opt("asic", AsicResult), fpga=opt("fpga", FpgaResult),
                    cache_key=d.get("cache_key"), asic_skipped=d.get("asic_skipped"),
-                   power=d.get("power"),
+                   power=d.get("power"), split=opt("split", SplitResult),
                    checks=None if checks is None else
                    {k: CheckVerdict(v["status"], v["detail"]) for k, v in checks.items()})
 

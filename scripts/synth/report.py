@@ -16,6 +16,7 @@ from .common import EXIT_OK, EXIT_TOOL, fmt_s, say
 from .files import write_atomically
 from .flow import Run
 from .rtl import manifest_name
+from . import split
 
 
 # ------------------------------------------------------------------ printing
@@ -60,6 +61,7 @@ def summary_lines(res):
                              + (f" (+{more} more, in summary.json)" if more > 0 else ""))
     elif res.asic_skipped:
         lines.append(f"  asic: skipped ({res.asic_skipped})")
+    lines += split.split_lines(res)
     pw = res.power
     if pw:
         lines += power_lines(pw)
@@ -106,12 +108,13 @@ CSV_COLUMNS = ["config", "scheme", "ports", "queues", "pq", "status", "area_um2"
                "seq_area_um2", "cells", "flops", "generic_cells", "transistors", "logic_depth",
                "period_ns", "worst_slack_ns", "tns_ns", "fmax_mhz", "reg2reg_fmax_mhz",
                "crit_stages", "crit_start", "crit_end", "latches", "check_problems",
-               "power_mw", "runtime_s"]
+               "power_mw", "pipeline_area_um2", "stats_area_um2", "pipeline_transistors",
+               "stats_transistors", "pipeline_flops", "stats_flops", "runtime_s"]
 
 
 def row_of(res):
     """One row of report.csv (a dict in CSV_COLUMNS order) from a RunResult."""
-    c, g, a = res.config, res.generic, res.asic
+    c, g, a, sp = res.config, res.generic, res.asic, res.split
     s = a.sta if a else None
     cp = s.critical_path if s else None
     return {
@@ -132,6 +135,12 @@ def row_of(res):
         "latches": g.latch_cells if g else None,
         "check_problems": g.check_problems if g else None,
         "power_mw": round(res.power["total"]["total_w"] * 1e3, 3) if res.power else None,
+        "pipeline_area_um2": sp.pipeline_area_um2 if sp else None,
+        "stats_area_um2": sp.stats_area_um2 if sp else None,
+        "pipeline_transistors": sp.pipeline_transistors if sp else None,
+        "stats_transistors": sp.stats_transistors if sp else None,
+        "pipeline_flops": sp.pipeline_flops if sp else None,
+        "stats_flops": sp.stats_flops if sp else None,
         "runtime_s": res.steps_s.get("total"),
     }
 
@@ -241,6 +250,7 @@ def write_report(results, out, ctx, mode):
         md.append(f"| {p}×{q} | {f(s[size_key])} | {f(d[size_key])} | {extra:+.1f} % "
                   f"| {f(s['logic_depth'])} → {f(d['logic_depth'])} "
                   f"| {f(s['fmax_mhz'], 1)} → {f(d['fmax_mhz'], 1)} |")
+    md += split.report_section(results, unit)
     # growth with P×Q
     md += ["", "## Growth with ports × queues", ""]
     for scheme in ("sih", "dsh"):

@@ -54,13 +54,26 @@ def stamp(out, label):
     return f"!echo {label} $(date +%s.%N) >> {shlex.quote(str(Path(out) / 'stamps.txt'))}"
 
 
+def cell_name(path):
+    """An instance path's cell in its parent module: the last component with
+    the generate blocks (g_*) just above it, which Yosys makes part of the
+    cell's name ('u_stage_exec.u_thresh_pipe*' -> 'u_thresh_pipe*',
+    'g_stats.u_stats*' -> 'g_stats.u_stats*')."""
+    parts = path.split(".")
+    i = len(parts) - 1
+    while i > 0 and parts[i - 1].startswith("g_"):
+        i -= 1
+    return ".".join(parts[i:])
+
+
 def generic_script(files, cfg, out, keep=()):
     """keep: instance paths below the top ('u_stage_exec.u_thresh_pipe*')
     kept as their own modules (`synth -flatten` then flattens everything
     else), so that power can be reported per block. Before flattening an
-    instance is a cell of its parent module, selected by its own name."""
+    instance is a cell of its parent module, selected by its name there
+    (cell_name)."""
     o = Path(out)
-    kept = [f"setattr -set keep_hierarchy 1 */{pat.split('.')[-1]}" for pat in keep]
+    kept = [f"setattr -set keep_hierarchy 1 */{cell_name(pat)}" for pat in keep]
     return (front(files, cfg) + [stamp(o, "elaborate")] + kept + [
         f"synth -flatten -top {TOP} -run begin:fine",
         stamp(o, "synth_coarse"),

@@ -437,6 +437,14 @@ uint64_t Params::burst_bytes(double pct) const {
 }
 
 void Params::validate() const {
+  // The counters' planted fault has nothing to break in an RTL built
+  // without them (Stats = 0); the model would refuse it at the first point.
+  if (backend != Backend::Golden && rtl_fault == kRtlFaultCntBypass && !rtl_variant.empty())
+    for (const auto& v : rtl_variants())
+      if (rtl_variant == v.name && !v.stats)
+        throw ConfigError("run.rtl_fault = " + std::to_string(rtl_fault) +
+                          " (FaultCntBypass) is planted in the statistics counters; run.rtl_variant = '" +
+                          rtl_variant + "' is built without them (Stats = 0)");
   if (!generations.empty() || !generation_rates.empty()) {
     // A generation sweep: every selected chip must make a valid experiment;
     // a scheme it cannot configure is reported per generation, not refused.

@@ -377,7 +377,7 @@ TEST(FullCompare, FindsUntouchedEntryInItsWindow) {
       EXPECT_NE(save.find("*-10.000000 " + std::to_string((at + 4) * 10000) + " " + std::to_string((since + 4) * 10000)),
                 std::string::npos) << save.substr(0, 600);
       EXPECT_NE(save.find("tb.dsh_mmu.u_store.occ_hsp_q[5][11:0]"), std::string::npos);
-      EXPECT_NE(save.find("tb.dsh_mmu.u_stats.u_drops.mem_q[5][5:0]"), std::string::npos);
+      EXPECT_NE(save.find("tb.dsh_mmu.g_stats.u_stats.u_drops.mem_q[5][5:0]"), std::string::npos);
       std::printf("%s\n", what.c_str());
     }
   }
@@ -592,6 +592,255 @@ TEST(SkipIdle, LockstepMatchesAcrossGaps) {
       }
     EXPECT_EQ(m->s(), plain->s()) << name;
   }
+}
+
+// ---------------------------------------------------------------------------
+// Without statistics (dsh_mmu's Stats = 0): p3q3_dsh_l1_nostats is
+// p3q3_dsh_l1 without the drop, PAUSE and PORT_PAUSE counters, so the same
+// seed gives both the same configuration and traffic. Its random-traffic
+// lockstep runs with every other parameter set above (Variants/*); these
+// check what differs.
+
+const RtlVariant* variant_named(const std::string& name) {
+  for (const auto& x : rtl_variants())
+    if (name == x.name) return &x;
+  return nullptr;
+}
+
+// What the build says of each parameter set is what its model has; a
+// configuration never selects the one without counters.
+TEST(NoStats, VariantsSayWhatTheirModelsHave) {
+  unsigned without = 0;
+  for (const auto& v : rtl_variants()) {
+    const Config c = config_for(v, 1);
+    EXPECT_EQ(v.make(c, RtlOptions{})->has_stats(), v.stats) << v.name;
+    EXPECT_EQ(v.matches(c), v.stats) << v.name;
+    without += !v.stats;
+  }
+  const RtlVariant* v = variant_named("p3q3_dsh_l1_nostats");
+  ASSERT_NE(v, nullptr);
+  EXPECT_FALSE(v->stats);
+  EXPECT_EQ(without, 1u);
+}
+
+// One field of the RTL's state or results changed from cycle `from` on:
+// the lockstep must report it unless it is a counter the RTL does not have.
+class Tamper final : public MmuModel {
+ public:
+  Tamper(std::unique_ptr<MmuModel> inner, std::string field, uint64_t from)
+      : inner_(std::move(inner)), field_(std::move(field)), from_(from) {}
+  const CycleOut& step(const CycleIn& in) override { return inner_->step(in); }
+  const Config& config() const override { return inner_->config(); }
+  uint64_t cycle() const override { return inner_->cycle(); }
+  uint64_t s() const override { return inner_->s(); }
+  uint64_t errors() const override { return inner_->errors() + (on() && field_ == "error_count"); }
+  bool error_sticky() const override { return inner_->error_sticky() != (on() && field_ == "error_sticky"); }
+  QueueState queue(uint32_t p, uint32_t q) const override {
+    QueueState s = inner_->queue(p, q);
+    if (!on() || p != 1 || q != 2) return s;
+    if (field_ == "priv") ++s.priv;
+    if (field_ == "shared") ++s.shared;
+    if (field_ == "hdrm") ++s.hdrm;
+    if (field_ == "qoff") s.qoff = !s.qoff;
+    if (field_ == "drops") ++s.drops;
+    if (field_ == "pauses") ++s.pauses;
+    if (field_ == "resumes") ++s.resumes;
+    return s;
+  }
+  PortState port(uint32_t p) const override {
+    PortState s = inner_->port(p);
+    if (!on() || p != 1) return s;
+    if (field_ == "port_shared") ++s.shared;
+    if (field_ == "port_hdrm") ++s.hdrm;
+    if (field_ == "poff") s.poff = !s.poff;
+    if (field_ == "port_pauses") ++s.pauses;
+    if (field_ == "port_resumes") ++s.resumes;
+    return s;
+  }
+  const char* name() const override { return inner_->name(); }
+  unsigned latency() const override { return inner_->latency(); }
+  bool quiet() const override { return inner_->quiet(); }
+  const CycleOut& skip_idle(uint64_t n) override { return inner_->skip_idle(n); }
+  bool has_stats() const override { return inner_->has_stats(); }
+
+ private:
+  // The state read after step k is that after input cycle k - 1 - latency().
+  bool on() const { return inner_->cycle() > from_ + inner_->latency(); }
+  std::unique_ptr<MmuModel> inner_;
+  std::string field_;
+  uint64_t from_;
+};
+
+// The lockstep skips the five counters without statistics, and only them:
+// every other field tampered with is reported, at the cycle it went wrong,
+// in the RTL without counters as in its twin with them (where the counters
+// are reported too).
+TEST(NoStats, LockstepSkipsOnlyTheCounters) {
+  const std::set<std::string> counters = {"drops", "pauses", "resumes", "port_pauses", "port_resumes"};
+  const char* const fields[] = {"priv",  "shared",      "hdrm",      "qoff",         "drops",
+                                "pauses", "resumes",    "port_shared", "port_hdrm", "poff",
+                                "port_pauses", "port_resumes", "error_count", "error_sticky"};
+  for (const char* name : {"p3q3_dsh_l1_nostats", "p3q3_dsh_l1"}) {
+    const RtlVariant* v = variant_named(name);
+    ASSERT_NE(v, nullptr) << name;
+    const Config c = config_for(*v, 8);
+    for (const std::string field : fields) {
+      const uint64_t from = 700;
+      RtlVariant hooked = *v;
+      hooked.make = [v, field, from](const Config& cfg, const RtlOptions& o) -> std::unique_ptr<MmuModel> {
+        return std::make_unique<Tamper>(v->make(cfg, o), field, from);
+      };
+      LockstepOptions lo;
+      lo.full_compare = true;  // queue 1.2 and port 1 every cycle, touched or not
+      lo.tag = "tampered";
+      lo.fst_dir = fst_dir();
+      lo.fst_stem = std::string(name) + "_tampered_" + field;
+      auto m = make_lockstep(hooked, c, lo);
+      TrafficOptions to;
+      to.seed = 8;
+      Traffic t(c, v->widths, to);
+      std::string caught;
+      try {
+        for (int i = 0; i < 1500; ++i) m->step(t.next(*m));
+        m->finish();
+      } catch (const MismatchError& e) {
+        caught = e.lines().empty() ? e.what() : e.lines()[0];
+        EXPECT_EQ(e.cycle(), from) << name << " " << field << ": " << e.what();
+      }
+      const bool skipped = !v->stats && counters.count(field);
+      if (skipped)
+        EXPECT_EQ(caught, "") << name << ": counter " << field << " compared without statistics";
+      else
+        EXPECT_NE(caught.find(" " + field + ": rtl="), std::string::npos)
+            << name << ": " << field << " not reported (" << caught << ")";
+    }
+  }
+}
+
+// Every planted fault of rtl/dsh_pkg.sv but the counters' own (10) is
+// caught without the counters too, no earlier than with them (the same
+// traffic; the counters are part of what the twin compares), and no report
+// line names a counter.
+class NoStatsFault : public ::testing::TestWithParam<unsigned> {};
+
+TEST_P(NoStatsFault, IsCaught) {
+  const unsigned fault = GetParam();
+  uint64_t caught_at[2] = {0, 0};
+  for (const char* name : {"p3q3_dsh_l1", "p3q3_dsh_l1_nostats"}) {
+    const RtlVariant* v = variant_named(name);
+    ASSERT_NE(v, nullptr) << name;
+    Config c = config_for(*v, 3);
+    c.private_cells = 0;
+    bool caught = false;
+    try {
+      run_lockstep(*v, c, 3, 200000, fault);
+    } catch (const MismatchError& e) {
+      caught = true;
+      caught_at[v->stats] = e.cycle();
+      for (const auto& l : e.lines())
+        for (const char* f : {" drops:", " pauses:", " resumes:", " port_pauses:", " port_resumes:"})
+          EXPECT_TRUE(v->stats || l.find(f) == std::string::npos) << name << ": " << l;
+      std::printf("%s, planted fault %u (%s): caught at cycle %llu: %s\n", name, fault, kFaults[fault],
+                  (unsigned long long)e.cycle(), e.lines().empty() ? "" : e.lines()[0].c_str());
+    }
+    EXPECT_TRUE(caught) << name << ": planted fault " << fault << " (" << kFaults[fault] << ") went unnoticed";
+  }
+  EXPECT_GE(caught_at[0], caught_at[1]);
+}
+
+std::vector<unsigned> faults_without_counters() {
+  std::vector<unsigned> f;
+  for (unsigned i = 1; i <= kRtlFaults; ++i)
+    if (i != kRtlFaultCntBypass) f.push_back(i);
+  return f;
+}
+INSTANTIATE_TEST_SUITE_P(Faults, NoStatsFault, ::testing::ValuesIn(faults_without_counters()),
+                         [](const auto& info) { return std::string(kFaults[info.param]); });
+
+// The counters' fault has nothing to plant without them: the model refuses
+// it, naming the fault and the parameter, rather than run a check that
+// cannot fail. Its twin takes it.
+TEST(NoStats, CounterFaultIsRefused) {
+  ASSERT_EQ(std::string(kFaults[kRtlFaultCntBypass]), "CntBypass");
+  const RtlVariant* v = variant_named("p3q3_dsh_l1_nostats");
+  const RtlVariant* twin = variant_named("p3q3_dsh_l1");
+  ASSERT_NE(v, nullptr);
+  ASSERT_NE(twin, nullptr);
+  const Config c = config_for(*v, 3);
+  RtlOptions ro;
+  ro.fault = kRtlFaultCntBypass;
+  for (bool lockstep : {false, true}) {
+    try {
+      if (lockstep) make_lockstep(*v, c, LockstepOptions{}, ro);
+      else v->make(c, ro);
+      ADD_FAILURE() << "fault 10 taken by an RTL without counters" << (lockstep ? " (lockstep)" : "");
+    } catch (const ConfigError& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find("fault 10 (FaultCntBypass)"), std::string::npos) << what;
+      EXPECT_NE(what.find("p3q3_dsh_l1_nostats"), std::string::npos) << what;
+      EXPECT_NE(what.find("Stats = 0"), std::string::npos) << what;
+    }
+  }
+  EXPECT_NO_THROW(twin->make(c, ro));
+  ro.fault = kRtlFaultCntBypass - 1;
+  EXPECT_NO_THROW(v->make(c, ro));
+}
+
+// The read port without counters: the five counters read 0 where the golden
+// model (and the twin with counters) have counted, the port's two sums are
+// the golden model's.
+TEST(NoStats, ReadPortCountersReadZero) {
+  const RtlVariant* v = variant_named("p3q3_dsh_l1_nostats");
+  const RtlVariant* twin = variant_named("p3q3_dsh_l1");
+  ASSERT_NE(v, nullptr);
+  ASSERT_NE(twin, nullptr);
+  const Config c = config_for(*v, 7);
+  auto rtl = v->make(c, RtlOptions{});
+  auto with = twin->make(c, RtlOptions{});
+  auto gold = make_golden(c, v->widths);
+  TrafficOptions to;
+  to.seed = 7;
+  to.error_rate = 0;
+  Traffic t(c, v->widths, to);
+  for (int i = 0; i < 20000; ++i) {
+    const CycleIn in = t.next(*gold);
+    gold->step(in);
+    rtl->step(in);
+    with->step(in);
+  }
+  for (unsigned i = 0; i < rtl->latency(); ++i) {  // results all out
+    rtl->step(CycleIn{});
+    with->step(CycleIn{});
+  }
+  auto* rp = dynamic_cast<RtlReadPort*>(rtl.get());
+  auto* rp_with = dynamic_cast<RtlReadPort*>(with.get());
+  ASSERT_NE(rp, nullptr);
+  ASSERT_NE(rp_with, nullptr);
+  uint64_t counted = 0, sums = 0;
+  for (uint32_t p = 0; p < c.n_ports; ++p)
+    for (uint32_t q = 0; q < c.n_queues; ++q) {
+      const CounterRead r = rp->read_port(p, q), w = rp_with->read_port(p, q);
+      const QueueState g = gold->queue(p, q);
+      const PortState gp = gold->port(p);
+      const std::string at = "queue " + std::to_string(p) + "." + std::to_string(q);
+      EXPECT_EQ(r.drops, 0u) << at;
+      EXPECT_EQ(r.pauses, 0u) << at;
+      EXPECT_EQ(r.resumes, 0u) << at;
+      EXPECT_EQ(r.port_pauses, 0u) << at;
+      EXPECT_EQ(r.port_resumes, 0u) << at;
+      EXPECT_EQ(r.port_shared, gp.shared) << at;
+      EXPECT_EQ(r.port_hdrm, gp.hdrm) << at;
+      EXPECT_EQ(w.drops, g.drops) << at;
+      EXPECT_EQ(w.pauses, g.pauses) << at;
+      EXPECT_EQ(w.port_pauses, gp.pauses) << at;
+      // The state accessors agree with the read port.
+      EXPECT_EQ(rtl->queue(p, q).drops + rtl->queue(p, q).pauses + rtl->queue(p, q).resumes, 0u) << at;
+      EXPECT_EQ(rtl->port(p).pauses + rtl->port(p).resumes, 0u) << at;
+      counted += g.drops + g.pauses + g.resumes + gp.pauses;
+      sums += r.port_shared + r.port_hdrm;
+    }
+  EXPECT_GT(counted, 0u) << "the traffic left nothing counted";
+  EXPECT_GT(sums, 0u) << "the traffic left the ports empty";
 }
 
 // An RTL model skips a 10^12-cycle gap in O(1): it counts the cycles.

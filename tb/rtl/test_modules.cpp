@@ -477,11 +477,12 @@ TEST(CntRam, CountsEveryEventBackToBack) {
   }
 }
 
-// dsh_stats, 3 ports x 2 queues, DSH, 6-bit counters: the read port answers
-// three edges after the request with the counts (resumes = pauses - state
-// bit), the error count adds one per erroneous event and wraps. Both
-// arrangements of the PAUSE counters: one memory with two counting slots,
-// and a bank per slot (PauseBanks = 2).
+// dsh_stats with dsh_rd_port and dsh_err_count (tb/rtl/dsh_stats_tb.sv), 3
+// ports x 2 queues, DSH, 6-bit counters: the read port answers three edges
+// after the request with the counts (resumes = pauses - state bit), the
+// error count adds one per erroneous event and wraps. Both arrangements of
+// the PAUSE counters: one memory with two counting slots, and a bank per
+// slot (PauseBanks = 2).
 template <class Dut>
 void stats_read_port_and_error_count() {
   Ctx ctx;

@@ -15,7 +15,9 @@ from synth.record import RtlIdentity
 COLUMNS = ["config", "scheme", "ports", "queues", "pq", "status", "area_um2", "seq_area_um2",
            "cells", "flops", "generic_cells", "transistors", "logic_depth", "period_ns",
            "worst_slack_ns", "tns_ns", "fmax_mhz", "reg2reg_fmax_mhz", "crit_stages",
-           "crit_start", "crit_end", "latches", "check_problems", "power_mw", "runtime_s"]
+           "crit_start", "crit_end", "latches", "check_problems", "power_mw",
+           "pipeline_area_um2", "stats_area_um2", "pipeline_transistors", "stats_transistors",
+           "pipeline_flops", "stats_flops", "runtime_s"]
 
 
 def context():

@@ -63,6 +63,24 @@ class Scripts(unittest.TestCase):
         self.assertFalse(any("-script" in ln or ln.startswith("hilomap") for ln in tail))
         self.assertIn("abc -D 4600 ", "\n".join(tail))
 
+    def test_stats_zero_is_a_chparam_and_a_name(self):
+        cfg = Config(4, 4, "dsh", stats=0)
+        self.assertEqual(cfg.name, "dsh_4x4_nostats")
+        self.assertTrue(yosys.front(FILES, cfg)[1].endswith(" -chparam Stats 0"))
+        # the default (1) is left to the RTL, as the other defaults
+        self.assertNotIn("Stats", yosys.front(FILES, Config(4, 4, "dsh"))[1])
+
+    def test_kept_blocks_selected_by_their_cell_names(self):
+        # a cell of a generate block is named after it in its module
+        self.assertEqual(yosys.cell_name("u_stage_exec.u_thresh_pipe*"), "u_thresh_pipe*")
+        self.assertEqual(yosys.cell_name("g_stats.u_stats*"), "g_stats.u_stats*")
+        self.assertEqual(yosys.cell_name("u_a.g_b.g_c.u_d"), "g_b.g_c.u_d")
+        self.assertEqual(yosys.cell_name("u_store*"), "u_store*")
+        lines = yosys.generic_script(FILES, Config(4, 4, "dsh"), OUT,
+                                     keep=("u_stage_exec.u_thresh_pipe*", "g_stats.u_stats*"))
+        self.assertIn("setattr -set keep_hierarchy 1 */u_thresh_pipe*", lines)
+        self.assertIn("setattr -set keep_hierarchy 1 */g_stats.u_stats*", lines)
+
     def test_paths_with_blanks_are_refused(self):
         from synth.common import UsageError
         with self.assertRaises(UsageError):

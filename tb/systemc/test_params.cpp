@@ -150,5 +150,22 @@ TEST(Params, Preconditions) {
   EXPECT_NE(error_of([&] { b.validate(); }).find("sweep.burst_pct = 0 is out of range"), std::string::npos);
 }
 
+// The counters' planted fault (10) on the RTL built without them is
+// refused before any point runs, naming the fault and the parameter set.
+TEST(Params, CounterFaultNeedsCounters) {
+  bool built = false;
+  for (const auto& v : rtl_variants()) built |= std::string(v.name) == "p3q3_dsh_l1_nostats";
+  if (!built) GTEST_SKIP() << "p3q3_dsh_l1_nostats is not built (DSH_RTL_VARIANT_FILTER)";
+  Params p = s1();
+  p.set("run.backend", "lockstep");
+  p.set("run.rtl_variant", "p3q3_dsh_l1_nostats");
+  p.set("run.rtl_fault", "10");
+  const std::string e = error_of([&] { p.validate(); });
+  EXPECT_NE(e.find("run.rtl_fault = 10 (FaultCntBypass)"), std::string::npos) << e;
+  EXPECT_NE(e.find("'p3q3_dsh_l1_nostats' is built without them (Stats = 0)"), std::string::npos) << e;
+  p.set("run.rtl_fault", "9");
+  EXPECT_EQ(error_of([&] { p.validate(); }).find("FaultCntBypass"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace dsh::sc
