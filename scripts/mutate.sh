@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Mutation testing of rtl/ against the regression (docs/mutation.md):
+#   scripts/mutate.sh                 every mutant of tb/mutate/mutants.txt
+#   scripts/mutate.sh --only 4        one mutant
+#   scripts/mutate.sh --no-formal     tiers 1-2 only (lockstep + read port, module tests)
+# Needs build/tools/dsh-run and build/tb/lockstep/lockstep_read_port. One
+# core throughout (mutants one at a time, DSH_RTL_BUILD_JOBS=1 unless set).
+# Results in out/mutate/. Options: scripts/mutate.py --help.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+exec python3 "$ROOT/scripts/mutate.py" "$@"
