@@ -392,6 +392,49 @@ def check_config(cfg, a, out_dir):
     return res
 
 
+def write_results(a, configs, results, t0):
+    """summary.json and report.md of the configurations checked so far
+    (written after each, so a stopped run keeps what it finished)."""
+    rows = [row for r in results for row in r["rows"]]
+    summary = {
+        "fault": a.fault,
+        "engine": a.engine,
+        "solver": a.solver,
+        "configs": configs,
+        "properties_total": len(rows),
+        "proven": sum(1 for r in rows if r[2] == "proven"),
+        "bmc_only": sum(1 for r in rows if r[2] == "bmc"),
+        # the depth every BMC-only property held to (the smallest over runs)
+        "bmc_depth": min([r["bmc_depth"] for r in results if r.get("bmc_depth")] or [a.depth]),
+        "bmc_depth_asked": a.depth,
+        "failed": sum(1 for r in rows if r[2] == "failed"),
+        "unknown": sum(1 for r in rows if r[2] == "unknown"),
+        "covers_total": sum(len(r["covers"]) for r in results) if not a.fault and a.cover_depth else 0,
+        "covers_reached": sum(len(r["covers_reached"]) for r in results),
+        "seconds": round(time.time() - t0, 1),
+        "runs": [{k: v for k, v in r.items() if k != "rows"} for r in results],
+    }
+    name = "summary.json" if not a.fault else "summary_fault%d.json" % a.fault
+    with open(os.path.join(a.out, name), "w") as f:
+        json.dump(summary, f, indent=1)
+    if not a.fault:
+        with open(os.path.join(a.out, "report.md"), "w") as f:
+            f.write("# Formal results\n\nEngine %s%s; k-induction up to %d; BMC to depth %d asked, %d reached; "
+                    "covers to depth %d; run time %.0f s.\n\n" % (a.engine, " (-s %s)" % a.solver if a.engine ==
+                    "smtbmc" else " (Yosys sat, ABC bmc3)", a.induction, a.depth, summary["bmc_depth"],
+                    a.cover_depth, summary["seconds"]))
+            f.write("| property | config | result | depth / induction |\n|---|---|---|---|\n")
+            for r in rows:
+                f.write("| %s | %s | %s | %s |\n" % r)
+            f.write("\n| cover | config | reached | trace |\n|---|---|---|---|\n")
+            for r in results:
+                for c in r["covers"]:
+                    hit = r["covers_reached"].get(short(c))
+                    f.write("| %s | %s | %s | %s |\n" % (short(c), r["config"],
+                            "step %d" % hit["step"] if hit else "no", hit["trace"] if hit else ""))
+    return summary
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--config", action="append", choices=sorted(CONFIGS), help="configuration(s) to check")
@@ -443,46 +486,14 @@ def main():
         if r["covers"] and not a.fault and a.cover_depth > 0:
             print("   covers %d/%d reached (%s, %.0f s)" % (len(r["covers_reached"]), len(r["covers"]),
                   r.get("cover_status"), r.get("cover_seconds", 0)), flush=True)
+        write_results(a, configs, results, t0)
         if a.fault and r["failed"]:
             break  # one counterexample is the result
 
+    summary = write_results(a, configs, results, t0)
     rows = [row for r in results for row in r["rows"]]
-    summary = {
-        "fault": a.fault,
-        "engine": a.engine,
-        "solver": a.solver,
-        "configs": configs,
-        "properties_total": len(rows),
-        "proven": sum(1 for r in rows if r[2] == "proven"),
-        "bmc_only": sum(1 for r in rows if r[2] == "bmc"),
-        # the depth every BMC-only property held to (the smallest over runs)
-        "bmc_depth": min([r["bmc_depth"] for r in results if r.get("bmc_depth")] or [a.depth]),
-        "bmc_depth_asked": a.depth,
-        "failed": sum(1 for r in rows if r[2] == "failed"),
-        "unknown": sum(1 for r in rows if r[2] == "unknown"),
-        "covers_total": sum(len(r["covers"]) for r in results) if not a.fault and a.cover_depth else 0,
-        "covers_reached": sum(len(r["covers_reached"]) for r in results),
-        "seconds": round(time.time() - t0, 1),
-        "runs": [{k: v for k, v in r.items() if k != "rows"} for r in results],
-    }
-    name = "summary.json" if not a.fault else "summary_fault%d.json" % a.fault
-    with open(os.path.join(a.out, name), "w") as f:
-        json.dump(summary, f, indent=1)
-    if not a.fault:
-        with open(os.path.join(a.out, "report.md"), "w") as f:
-            f.write("# Formal results\n\nEngine %s (covers: yosys-smtbmc -s %s); BMC depth %d; run time %.0f s.\n\n" %
-                    (a.engine, a.solver, a.depth, summary["seconds"]))
-            f.write("| property | config | result | depth / induction |\n|---|---|---|---|\n")
-            for r in rows:
-                f.write("| %s | %s | %s | %s |\n" % r)
-            f.write("\n| cover | config | reached | trace |\n|---|---|---|---|\n")
-            for r in results:
-                for c in r["covers"]:
-                    hit = r["covers_reached"].get(short(c))
-                    f.write("| %s | %s | %s | %s |\n" % (short(c), r["config"],
-                            "step %d" % hit["step"] if hit else "no", hit["trace"] if hit else ""))
     print("formal: %d properties: %d proven, %d BMC to depth %d, %d failed, %d unknown; covers %d/%d; %.0f s"
-          % (summary["properties_total"], summary["proven"], summary["bmc_only"], a.depth, summary["failed"],
+          % (summary["properties_total"], summary["proven"], summary["bmc_only"], summary["bmc_depth"], summary["failed"],
              summary["unknown"], summary["covers_reached"], summary["covers_total"], summary["seconds"]))
     if a.expect_counterexample:
         cex = [r["cex"] for r in results if r.get("cex")]
