@@ -281,14 +281,18 @@ def run_sat(work, asserts, covers, a, fault):
               "-set-assumes -dump_vcd cex.vcd\n" % k, a.timeout)
         cex = to_fst(os.path.join(work, "cex.vcd"))
         cand, runs = list(rest), 0
-        while len(cand) > 1:
+        while len(cand) > 1:  # each half by ABC's bmc3 to that depth: seconds
             half = cand[:len(cand) // 2]
-            body = head + "chformal -remove t:$assert %s %%d\n" % sel(half)
-            body += "tee -q -o %s sat -tempinduct-baseonly -maxsteps %d -prove-asserts -set-assumes\n" % (
-                prop_file("bisect", runs), k)
-            yosys(work, "bisect%d" % runs, body, a.timeout)
-            cand = half if sat_result(os.path.join(work, prop_file("bisect", runs)))[0] == "failed" \
-                else cand[len(cand) // 2:]
+            body = head + "chformal -remove t:$assert %s %%d\n" % sel(half) + AIGER.replace("model.", "half.")
+            out = ""
+            if yosys(work, "bisect%d" % runs, body, a.timeout):
+                try:
+                    out = subprocess.run(["yosys-abc", "-c", "read_aiger half.aig; fold; strash; bmc3 -F %d -T %d"
+                                          % (k, a.bmc_seconds)], cwd=work, stdout=subprocess.PIPE,
+                                         stderr=subprocess.STDOUT, text=True, timeout=a.bmc_seconds + 120).stdout
+                except subprocess.TimeoutExpired:
+                    pass
+            cand = half if "asserted in frame" in out else cand[len(cand) // 2:]
             runs += 1
         res[cand[0]] = ("failed", "cex at step %d" % k)
     for x in rest:
