@@ -229,10 +229,9 @@ def run_sat(work, asserts, covers, a, fault):
                 body += "chformal -remove t:$assert %s %%d\n" % sel([x])
                 body += "tee -q -o %s sat -tempinduct -prove-asserts -set-assumes -maxsteps %d\n" % (
                     prop_file("ind", i), a.induction)
-            if os.path.isdir(os.path.join(work, "prop")):
-                for i, x in enumerate(asserts):
-                    if x in todo and os.path.exists(os.path.join(work, prop_file("ind", i))):
-                        os.remove(os.path.join(work, prop_file("ind", i)))
+            for i, x in enumerate(asserts):  # no stale answer from an earlier round or run
+                if x in todo and os.path.exists(os.path.join(work, prop_file("ind", i))):
+                    os.remove(os.path.join(work, prop_file("ind", i)))
             yosys(work, "induction%d" % rnd, body, a.timeout)
             new = []
             for i, x in enumerate(asserts):
