@@ -90,7 +90,7 @@ int main(int argc, char** argv) {
   app.add_flag("--list", list, "print every key with its value after file and overrides, then exit");
   std::ostringstream keys;
   keys << "\nScenario keys (file sections [chip] [link] [switch] [traffic] [sweep] [run] [scenario]):\n";
-  for (const auto& k : param_keys()) keys << "  " << k.key << std::string(k.key.size() < 28 ? 28 - k.key.size() : 1, ' ') << k.help << "\n";
+  keys << Params::key_help();
   keys << "\n[[generation]] rows (a sweep over chip generations, scenarios/link-speeds.toml): rate_gbps, "
           "chip_buffer_mb (MB of 2^20 B), chip_capacity_gbps, chip, source; each row's chip has every link at "
           "rate_gbps, the chip's buffer per Gb/s of capacity times chip.n_ports * rate_gbps, eta from the link and "
@@ -122,11 +122,11 @@ int main(int argc, char** argv) {
     for (const auto& s : sets) {
       const auto eq = s.find('=');
       if (eq == std::string::npos) throw ConfigError("--set " + quoted(s) + ": expected key=value");
-      p.set(s.substr(0, eq), s.substr(eq + 1));
+      p.set(s.substr(0, eq), s.substr(eq + 1), "--set");
     }
-    if (app.count("-b")) p.set("run.backend", backend);
-    if (app.count("-j")) p.jobs = unsigned(parse_uint("-j/--jobs", jobs_s, 1, 256));
-    if (allow_lossy) p.allow_lossy = true;
+    if (app.count("-b")) p.set("run.backend", backend, "-b");
+    if (app.count("-j")) p.set("run.jobs", jobs_s, "-j");
+    if (allow_lossy) p.set("run.allow_lossy", "true", "--allow-lossy");
     if (p.kind == Kind::Saturate && (list_points || point_id || !merge_dir.empty()))
       throw InputError("scenario.kind = saturate has no point list (one point per scheme): run it whole");
     if (single) {
@@ -140,12 +140,16 @@ int main(int argc, char** argv) {
                            "(--list-points)");
         p = p.for_generation(rows[0]);
       }
-      p.schemes = {scheme_name(int(one.scheme))};
+      p.set("sweep.schemes", scheme_name(int(one.scheme)), app.count("--trace") ? "--trace" : "--point");
     }
     p.validate();  // refuses a single-chip run whose every scheme is infeasible
     if (p.generations.empty()) {
       infeasible = p.infeasible();
-      for (const auto& [sch, why] : infeasible) p.schemes.erase(std::find(p.schemes.begin(), p.schemes.end(), sch));
+      std::string feasible;
+      for (const auto& sch : p.schemes)
+        if (std::none_of(infeasible.begin(), infeasible.end(), [&](const auto& x) { return x.first == sch; }))
+          feasible += (feasible.empty() ? "" : ",") + sch;
+      p.set("sweep.schemes", feasible, "sweep.schemes");
     }
     if (list_points || point_id) {
       const auto chips = sweep_chips(p, infeasible);

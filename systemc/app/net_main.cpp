@@ -77,7 +77,6 @@ int dispatch(int argc, char** argv) {
   app.add_flag("--reproducible", reproducible,
                "leave CPU and wall-clock figures out of the outputs, so that the same points give byte-identical files");
   KeyStore k;
-  declare_common_keys(k);
   if (kind == "collateral-damage") declare_collateral_keys(k);
   else declare_deadlock_keys(k);
   app.footer("\nScenario keys (" + kind + "):\n" + k.help() +
@@ -92,13 +91,10 @@ int dispatch(int argc, char** argv) {
     for (const auto& s : sets) {
       const auto eq = s.find('=');
       if (eq == std::string::npos) throw ConfigError("--set " + quoted(s) + ": expected key=value");
-      k.set(s.substr(0, eq), s.substr(eq + 1));
+      k.set(s.substr(0, eq), s.substr(eq + 1), "--set");
     }
-    if (app.count("-b")) k.set("run.backend", backend);
-    if (app.count("-j")) {
-      parse_uint("-j", jobs, 1, 256);
-      if (kind == "deadlock") k.set("run.jobs", jobs);
-    }
+    if (app.count("-b")) k.set("run.backend", backend, "-b");
+    if (app.count("-j")) k.set("run.jobs", jobs, "-j");
     if (so.list_points + !so.merge_dir.empty() + app.count("--point") + list > 1)
       throw InputError("--list, --list-points, --merge and --point: give one of them");
     if (app.count("--merge") && so.merge_dir.empty()) throw InputError("--merge = '': expected a directory of point files");
@@ -108,7 +104,7 @@ int dispatch(int argc, char** argv) {
     for (const auto& sch : probe.schemes)
       for (const auto& cc : probe.ccs) configure_run(probe, k, sch == "dsh" ? Scheme::DSH : Scheme::SIH, cc);
     if (kind == "collateral-damage") validate_collateral(k, probe);
-    else validate_deadlock(k, probe, full);
+    else validate_deadlock(k, probe);
     if (list) {
       std::printf("%s", k.dump().c_str());
       return kExitOk;

@@ -19,20 +19,26 @@
 namespace dsh::net {
 
 void declare_collateral_keys(KeyStore& k) {
-  k.declare("traffic.class", "0", "lossless class of every data flow (one class, as the paper)");
-  k.declare("traffic.long_flows", "H0>R0,H1>R1", "long-lived flows SRC>DST; the first is F0 (innocent), the second F1");
-  k.declare("traffic.fanin_srcs", "H2..H25", "fan-in senders");
-  k.declare("traffic.fanin_dst", "R1", "fan-in receiver");
-  k.declare("traffic.fanin_bytes", "65536", "bytes per fan-in flow (64 KB)");
-  k.declare("traffic.trigger_gbps", "45", "the fan-in starts once F0 and F1 each carried this in every bin of the trigger window");
-  k.declare("traffic.trigger_window_us", "100",
-            "the window the trigger rate must hold in; with DCQCN neither long flow may have had a CNP in it (steady sending rate)");
-  k.declare("traffic.settle_us", "100", "earliest fan-in start");
-  k.declare("traffic.fanin_latest_us", "2000", "the fan-in starts here at the latest (reported as not triggered)");
-  k.declare("traffic.bin_us", "10", "throughput bin");
-  k.declare("traffic.before_us", "100", "'before the fan-in' = this long before its start");
-  k.declare("traffic.tail_us", "100", "simulated after the last fan-in flow completed");
-  k.declare("traffic.max_run_us", "5000", "a run stops here at the latest");
+  declare_network_keys(k);
+  k.declare(uint_key("traffic.class", 0, 6, "0", "lossless class of every data flow (one class, as the paper)"));
+  k.declare(list_key("traffic.long_flows", "H0>R0,H1>R1",
+                     "long-lived flows SRC>DST; the first is F0 (innocent), the second F1"));
+  k.declare(list_key("traffic.fanin_srcs", "H2..H25", "fan-in senders",
+                     [](const std::string& v) { expand_list(v, "traffic.fanin_srcs"); }));
+  k.declare(text_key("traffic.fanin_dst", "R1", "fan-in receiver"));
+  k.declare(uint_key("traffic.fanin_bytes", 1, uint64_t(1) << 40, "65536", "bytes per fan-in flow (64 KB)"));
+  k.declare(real_key("traffic.trigger_gbps", 0, 1e5, false, "45",
+                     "the fan-in starts once F0 and F1 each carried this in every bin of the trigger window"));
+  k.declare(real_key("traffic.trigger_window_us", 0, 1e7, false, "100",
+                     "the window the trigger rate must hold in; with DCQCN neither long flow may have had a CNP in it "
+                     "(steady sending rate)"));
+  k.declare(real_key("traffic.settle_us", 0, 1e7, false, "100", "earliest fan-in start"));
+  k.declare(real_key("traffic.fanin_latest_us", 0, 1e7, false, "2000",
+                     "the fan-in starts here at the latest (reported as not triggered)"));
+  k.declare(real_key("traffic.bin_us", 0.1, 1e4, false, "10", "throughput bin"));
+  k.declare(real_key("traffic.before_us", 1, 1e7, false, "100", "'before the fan-in' = this long before its start"));
+  k.declare(real_key("traffic.tail_us", 0, 1e7, false, "100", "simulated after the last fan-in flow completed"));
+  k.declare(real_key("traffic.max_run_us", 1, 1e7, false, "5000", "a run stops here at the latest"));
 }
 
 namespace {
@@ -62,25 +68,23 @@ uint64_t sum_us(const std::vector<uint64_t>& v, long a, long b) {
 
 void validate_collateral(const KeyStore& k, const NetSetup& s) {
   const Topology& t = *s.topo;
-  k.u64("traffic.class", 0, 6);
   const auto longs = k.list("traffic.long_flows");
-  if (longs.size() != 2) throw ConfigError("traffic.long_flows: expected 2 flows (F0, F1), got " + std::to_string(longs.size()));
-  for (const auto& x : longs) parse_flow(t, x, "traffic.long_flows");
-  if (t.host(k.text("traffic.fanin_dst")) < 0)
-    throw ConfigError("traffic.fanin_dst: " + quoted(k.text("traffic.fanin_dst")) + " is not a host");
-  if (k.list("traffic.fanin_srcs").empty()) throw ConfigError("traffic.fanin_srcs: empty");
+  if (longs.size() != 2) k.refuse("traffic.long_flows", "expected 2 flows (F0, F1), got " + std::to_string(longs.size()));
+  for (const auto& x : longs) {
+    try {
+      parse_flow(t, x, "traffic.long_flows");
+    } catch (const ConfigError& e) {
+      k.refuse("traffic.long_flows", quoted(x) + " is not SRC>DST of two hosts");
+    }
+  }
+  if (t.host(k.text("traffic.fanin_dst")) < 0) k.refuse("traffic.fanin_dst", "not a host of net.hosts");
+  if (k.list("traffic.fanin_srcs").empty()) k.refuse("traffic.fanin_srcs", "empty");
   for (const auto& h : k.list("traffic.fanin_srcs"))
-    if (t.host(h) < 0) throw ConfigError("traffic.fanin_srcs: " + quoted(h) + " is not a host");
-  k.u64("traffic.fanin_bytes", 1, uint64_t(1) << 40);
-  k.num("traffic.bin_us", 0.1, 1e4);
-  k.num("traffic.trigger_gbps", 0, 1e5);
-  k.num("traffic.trigger_window_us", 0, 1e7);
-  const double settle = k.num("traffic.settle_us", 0, 1e7), latest = k.num("traffic.fanin_latest_us", 0, 1e7);
-  if (latest < settle) throw ConfigError("traffic.fanin_latest_us: below traffic.settle_us");
-  k.num("traffic.before_us", 1, 1e7);
-  k.num("traffic.tail_us", 0, 1e7);
-  const double max_us = k.num("traffic.max_run_us", 1, 1e7);
-  if (max_us <= latest) throw ConfigError("traffic.max_run_us: must be above traffic.fanin_latest_us");
+    if (t.host(h) < 0) k.refuse("traffic.fanin_srcs", quoted(h) + " is not a host of net.hosts");
+  const double settle = k.num("traffic.settle_us"), latest = k.num("traffic.fanin_latest_us");
+  if (latest < settle) k.refuse("traffic.fanin_latest_us", "below traffic.settle_us = " + k.text("traffic.settle_us"));
+  if (k.num("traffic.max_run_us") <= latest)
+    k.refuse("traffic.max_run_us", "must be above traffic.fanin_latest_us = " + k.text("traffic.fanin_latest_us"));
 }
 
 CollateralRun run_collateral(const KeyStore& k, NetSetup& s, Scheme scheme, const std::string& cc) {
@@ -94,7 +98,7 @@ CollateralRun run_collateral(const KeyStore& k, NetSetup& s, Scheme scheme, cons
   Fabric fab(t, s.chips, s.fp);
   std::unique_ptr<tlmnet::Netlist> netlist;
   if (s.kernel == Kernel::SystemC) netlist = std::make_unique<tlmnet::Netlist>(fab);
-  const uint8_t cls = uint8_t(k.u64("traffic.class", 0, 6));
+  const uint8_t cls = uint8_t(k.u64("traffic.class"));
   const auto longs = k.list("traffic.long_flows");
   if (longs.size() != 2) throw ConfigError("traffic.long_flows: expected 2 flows (F0, F1), got " + std::to_string(longs.size()));
   std::vector<int32_t> lf;
@@ -104,7 +108,7 @@ CollateralRun run_collateral(const KeyStore& k, NetSetup& s, Scheme scheme, cons
   }
   const int dst = t.host(k.text("traffic.fanin_dst"));
   if (dst < 0) throw ConfigError("traffic.fanin_dst: " + quoted(k.text("traffic.fanin_dst")) + " is not a host");
-  const uint64_t fanin_bytes = k.u64("traffic.fanin_bytes", 1, uint64_t(1) << 40);
+  const uint64_t fanin_bytes = k.u64("traffic.fanin_bytes");
   std::vector<int32_t> fan;
   for (const auto& h : k.list("traffic.fanin_srcs")) {
     const int src = t.host(h);
@@ -112,9 +116,9 @@ CollateralRun run_collateral(const KeyStore& k, NetSetup& s, Scheme scheme, cons
     fan.push_back(fab.add_flow(uint32_t(src), uint32_t(dst), cls, fanin_bytes, Fabric::kNever, 1));
   }
   if (fan.empty()) throw ConfigError("traffic.fanin_srcs: empty");
-  const double bin_us = k.num("traffic.bin_us", 0.1, 1e4), trigger = k.num("traffic.trigger_gbps", 0, 1e5);
-  const double settle_us = k.num("traffic.settle_us", 0, 1e7), latest_us = k.num("traffic.fanin_latest_us", 0, 1e7);
-  const double tail_us = k.num("traffic.tail_us", 0, 1e7), max_us = k.num("traffic.max_run_us", 1, 1e7);
+  const double bin_us = k.num("traffic.bin_us"), trigger = k.num("traffic.trigger_gbps");
+  const double settle_us = k.num("traffic.settle_us"), latest_us = k.num("traffic.fanin_latest_us");
+  const double tail_us = k.num("traffic.tail_us"), max_us = k.num("traffic.max_run_us");
   if (latest_us < settle_us) throw ConfigError("traffic.fanin_latest_us: below traffic.settle_us");
   const uint64_t bin_ps = uint64_t(bin_us * 1e6);
 
@@ -140,7 +144,7 @@ CollateralRun run_collateral(const KeyStore& k, NetSetup& s, Scheme scheme, cons
   };
   // Every bin from settle_us: start the fan-in once both long flows carried
   // the trigger rate over the last bin (delivered bytes at their receivers).
-  const uint64_t window_ps = uint64_t(k.num("traffic.trigger_window_us", 0, 1e7) * 1e6);
+  const uint64_t window_ps = uint64_t(k.num("traffic.trigger_window_us") * 1e6);
   std::function<void()> check = [&] {
     const uint64_t now = ev.now();
     bool both = true;
@@ -192,7 +196,7 @@ CollateralRun run_collateral(const KeyStore& k, NetSetup& s, Scheme scheme, cons
     double mn = 1e300;
     for (long x = a; x < b; x += bl) mn = std::min(mn, gbps(sum_us(r.f0_us, x, std::min(b, x + bl)), double(std::min(b, x + bl) - x)));
     r.f0_min_during = mn;
-    const long before = long(k.num("traffic.before_us", 1, 1e7));
+    const long before = long(k.num("traffic.before_us"));
     r.f0_mean_before = gbps(sum_us(r.f0_us, std::max(0L, a - before), a), double(a - std::max(0L, a - before)));
   }
   return r;
@@ -310,13 +314,13 @@ int collateral_main(const KeyStore& k, const NetSweepOptions& o, bool plot, cons
 int write_collateral_outputs(const KeyStore& k, const NetSetup& s, const std::vector<CollateralRun>& runs,
                              const std::string& out_dir, bool plot, const std::string& python,
                              const std::string& plot_script, bool reproducible) {
-  const double bin_us = k.num("traffic.bin_us", 0.1, 1e4);
+  const double bin_us = k.num("traffic.bin_us");
   // throughput.csv: per run, 10 us bins from before_us ahead of the fan-in to the end.
   std::ostringstream csv;
   csv << "scheme,cc,t_us,f0_gbps,f1_gbps,fanin_gbps\n";
   for (const auto& r : runs) {
     const long bl = std::max(1L, long(bin_us));
-    const long a0 = long(r.fanin_start_us) - long(k.num("traffic.before_us", 1, 1e7));
+    const long a0 = long(r.fanin_start_us) - long(k.num("traffic.before_us"));
     const long end = long(r.sim_us);
     for (long x = std::max(0L, a0 - (a0 % bl + bl) % bl); x + bl <= end; x += bl) {
       char b[200];

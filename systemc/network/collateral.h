@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "key_store.h"
+#include "net_setup.h"
 #include "net_setup.h"
 
 namespace dsh::net {

@@ -23,59 +23,57 @@
 namespace dsh::net {
 
 void declare_deadlock_keys(KeyStore& k) {
-  k.declare("traffic.class", "0", "lossless class of every flow");
-  k.declare("traffic.pairs", "L0>L3,L3>L0,L1>L2,L2>L1", "fan-in leaf pairs SRC_LEAF>DST_LEAF");
-  k.declare("traffic.fanin_min", "1", "senders per burst, at least");
-  k.declare("traffic.fanin_max", "15", "senders per burst, at most (uniform)");
-  k.declare("traffic.cdf", "../data/hadoop.cdf", "flow-size CDF file (relative to the scenario file)");
-  k.declare("traffic.load", "0.5", "offered load of the destination leaf's downlinks, (0, 1]");
-  k.declare("traffic.whole_packets", "true",
-            "round every flow up to whole packets: the headroom (spec §1.3) counts cells of full packets");
-  k.declare("deadlock.seeds", "1..8", "seeds of the default run (one run per scheme, cc and seed)");
-  k.declare("deadlock.duration_ms", "5", "simulated time of a default run");
-  k.declare("deadlock.full_seeds", "1..100", "seeds with --full (the paper: 100 runs)");
-  k.declare("deadlock.full_duration_ms", "100", "duration with --full (the paper: 100 ms)");
-  k.declare("deadlock.still_us", "1000", "a cycle of paused links counts as deadlocked once none moved for this");
-  k.declare("deadlock.check_us", "50", "detector period");
-  k.declare("run.jobs", "2", "runs in parallel (one process each)");
+  declare_network_keys(k);
+  k.declare(uint_key("traffic.class", 0, 6, "0", "lossless class of every flow"));
+  k.declare(list_key("traffic.pairs", "L0>L3,L3>L0,L1>L2,L2>L1", "fan-in leaf pairs SRC_LEAF>DST_LEAF"));
+  k.declare(uint_key("traffic.fanin_min", 1, 1000, "1", "senders per burst, at least"));
+  k.declare(uint_key("traffic.fanin_max", 1, 1000, "15", "senders per burst, at most (uniform)"));
+  k.declare(text_key("traffic.cdf", "../data/hadoop.cdf", "flow-size CDF file (relative to the scenario file)"));
+  k.declare(real_key("traffic.load", 0, 1, true, "0.5", "offered load of the destination leaf's downlinks"));
+  k.declare(bool_key("traffic.whole_packets", "true",
+                     "round every flow up to whole packets: the headroom (spec §1.3) counts cells of full packets"));
+  const auto seeds = [](const std::string& key) {
+    return [key](const std::string& v) {
+      for (const auto& x : expand_list(v, key)) parse_uint(key, x, 0, ~uint64_t(0) >> 11);
+      if (expand_list(v, key).empty()) throw ConfigError(key + " = " + quoted(v) + ": empty");
+    };
+  };
+  k.declare(list_key("deadlock.seeds", "1..8", "seeds of the default run (one run per scheme, cc and seed)",
+                     seeds("deadlock.seeds")));
+  k.declare(real_key("deadlock.duration_ms", 0, 1e6, true, "5", "simulated time of a default run"));
+  k.declare(list_key("deadlock.full_seeds", "1..100", "seeds with --full (the paper: 100 runs)",
+                     seeds("deadlock.full_seeds")));
+  k.declare(real_key("deadlock.full_duration_ms", 0, 1e6, true, "100", "duration with --full (the paper: 100 ms)"));
+  k.declare(real_key("deadlock.still_us", 1, 1e7, false, "1000",
+                     "a cycle of paused links counts as deadlocked once none moved for this"));
+  k.declare(real_key("deadlock.check_us", 1, 1e7, false, "50", "detector period"));
 }
 
 namespace {
 std::vector<int> hosts_of(const Topology& t, int leaf);
 }
 
-void validate_deadlock(const KeyStore& k, const NetSetup& s, bool full) {
+void validate_deadlock(const KeyStore& k, const NetSetup& s) {
   const Topology& t = *s.topo;
   try {
     SizeCdf::load(k.path("traffic.cdf"));
   } catch (const InputError& e) {
-    throw ConfigError(std::string("traffic.cdf: ") + e.what());
+    k.refuse("traffic.cdf", e.what());
   }
-  k.u64("traffic.class", 0, 6);
-  const uint64_t nmin = k.u64("traffic.fanin_min", 1, 1000), nmax = k.u64("traffic.fanin_max", 1, 1000);
-  if (nmax < nmin) throw ConfigError("traffic.fanin_max = " + std::to_string(nmax) + ": below traffic.fanin_min");
-  k.num("traffic.load", 0, 1, true);
-  k.flag("traffic.whole_packets");
+  const uint64_t nmin = k.u64("traffic.fanin_min"), nmax = k.u64("traffic.fanin_max");
+  if (nmax < nmin) k.refuse("traffic.fanin_max", "below traffic.fanin_min = " + k.text("traffic.fanin_min"));
   const auto pairs = k.list("traffic.pairs");
-  if (pairs.empty()) throw ConfigError("traffic.pairs: empty");
+  if (pairs.empty()) k.refuse("traffic.pairs", "empty");
   for (const auto& pair : pairs) {
     const auto gt = pair.find('>');
     const int a = gt == std::string::npos ? -1 : t.node(pair.substr(0, gt));
     const int b = gt == std::string::npos ? -1 : t.node(pair.substr(gt + 1));
     if (a < 0 || b < 0 || !t.is_switch(a) || !t.is_switch(b))
-      throw ConfigError("traffic.pairs: " + quoted(pair) + " is not SRC_LEAF>DST_LEAF of two switches");
+      k.refuse("traffic.pairs", quoted(pair) + " is not SRC_LEAF>DST_LEAF of two switches");
     if (hosts_of(t, a).size() < nmax)
-      throw ConfigError("traffic.fanin_max = " + std::to_string(nmax) + ": leaf " + t.name(a) + " has only " +
-                        std::to_string(hosts_of(t, a).size()) + " hosts");
-    if (hosts_of(t, b).empty()) throw ConfigError("traffic.pairs: leaf " + t.name(b) + " has no hosts");
+      k.refuse("traffic.fanin_max", "leaf " + t.name(a) + " has only " + std::to_string(hosts_of(t, a).size()) + " hosts");
+    if (hosts_of(t, b).empty()) k.refuse("traffic.pairs", "leaf " + t.name(b) + " has no hosts");
   }
-  const std::string seeds = full ? "deadlock.full_seeds" : "deadlock.seeds";
-  for (const auto& x : k.list(seeds)) parse_uint(seeds, x, 0, ~uint64_t(0) >> 1);
-  if (k.list(seeds).empty()) throw ConfigError(seeds + ": empty");
-  k.num(full ? "deadlock.full_duration_ms" : "deadlock.duration_ms", 0, 1e6, true);
-  k.num("deadlock.still_us", 1, 1e7);
-  k.num("deadlock.check_us", 1, 1e7);
-  k.u64("run.jobs", 1, 256);
 }
 
 namespace {
@@ -104,9 +102,9 @@ DeadlockRun run_deadlock(const KeyStore& k, NetSetup& s, Scheme scheme, const st
   std::unique_ptr<tlmnet::Netlist> netlist;  // run.kernel = systemc (each run is its own process)
   if (s.kernel == Kernel::SystemC) netlist = std::make_unique<tlmnet::Netlist>(fab);
   const SizeCdf cdf = SizeCdf::load(k.path("traffic.cdf"));
-  const uint8_t cls = uint8_t(k.u64("traffic.class", 0, 6));
-  const uint64_t nmin = k.u64("traffic.fanin_min", 1, 1000), nmax = k.u64("traffic.fanin_max", nmin, 1000);
-  const double load = k.num("traffic.load", 0, 1, true);
+  const uint8_t cls = uint8_t(k.u64("traffic.class"));
+  const uint64_t nmin = k.u64("traffic.fanin_min"), nmax = k.u64("traffic.fanin_max");
+  const double load = k.num("traffic.load");
   const uint64_t end_ps = uint64_t(duration_ms * 1e9);
   // A port is lossless for the packet size its headroom was computed for
   // (spec §1.3: 1500 B packets of 6 cells); a shorter last packet wastes
@@ -157,8 +155,8 @@ DeadlockRun run_deadlock(const KeyStore& k, NetSetup& s, Scheme scheme, const st
   std::stable_sort(specs.begin(), specs.end(), [](const Spec& a, const Spec& b) { return a.at < b.at; });
   for (const Spec& f : specs) fab.add_flow(f.src, f.dst, cls, f.bytes, f.at, 1);
   r.flows = fab.flows().size();
-  const uint64_t still_ps = uint64_t(k.num("deadlock.still_us", 1, 1e7) * 1e6);
-  const uint64_t check_ps = uint64_t(k.num("deadlock.check_us", 1, 1e7) * 1e6);
+  const uint64_t still_ps = uint64_t(k.num("deadlock.still_us") * 1e6);
+  const uint64_t check_ps = uint64_t(k.num("deadlock.check_us") * 1e6);
   EventQueue& ev = fab.events();
   std::function<void()> check = [&] {
     std::vector<std::pair<int, int>> ids;
@@ -322,8 +320,8 @@ int deadlock_main(const KeyStore& k, const NetSweepOptions& o, bool plot, const 
     if (std::find(seeds.begin(), seeds.end(), seed) == seeds.end()) seeds.push_back(seed);
   }
   if (seeds.empty()) throw ConfigError(seeds_key + ": empty");
-  const double duration_ms = k.num(full ? "deadlock.full_duration_ms" : "deadlock.duration_ms", 0, 1e6, true);
-  const unsigned jobs = unsigned(k.u64("run.jobs", 1, 256));
+  const double duration_ms = k.num(full ? "deadlock.full_duration_ms" : "deadlock.duration_ms");
+  const unsigned jobs = unsigned(k.u64("run.jobs"));
   // A point is one run; its result depends on the duration, not on which
   // key gave it nor on the other seeds.
   NetSweep sw;
@@ -375,7 +373,7 @@ int write_deadlock_outputs(const KeyStore& k, std::vector<DeadlockRun> runs, con
   j["rtl_switches"] = k.list("net.rtl_switches");
   j["duration_ms"] = duration_ms;
   j["seeds"] = seeds;
-  j["still_us"] = k.num("deadlock.still_us", 1, 1e7);
+  j["still_us"] = k.num("deadlock.still_us");
   bool errors = false;
   uint64_t drops = 0, fwd = 0;
   double cpu = 0;

@@ -9,14 +9,14 @@
 #include <string>
 #include <vector>
 
-#include "key_store.h"
+#include "net_setup.h"
 #include "net_setup.h"
 
 namespace dsh::net {
 
 void declare_deadlock_keys(KeyStore& k);
 // Every traffic and deadlock key, before any run (throws ConfigError naming the key).
-void validate_deadlock(const KeyStore& k, const NetSetup& s, bool full);
+void validate_deadlock(const KeyStore& k, const NetSetup& s);
 
 struct DeadlockRun {
   std::string scheme, cc;

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "key_store.h"
+#include "net_setup.h"
 #include "point_files.h"
 
 namespace dsh::net {

@@ -9,13 +9,20 @@
 #include <vector>
 
 #include "fabric.h"
-#include "key_store.h"
+#include "switch_keys.h"
 #include "topology.h"
 
 namespace dsh::net {
 
-// Declares [scenario] [chip] [link] [switch] [net] [dcqcn] [run] keys.
-void declare_common_keys(KeyStore& k);
+using sc::KeyStore;
+using sc::bool_key, sc::choice_key, sc::expand_list, sc::list_key, sc::real_key, sc::text_key, sc::uint_key;
+
+// Declares the keys of every network scenario: the switch model's
+// (switch_keys.h), per-switch chip overrides, [net], [dcqcn] and the run's
+// schemes, congestion controls and seed.
+void declare_network_keys(KeyStore& k);
+// check_switch_keys and the network's combinations.
+void check_network_keys(const KeyStore& k);
 
 struct NetSetup {
   std::unique_ptr<Topology> topo;

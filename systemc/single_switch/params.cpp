@@ -5,6 +5,8 @@
 #include <functional>
 #include <sstream>
 
+#include "input.h"
+#include "switch_keys.h"
 #include "toml_text.h"
 
 namespace dsh::sc {
@@ -37,185 +39,81 @@ long long to_int(const std::string& what, const std::string& v, long long lo = -
   return parse_int(what, v, lo, hi);
 }
 
-template <class T>
-std::string join(const std::vector<T>& v) {
-  std::ostringstream m;
-  for (size_t i = 0; i < v.size(); ++i) m << (i ? "," : "") << v[i];
-  return m.str();
-}
-
 std::string num_str(double d) {
   std::ostringstream m;
   m << d;
   return m.str();
 }
 
-struct Entry {
-  KeyInfo info;
-  std::function<void(Params&, const std::string&)> set;
-  std::function<std::string(const Params&)> get;
-};
-
-// The MMU fields of [chip] (spec §1.2) go through dsh::Config::set.
-// chip.<field> for an MMU configuration field: its help and range from the
-// one field table (golden/config.h), and what the switch model makes of it.
-Entry chip_field(const std::string& f, const std::string& note = "") {
-  const ConfigField& d = *find_config_field(f);
-  return {{"chip." + f, std::string(d.help) + (*d.unit ? ", " + std::string(d.unit) : "") + " (" + d.range() + ")" + note},
-          [f](Params& p, const std::string& v) { p.mmu.set(f, v); },
-          [&d](const Params& p) { return d.get(p.mmu); }};
-}
-
-// Every number has its accepted range here; the text is parsed strictly.
-#define NUM(key, field, lo, hi, lo_open, help) \
-  Entry{{key, help}, [](Params& p, const std::string& v) { p.field = to_num(key, v, lo, hi, lo_open); }, \
-        [](const Params& p) { return num_str(double(p.field)); }}
-#define U64(key, field, lo, hi, help) \
-  Entry{{key, help}, [](Params& p, const std::string& v) { p.field = decltype(p.field)(parse_uint(key, v, lo, hi)); }, \
-        [](const Params& p) { return std::to_string(p.field); }}
-#define INT(key, field, help) \
-  Entry{{key, help}, [](Params& p, const std::string& v) { p.field = int(to_int(key, v)); }, \
-        [](const Params& p) { return std::to_string(p.field); }}
-#define HOSTS(key, field, help) \
-  Entry{{key, help}, [](Params& p, const std::string& v) { p.field = parse_int_list(v, key); }, \
-        [](const Params& p) { return join(p.field); }}
-
-const std::vector<Entry>& entries() {
-  static const std::vector<Entry> e = {
-      {{"scenario.name", "name of the outputs"},
-       [](Params& p, const std::string& v) { p.name = v; },
-       [](const Params& p) { return p.name; }},
-      {{"scenario.kind", "pfc-avoidance (S1 sweep) | saturate (endless flows for run_us)"},
-       [](Params& p, const std::string& v) {
-         if (v == "pfc-avoidance") p.kind = Kind::PfcAvoidance;
-         else if (v == "saturate") p.kind = Kind::Saturate;
-         else throw ConfigError("'" + v + "': must be pfc-avoidance or saturate");
-       },
-       [](const Params& p) { return std::string(p.kind == Kind::Saturate ? "saturate" : "pfc-avoidance"); }},
-      chip_field("n_ports", "; one host per port"),
-      chip_field("n_queues", "; classes 0..n_queues-1, class 7 is control"),
-      chip_field("buffer_cells"),
-      chip_field("private_cells"),
-      {{"chip.headroom_cells",
-        "eta, cells: auto = dsh::headroom_cells(link, packet_bytes) of each port's link rate, or a number (every port)"},
-       [](Params& p, const std::string& v) {
-         p.headroom_auto = v == "auto";
-         if (!p.headroom_auto) p.mmu.set("headroom_cells", v);
-       },
-       [](const Params& p) { return p.headroom_auto ? std::string("auto") : std::to_string(p.mmu.headroom_cells); }},
-      chip_field("alpha_log2"),
-      chip_field("port_mult_log2"),
-      chip_field("delta_q"),
-      chip_field("delta_p"),
-      chip_field("thresh_latency"),
-      U64("chip.cell_bytes", cell_bytes, 1, 65536, "bytes per buffer cell"),
-      NUM("chip.mmu_clock_ghz", mmu_clock_ghz, 0, 1000, true, "MMU clock; one enqueue and one dequeue per cycle"),
-      NUM("link.rate_gbps", link_gbps, 0, 100000, true, "every link, Gb/s"),
-      NUM("link.prop_delay_ns", prop_delay_ns, 0, 1e9, false, "every link, propagation delay D_prop"),
-      U64("link.mtu_bytes", mtu_bytes, 1, 1048576, "MTU (headroom formula)"),
-      U64("link.processing_bytes", processing_bytes, 1, 1000000000,
-          "upstream reaction to a PAUSE frame, bytes at link rate, from its first bit (spec §7.1 item 3)"),
-      U64("link.pause_frame_bytes", pause_frame_bytes, 1, 65536, "PAUSE/RESUME frame length on the reverse link"),
-      {{"link.port_rate_gbps", "per-port link rate exceptions, port:gbps list (negative port from the end)"},
-       [](Params& p, const std::string& v) {
-         p.port_rate_gbps.clear();
-         for (const auto& item : split(v)) {
-           const auto c = item.find(':');
-           if (c == std::string::npos) throw ConfigError(quoted(item) + ": expected port:gbps");
-           p.port_rate_gbps.emplace_back(int(to_int("link.port_rate_gbps port", trim(item.substr(0, c)))),
-                                         to_num("link.port_rate_gbps rate", trim(item.substr(c + 1)), 0, 100000, true));
-         }
-       },
-       [](const Params& p) {
-         std::string s;
-         for (const auto& [port, r] : p.port_rate_gbps) s += (s.empty() ? "" : ",") + std::to_string(port) + ":" + num_str(r);
-         return s;
-       }},
-      U64("switch.dwrr_quantum_bytes", dwrr_quantum_bytes, 1, 1000000000, "DWRR quantum of the lossless classes"),
-      U64("traffic.packet_bytes", packet_bytes, 1, 1048576, "data packet size (last packet of a flow may be shorter)"),
-      HOSTS("traffic.background_srcs", background_srcs, "hosts of the endless background flows, e.g. 0,1 or 0..1"),
-      INT("traffic.background_dst", background_dst, "their destination; negative counts from the last port"),
-      U64("traffic.background_class", background_class, 0, 63, "their class"),
-      HOSTS("traffic.fanin_srcs", fanin_srcs, "hosts of the fan-in (bursty) flows, e.g. 2..17"),
-      INT("traffic.fanin_dst", fanin_dst, "their destination; negative counts from the last port"),
-      {{"traffic.fanin_classes", "classes each fan-in host sends on (one flow each, sharing the burst)"},
-       [](Params& p, const std::string& v) { p.fanin_classes = parse_int_list(v, "traffic.fanin_classes"); },
-       [](const Params& p) { return join(p.fanin_classes); }},
-      HOSTS("traffic.reverse_srcs", reverse_srcs,
-            "hosts sending endlessly to fanin_srcs[k] (keeps the reverse links busy); empty for S1"),
-      U64("traffic.reverse_class", reverse_class, 0, 63, "their class"),
-      NUM("traffic.settle_us", settle_us, 0, 1e7, false, "pfc-avoidance: earliest fan-in start"),
-      NUM("traffic.settle_after_pause_us", settle_after_pause_us, 0, 1e7, false,
-          "pfc-avoidance: the fan-in starts no earlier than this after every background queue paused once"),
-      NUM("traffic.start_stagger_ns", start_stagger_ns, 0, 1e9, false, "host h starts its flows h * this later"),
-      NUM("traffic.run_us", run_us, 0, 1e7, true, "saturate: simulated time per point"),
-      NUM("traffic.max_run_us", max_run_us, 0, 1e7, true, "hard stop of any point"),
-      {{"sweep.schemes", "list of dsh, sih"},
-       [](Params& p, const std::string& v) {
-         p.schemes.clear();
-         for (const auto& s : split(v)) {
-           std::string n = to_string(scheme_from_string(s));
-           std::transform(n.begin(), n.end(), n.begin(), ::tolower);
-           if (std::find(p.schemes.begin(), p.schemes.end(), n) == p.schemes.end()) p.schemes.push_back(n);
-         }
-       },
-       [](const Params& p) { return join(p.schemes); }},
-      {{"sweep.burst_pct", "total fan-in burst, % of the buffer: list, or lo:hi:step"},
-       [](Params& p, const std::string& v) { p.burst_pct = parse_num_list(v, "sweep.burst_pct"); },
-       [](const Params& p) { return join(p.burst_pct); }},
-      U64("sweep.refine_steps", refine_steps, 0, 30, "bisections between the last pause-free and first paused point"),
-      {{"sweep.generations", "[[generation]] rows to run, by rate_gbps: all, or a list (e.g. 100,400)"},
-       [](Params& p, const std::string& v) {
-         p.generation_rates = trim(v) == "all" ? std::vector<double>{} : parse_num_list(v, "sweep.generations");
-       },
-       [](const Params& p) { return p.generation_rates.empty() ? std::string("all") : join(p.generation_rates); }},
-      NUM("sweep.mmu_ghz_per_100gbps", mmu_ghz_per_100gbps, 0, 1000, true,
-          "generation sweeps: each generation's chip.mmu_clock_ghz = this * rate_gbps / 100"),
-      {{"run.backend", "MMU backend: golden | rtl | lockstep"},
-       [](Params& p, const std::string& v) { p.backend = backend_from_string(v); },
-       [](const Params& p) { return std::string(to_string(p.backend)); }},
-      U64("run.jobs", jobs, 1, 256, "points simulated in parallel (one process each)"),
-      {{"run.kernel", "what runs the model: events (its own event queue) | systemc (the SystemC kernel, TLM-2.0 "
-                      "netlist); the same results"},
-       [](Params& p, const std::string& v) { p.kernel = net::parse_kernel(v, "run.kernel"); },
-       [](const Params& p) { return std::string(net::to_string(p.kernel)); }},
-      {{"run.full_compare", "lockstep: compare every queue and port every cycle (slow)"},
-       [](Params& p, const std::string& v) { p.full_compare = parse_bool("run.full_compare", v); },
-       [](const Params& p) { return std::string(p.full_compare ? "true" : "false"); }},
-      {{"run.allow_lossy",
-        "true: run a chip whose headroom is below what the link needs (chip.headroom_cells), its outputs labelled lossy"},
-       [](Params& p, const std::string& v) { p.allow_lossy = parse_bool("run.allow_lossy", v); },
-       [](const Params& p) { return std::string(p.allow_lossy ? "true" : "false"); }},
-      {{"run.rtl_variant", "rtl/lockstep: RTL parameter set by name (default: the one matching the chip)"},
-       [](Params& p, const std::string& v) { p.rtl_variant = v; },
-       [](const Params& p) { return p.rtl_variant; }},
-      U64("run.rtl_fault", rtl_fault, 0, kRtlFaults,
-          "rtl/lockstep: plant this fault of rtl/dsh_pkg.sv in the RTL (0 none; tests)"),
-  };
-  return e;
-}
-
-#undef NUM
-#undef U64
-#undef INT
-#undef HOSTS
-
-const Entry& find_entry(const std::string& key) {
-  const Entry* hit = nullptr;
-  int n = 0;
-  for (const auto& e : entries()) {
-    const std::string& k = e.info.key;
-    if (k == key) return e;
-    if (key.find('.') == std::string::npos && k.size() > key.size() &&
-        k.compare(k.size() - key.size() - 1, std::string::npos, "." + key) == 0) {
-      hit = &e;
-      ++n;
-    }
+std::vector<std::pair<int, double>> parse_port_rates(const std::string& v) {
+  std::vector<std::pair<int, double>> out;
+  for (const auto& item : split(v)) {
+    const auto c = item.find(':');
+    if (c == std::string::npos) throw ConfigError("link.port_rate_gbps = " + quoted(v) + ": " + quoted(item) + " is not port:gbps");
+    out.emplace_back(int(to_int("link.port_rate_gbps port", trim(item.substr(0, c)))),
+                     to_num("link.port_rate_gbps rate", trim(item.substr(c + 1)), 0, 100000, true));
   }
-  if (n == 1) return *hit;
-  std::string known;
-  for (const auto& e : entries()) known += " " + e.info.key;
-  throw ConfigError("unknown or ambiguous key '" + key + "' (known:" + known + ")");
+  return out;
+}
+
+std::vector<std::string> parse_schemes(const std::string& v) {
+  std::vector<std::string> out;
+  for (const auto& s : split(v)) {
+    std::string n = to_string(scheme_from_string(s));
+    std::transform(n.begin(), n.end(), n.begin(), ::tolower);
+    if (std::find(out.begin(), out.end(), n) == out.end()) out.push_back(n);
+  }
+  return out;
+}
+
+// The keys of the single-switch scenarios (pfc-avoidance, saturate) beside
+// the shared ones (switch_keys.h): each declared here once.
+KeyStore s1_keys() {
+  KeyStore k;
+  declare_switch_keys(k);
+    k.declare(list_key("link.port_rate_gbps", "", "per-port link rate exceptions, port:gbps list (negative port from the end)",
+                    [](const std::string& v) { parse_port_rates(v); }));
+  auto hosts = [&](const std::string& name, const std::string& def, const std::string& help) {
+    k.declare(list_key(name, def, help, [name](const std::string& v) { parse_int_list(v, name); }));
+  };
+  hosts("traffic.background_srcs", "0,1", "hosts of the endless background flows, e.g. 0,1 or 0..1");
+  k.declare(int_key("traffic.background_dst", -(1LL << 31), (1LL << 31) - 1, "-1",
+                  "their destination; negative counts from the last port"));
+  k.declare(uint_key("traffic.background_class", 0, 63, "1", "their class"));
+  hosts("traffic.fanin_srcs", "2..17", "hosts of the fan-in (bursty) flows, e.g. 2..17");
+  k.declare(int_key("traffic.fanin_dst", -(1LL << 31), (1LL << 31) - 1, "-2",
+                  "their destination; negative counts from the last port"));
+  hosts("traffic.fanin_classes", "0", "classes each fan-in host sends on (one flow each, sharing the burst)");
+  hosts("traffic.reverse_srcs", "", "hosts sending endlessly to fanin_srcs[k] (keeps the reverse links busy); empty for S1");
+  k.declare(uint_key("traffic.reverse_class", 0, 63, "1", "their class"));
+  k.declare(real_key("traffic.settle_us", 0, 1e7, false, "200", "pfc-avoidance: earliest fan-in start"));
+  k.declare(real_key("traffic.settle_after_pause_us", 0, 1e7, false, "50",
+                  "pfc-avoidance: the fan-in starts no earlier than this after every background queue paused once"));
+  k.declare(real_key("traffic.start_stagger_ns", 0, 1e9, false, "0", "host h starts its flows h * this later"));
+  k.declare(real_key("traffic.run_us", 0, 1e7, true, "300", "saturate: simulated time per point"));
+  k.declare(real_key("traffic.max_run_us", 0, 1e7, true, "5000", "hard stop of any point"));
+  k.declare(list_key("sweep.schemes", "dsh,sih", "list of dsh, sih", [](const std::string& v) {
+    if (parse_schemes(v).empty()) throw ConfigError("sweep.schemes = " + quoted(v) + ": expected a list of dsh, sih");
+  }));
+  k.declare(list_key("sweep.burst_pct", "5:60:5",
+                    "total fan-in burst, % of the buffer: list, or lo:hi:step", [](const std::string& v) {
+                      const auto b = parse_num_list(v, "sweep.burst_pct");
+                      if (b.empty()) throw ConfigError("sweep.burst_pct = " + quoted(v) + ": empty");
+                      for (double x : b) check_burst_pct("sweep.burst_pct", x);
+                    }));
+  k.declare(uint_key("sweep.refine_steps", 0, 30, "5",
+                  "bisections between the last pause-free and first paused point"));
+  k.declare(list_key("sweep.generations", "all", "[[generation]] rows to run, by rate_gbps: all, or a list (e.g. 100,400)",
+                    [](const std::string& v) {
+                      if (trim(v) != "all") parse_num_list(v, "sweep.generations");
+                    }));
+  k.declare(real_key("sweep.mmu_ghz_per_100gbps", 0, 1000, true, "1",
+                  "generation sweeps: each generation's chip.mmu_clock_ghz = this * rate_gbps / 100"));
+  k.declare(bool_key("run.allow_lossy", "false",
+                     "true: run a chip whose headroom is below what the link needs (chip.headroom_cells), its outputs "
+                     "labelled lossy"));
+  k.declare(text_key("run.rtl_variant", "", "rtl/lockstep: RTL parameter set by name (default: the one matching the chip)"));
+  return k;
 }
 
 }  // namespace
@@ -261,25 +159,64 @@ void check_burst_pct(const std::string& what, double pct) {
                       "] (% of the buffer)");
 }
 
-const std::vector<KeyInfo>& param_keys() {
-  static const std::vector<KeyInfo> k = [] {
-    std::vector<KeyInfo> v;
-    for (const auto& e : entries()) v.push_back(e.info);
-    return v;
-  }();
-  return k;
+Params::Params() : keys(s1_keys()) { apply(); }
+
+std::string Params::key_help() { return s1_keys().help(); }
+
+void Params::set(const std::string& key, const std::string& value, const std::string& origin) {
+  keys.set(key, value, origin);
+  apply();
 }
 
-void Params::set(const std::string& key, const std::string& value) {
-  const Entry& e = find_entry(trim(key));
-  try {
-    e.set(*this, trim(value));
-  } catch (const InputError& x) {
-    const std::string what = x.what();
-    // Config::set names the field; say which key (unless the message does).
-    if (what.rfind(e.info.key, 0) == 0) throw ConfigError(what);
-    throw ConfigError(e.info.key + ": " + what);
+void Params::apply() {
+  const KeyStore& k = keys;
+  const std::string& kd = k.text("scenario.kind");
+  if (kd != "pfc-avoidance" && kd != "saturate")
+    k.refuse("scenario.kind", "not a single-switch scenario (pfc-avoidance | saturate)");
+  kind = kd == "saturate" ? Kind::Saturate : Kind::PfcAvoidance;
+  name = k.text("scenario.name").empty() ? kd : k.text("scenario.name");
+  for (const ConfigField& f : config_fields()) {
+    const std::string n = f.name;
+    if (n != "scheme" && n != "port_headroom_cells" && n != "headroom_cells") mmu.set(n, k.text("chip." + n));
   }
+  headroom_auto = k.text("chip.headroom_cells") == "auto";
+  if (!headroom_auto) mmu.set("headroom_cells", k.text("chip.headroom_cells"));
+  cell_bytes = k.u64("chip.cell_bytes");
+  mmu_clock_ghz = k.num("chip.mmu_clock_ghz");
+  link_gbps = k.num("link.rate_gbps");
+  prop_delay_ns = k.num("link.prop_delay_ns");
+  mtu_bytes = k.u64("link.mtu_bytes");
+  processing_bytes = k.u64("link.processing_bytes");
+  pause_frame_bytes = k.u64("link.pause_frame_bytes");
+  port_rate_gbps = parse_port_rates(k.text("link.port_rate_gbps"));
+  dwrr_quantum_bytes = k.u64("switch.dwrr_quantum_bytes");
+  packet_bytes = k.u64("traffic.packet_bytes");
+  background_srcs = parse_int_list(k.text("traffic.background_srcs"));
+  background_dst = int(k.i64("traffic.background_dst"));
+  background_class = unsigned(k.u64("traffic.background_class"));
+  fanin_srcs = parse_int_list(k.text("traffic.fanin_srcs"));
+  fanin_dst = int(k.i64("traffic.fanin_dst"));
+  fanin_classes = parse_int_list(k.text("traffic.fanin_classes"));
+  reverse_srcs = parse_int_list(k.text("traffic.reverse_srcs"));
+  reverse_class = unsigned(k.u64("traffic.reverse_class"));
+  settle_us = k.num("traffic.settle_us");
+  settle_after_pause_us = k.num("traffic.settle_after_pause_us");
+  start_stagger_ns = k.num("traffic.start_stagger_ns");
+  run_us = k.num("traffic.run_us");
+  max_run_us = k.num("traffic.max_run_us");
+  schemes = parse_schemes(k.text("sweep.schemes"));
+  burst_pct = parse_num_list(k.text("sweep.burst_pct"));
+  refine_steps = unsigned(k.u64("sweep.refine_steps"));
+  generation_rates = trim(k.text("sweep.generations")) == "all" ? std::vector<double>{}
+                                                                 : parse_num_list(k.text("sweep.generations"));
+  mmu_ghz_per_100gbps = k.num("sweep.mmu_ghz_per_100gbps");
+  backend = backend_from_string(k.text("run.backend"));
+  jobs = unsigned(k.u64("run.jobs"));
+  kernel = net::parse_kernel(k.text("run.kernel"), "run.kernel");
+  full_compare = k.flag("run.full_compare");
+  allow_lossy = k.flag("run.allow_lossy");
+  rtl_variant = k.text("run.rtl_variant");
+  rtl_fault = unsigned(k.u64("run.rtl_fault"));
 }
 
 namespace {
@@ -332,28 +269,12 @@ void load_generations(std::vector<Generation>& generations, const toml::node& no
 
 void Params::load_toml(const std::string& path) { load_toml_text(read_text_file("scenario", path), path); }
 
-void Params::load_toml_text(const std::string& text_in, const std::string& path) {
-  const toml::table t = parse_toml(text_in, path);
-  const auto text = [](const toml::node& n) { return toml_text(n); };
-  for (const auto& [sec, node] : t) {
-    if (sec.str() == "generation") {
-      load_generations(generations, node, path);
-      continue;
-    }
-    const auto* tab = node.as_table();
-    if (!tab) throw ConfigError(path + ":" + std::to_string(node.source().begin.line) + ": top-level key '" +
-                                std::string(sec.str()) + "' must be in a [section]");
-    for (const auto& [k, v] : *tab) {
-      const std::string key = std::string(sec.str()) + "." + std::string(k.str());
-      try {
-        set(key, text(v));
-      } catch (const ConfigError& e) {
-        throw ConfigError(path + ":" + std::to_string(v.source().begin.line) + ": " + e.what());
-      }
-    }
-  }
+void Params::load_toml_text(const std::string& text, const std::string& path) {
+  const toml::table t = parse_toml(text, path);
+  if (const auto* g = t.get("generation")) load_generations(generations, *g, path);
+  keys.load_toml_text(text, path, {"generation"});
+  apply();
 }
-
 
 std::string Generation::label() const { return num_str(rate_gbps); }
 
@@ -383,18 +304,19 @@ Params Params::for_generation(size_t row) const {
   const Generation& g = generations.at(row);
   Params q = *this;
   q.generations.clear();
-  q.generation_rates.clear();
-  q.link_gbps = g.rate_gbps;
-  q.mmu_clock_ghz = mmu_ghz_per_100gbps * g.rate_gbps / 100.0;
   // Buffer time kept: the chip's bytes per Gb/s of capacity, times this switch's capacity.
   const double bytes = g.chip_buffer_mb * 1048576.0 * double(mmu.n_ports) * g.rate_gbps / g.chip_capacity_gbps;
-  q.mmu.buffer_cells = uint64_t(std::floor(bytes / double(cell_bytes)));
+  const std::string origin = "[[generation]] rate_gbps = " + g.label();
+  q.set("sweep.generations", "all", origin);
+  q.set("link.rate_gbps", num_str(g.rate_gbps), origin);
+  q.set("chip.mmu_clock_ghz", num_str(mmu_ghz_per_100gbps * g.rate_gbps / 100.0), origin);
+  q.set("chip.buffer_cells", std::to_string(uint64_t(std::floor(bytes / double(cell_bytes)))), origin);
   return q;
 }
 
 std::string Params::dump() const {
   std::ostringstream m;
-  for (const auto& e : entries()) m << e.info.key << " = " << e.get(*this) << '\n';
+  m << keys.dump();
   for (size_t i = 0; i < generations.size(); ++i) {
     const Generation& g = generations[i];
     m << "generation[" << i << "] = rate_gbps=" << g.label() << " chip_buffer_mb=" << num_str(g.chip_buffer_mb)
@@ -483,26 +405,19 @@ std::vector<std::pair<std::string, std::string>> Params::infeasible() const {
   return out;
 }
 
-uint64_t Params::link_headroom_cells() const {
-  LinkParams l;
-  l.link_gbps = link_gbps;
-  l.prop_delay_ns = prop_delay_ns;
-  l.mtu_bytes = mtu_bytes;
-  l.processing_bytes = processing_bytes;
-  l.cell_bytes = cell_bytes;
-  l.pkt_bytes = packet_bytes;
-  return dsh::headroom_cells(l);
-}
+uint64_t Params::link_headroom_cells() const { return link_headroom_cells(link_gbps); }
 
-uint64_t Params::link_headroom_cells(unsigned port) const {
+uint64_t Params::link_headroom_cells(unsigned port) const { return link_headroom_cells(rate_gbps(port)); }
+
+uint64_t Params::link_headroom_cells(double gbps) const {
   LinkParams l;
-  l.link_gbps = rate_gbps(port);
+  l.link_gbps = gbps;
   l.prop_delay_ns = prop_delay_ns;
   l.mtu_bytes = mtu_bytes;
   l.processing_bytes = processing_bytes;
   l.cell_bytes = cell_bytes;
   l.pkt_bytes = packet_bytes;
-  return dsh::headroom_cells(l);
+  return auto_headroom_cells(l, mmu.n_ports, mmu_clock_ghz);
 }
 
 uint64_t Params::max_link_headroom_cells() const {
@@ -515,6 +430,9 @@ bool Params::lossy() const { return !headroom_auto && mmu.headroom_cells < max_l
 
 void Params::validate_scenario() const {
   auto fail = [](const std::string& m) { throw ConfigError(m); };
+  check_switch_keys(keys);
+  if (backend == Backend::Golden && !rtl_variant.empty())
+    keys.refuse("run.rtl_variant", "has no effect with run.backend = golden" + keys.where("run.backend"));
   const int np = int(mmu.n_ports);
   auto host_ok = [&](const char* key, int h) {
     const int p = h < 0 ? np + h : h;
@@ -527,10 +445,6 @@ void Params::validate_scenario() const {
       fail(std::string(key) + " = " + std::to_string(c) + " is not a lossless class 0.." +
            std::to_string(mmu.n_queues - 1) + " (chip.n_queues)");
   };
-  if (mmu.n_ports < 1 || mmu.n_ports > 1024)
-    fail("chip.n_ports = " + std::to_string(mmu.n_ports) + " is out of range 1..1024");
-  if (mmu.n_queues < 1 || mmu.n_queues > 64)
-    fail("chip.n_queues = " + std::to_string(mmu.n_queues) + " is out of range 1..64");
   for (int h : background_srcs) host_ok("traffic.background_srcs", h);
   for (int h : fanin_srcs) host_ok("traffic.fanin_srcs", h);
   for (int h : reverse_srcs) host_ok("traffic.reverse_srcs", h);
@@ -565,22 +479,6 @@ void Params::validate_scenario() const {
     if (port_of(reverse_srcs[k]) == port_of(fanin_srcs[k]))
       fail("traffic.reverse_srcs[" + std::to_string(k) + "] = " + std::to_string(reverse_srcs[k]) +
            " sends to itself (its destination is traffic.fanin_srcs[" + std::to_string(k) + "])");
-  if (!(link_gbps > 0)) fail("link.rate_gbps must be > 0");
-  if (!(prop_delay_ns >= 0)) fail("link.prop_delay_ns must be >= 0");
-  if (!(mmu_clock_ghz > 0 && mmu_clock_ghz <= 1000)) fail("chip.mmu_clock_ghz must be in (0, 1000]");
-  if (cell_bytes == 0) fail("chip.cell_bytes must be > 0");
-  if (packet_bytes == 0 || packet_bytes > mtu_bytes)
-    fail("traffic.packet_bytes = " + std::to_string(packet_bytes) + " must be 1..link.mtu_bytes (" +
-         std::to_string(mtu_bytes) + ")");
-  if (pause_frame_bytes == 0 || pause_frame_bytes > processing_bytes)
-    fail("link.pause_frame_bytes = " + std::to_string(pause_frame_bytes) +
-         " must be 1..link.processing_bytes (the frame is received within the processing time)");
-  if (dwrr_quantum_bytes == 0) fail("switch.dwrr_quantum_bytes must be > 0");
-  if (schemes.empty()) fail("sweep.schemes is empty");
-  if (kind == Kind::PfcAvoidance && burst_pct.empty()) fail("sweep.burst_pct is empty");
-  for (double b : burst_pct) check_burst_pct("sweep.burst_pct", b);
-  if (jobs == 0 || jobs > 256) fail("run.jobs = " + std::to_string(jobs) + " is out of range 1..256");
-  if (!(max_run_us > 0)) fail("traffic.max_run_us must be > 0");
   // The fan-in burst must fit the packets' byte counter of a flow.
   if (kind == Kind::PfcAvoidance && double(buffer_bytes()) * kBurstPctMax / 100.0 > 1e15)
     fail("chip.buffer_cells * chip.cell_bytes = " + std::to_string(buffer_bytes()) + " B is too large (at most 1e14 B)");

@@ -9,6 +9,7 @@
 
 #include "config.h"
 #include "event_queue.h"
+#include "keys.h"
 #include "mmu_model.h"
 #include "theory.h"
 
@@ -41,66 +42,74 @@ struct Generation {
   std::string label() const;      // rate_gbps as text: the key in point IDs and summary.json
 };
 
+// A single-switch scenario: its keys (the one registry, keys.h; declared in
+// params.cpp and switch_keys.cpp) and the values the model reads, taken from
+// them. Every value changes through set(), so that the keys, dump() and
+// the point files say what ran.
 struct Params {
-  std::string name = "pfc-avoidance";
-  Kind kind = Kind::PfcAvoidance;
+  Params();  // every key at its default
+  std::string name;
+  Kind kind;
 
   // [chip] the MMU (spec §1.2). `mmu.scheme` is set per point from sweep.schemes.
   Config mmu;
-  uint64_t cell_bytes = 256;
-  bool headroom_auto = true;  // chip.headroom_cells = "auto": dsh::headroom_cells of each port's link
-  double mmu_clock_ghz = 1.0;
+  uint64_t cell_bytes;
+  bool headroom_auto;  // chip.headroom_cells = "auto": auto_headroom_cells of each port's link
+  double mmu_clock_ghz;
 
   // [link] every link (host <-> switch port), both directions.
-  double link_gbps = 100.0;
-  double prop_delay_ns = 2000.0;
-  uint64_t mtu_bytes = 1500;
-  uint64_t processing_bytes = 3840;   // PAUSE frame first bit in -> upstream decides (spec §7.1 item 3)
-  uint64_t pause_frame_bytes = 64;    // PFC/PAUSE frame on the wire, class 7
+  double link_gbps;
+  double prop_delay_ns;
+  uint64_t mtu_bytes;
+  uint64_t processing_bytes;   // PAUSE frame first bit in -> upstream decides (spec §7.1 item 3)
+  uint64_t pause_frame_bytes;    // PFC/PAUSE frame on the wire, class 7
   std::vector<std::pair<int, double>> port_rate_gbps;  // per-port exceptions "port:gbps" (both directions)
 
   // [switch]
-  uint64_t dwrr_quantum_bytes = 1600;
+  uint64_t dwrr_quantum_bytes;
 
   // [traffic] hosts are numbered like the switch ports they hang on.
-  uint64_t packet_bytes = 1500;
-  std::vector<int> background_srcs = {0, 1};
-  int background_dst = -1;  // negative: counted from the last port (-1 = last)
-  unsigned background_class = 1;
-  std::vector<int> fanin_srcs = {2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17};
-  int fanin_dst = -2;
-  std::vector<int> fanin_classes = {0};  // each fan-in host sends one flow per class
+  uint64_t packet_bytes;
+  std::vector<int> background_srcs;
+  int background_dst;  // negative: counted from the last port (-1 = last)
+  unsigned background_class;
+  std::vector<int> fanin_srcs;
+  int fanin_dst;
+  std::vector<int> fanin_classes;  // each fan-in host sends one flow per class
   std::vector<int> reverse_srcs;  // reverse_srcs[k] sends endlessly to fanin_srcs[k]
-  unsigned reverse_class = 1;
-  double settle_us = 200.0;        // pfc-avoidance: earliest fan-in start
-  double settle_after_pause_us = 50.0;  // ... and this long after the last background queue first paused
-  double start_stagger_ns = 0.0;   // host h starts its flows h * this later
-  double run_us = 300.0;           // saturate: length of a point
-  double max_run_us = 5000.0;      // any point stops here
+  unsigned reverse_class;
+  double settle_us;        // pfc-avoidance: earliest fan-in start
+  double settle_after_pause_us;  // ... and this long after the last background queue first paused
+  double start_stagger_ns;   // host h starts its flows h * this later
+  double run_us;           // saturate: length of a point
+  double max_run_us;      // any point stops here
 
   // [sweep]
-  std::vector<std::string> schemes = {"dsh", "sih"};
-  std::vector<double> burst_pct = {5, 10, 15, 20, 25, 30, 35, 40, 45, 50, 55, 60};
-  unsigned refine_steps = 5;  // bisections around each scheme's pause-free edge
+  std::vector<std::string> schemes;
+  std::vector<double> burst_pct;
+  unsigned refine_steps;  // bisections around each scheme's pause-free edge
   std::vector<Generation> generations;  // [[generation]] rows; empty: one chip, this one
   std::vector<double> generation_rates;  // sweep.generations: the rows to run (empty: all)
-  double mmu_ghz_per_100gbps = 1.0;     // a generation's MMU clock per 100 Gb/s of link rate
+  double mmu_ghz_per_100gbps;     // a generation's MMU clock per 100 Gb/s of link rate
 
   // [run]
-  Backend backend = Backend::Lockstep;
-  unsigned jobs = 2;
-  net::Kernel kernel = net::Kernel::Events;  // what runs the model's events (--trace: always SystemC)
-  bool full_compare = false;
-  bool allow_lossy = false;   // run a headroom below the link's need (labelled lossy) instead of refusing it  // lockstep: every queue every cycle (slow) instead of the touched ones
+  Backend backend;
+  unsigned jobs;
+  net::Kernel kernel;  // what runs the model's events (--trace: always SystemC)
+  bool full_compare;  // lockstep: every queue every cycle (slow) instead of the touched ones
+  bool allow_lossy;   // run a headroom below the link's need (labelled lossy) instead of refusing it
   std::string rtl_variant;    // rtl/lockstep: this built parameter set by name (default: the matching one)
-  unsigned rtl_fault = 0;     // rtl/lockstep: a planted fault of rtl/dsh_pkg.sv (the checker's self-test)
+  unsigned rtl_fault;     // rtl/lockstep: a planted fault of rtl/dsh_pkg.sv (the checker's self-test)
+
+  KeyStore keys;  // every key, with where its value came from
 
   // Sets one key from text; `key` may omit the section when the name is
   // unique (`burst_pct`). Lists are comma separated; host lists take ranges
-  // "a..b". Throws ConfigError naming the key.
-  void set(const std::string& key, const std::string& value);
+  // "a..b". Throws ConfigError naming the origin, the key and what is accepted.
+  void set(const std::string& key, const std::string& value, const std::string& origin = "");
   void load_toml(const std::string& path);  // every key of the file, in file order
   void load_toml_text(const std::string& text, const std::string& name);  // the same from text
+  static std::string key_help();            // every key: help, accepted values, default
   std::string dump() const;                 // "key = value" per line, all keys, then the generation rows
   // Throws ConfigError naming the key and limit: validate_scenario(), and
   // at least one scheme of sweep.schemes feasible on this chip.
@@ -125,6 +134,7 @@ struct Params {
   uint64_t headroom_cells() const;   // eta in cells (auto: of a link at link.rate_gbps; or the chip value)
   uint64_t link_headroom_cells() const;  // what a link at link.rate_gbps needs (spec §1.3 formula)
   uint64_t link_headroom_cells(unsigned port) const;  // what port's link needs: its 'auto' eta
+  uint64_t link_headroom_cells(double gbps) const;    // 'auto' eta of a link at gbps (switch_keys.h)
   uint64_t max_link_headroom_cells() const;  // the most any port's link needs
   // The MMU configuration of a scheme. Auto headroom on ports of different
   // rates: eta per port (Config::port_headroom_cells), else one eta.
@@ -138,12 +148,10 @@ struct Params {
   // flows (queues), R = fan-in hosts (each queue gets C / classes and drains
   // C / M), private_per_queue = phi (private_cells).
   AbsorptionModel absorption_model() const;
-};
 
-struct KeyInfo {
-  std::string key, help;
+ private:
+  void apply();  // the values above from keys
 };
-const std::vector<KeyInfo>& param_keys();  // for --help and --list
 
 // Parses "a,b,c" with ranges "a..b" (hosts) and "lo:hi:step" (numbers);
 // `what` names the key in a refusal.

@@ -11,7 +11,7 @@
 #include "deadlock.h"
 #include "dcqcn.h"
 #include "deadlock_detector.h"
-#include "key_store.h"
+#include "net_setup.h"
 #include "mmu_model.h"
 #include "net_setup.h"
 #include "topology.h"
@@ -200,7 +200,6 @@ TEST(NetDeadlock, CongestedButMovingIsNot) {
 // SIH's queue threshold is reached within ~20 us, S1 pauses S0 and F0 stops.
 TEST(NetScenario, CollateralDamageShortRun) {
   KeyStore k;
-  declare_common_keys(k);
   declare_collateral_keys(k);
   k.load_toml(DSH_SCENARIO_DIR "/collateral-damage.toml");
   k.set("run.cc", "none");
@@ -223,7 +222,6 @@ TEST(NetScenario, CollateralDamageShortRun) {
 
 TEST(NetKeys, UnknownAndBadValuesAreRefusedByName) {
   KeyStore k;
-  declare_common_keys(k);
   declare_collateral_keys(k);
   try {
     k.set("net.linkz", "x");
@@ -250,7 +248,6 @@ TEST(NetKeys, UnknownAndBadValuesAreRefusedByName) {
 namespace {
 KeyStore deadlock_keys() {
   KeyStore k;
-  declare_common_keys(k);
   declare_deadlock_keys(k);
   k.load_toml(DSH_SCENARIO_DIR "/deadlock.toml");
   k.set("traffic.load", "0.5");
@@ -289,7 +286,6 @@ TEST(NetDeadlock, CongestedUpDownNetworkIsNot) {
 // planted RTL fault (spec §9, shared drains before headroom) is caught.
 TEST(NetLockstep, OneRtlSwitchGivesTheSameResult) {
   KeyStore k;
-  declare_common_keys(k);
   declare_collateral_keys(k);
   k.load_toml(DSH_SCENARIO_DIR "/collateral-damage.toml");
   k.set("traffic.settle_us", "100");

@@ -120,7 +120,9 @@ class NetPoints(unittest.TestCase):
         # A point run with another load (foreign): the message names the key.
         os.remove(os.path.join(pts, "node2", ids[0] + ".json"))
         other = os.path.join(d, "other")
-        rc, _, err = sim(S3, *opts, "--set", "traffic.load=0.4", "--point", ids[1], "-o", other)
+        # (a key is given once on a command line: the other load replaces SHORT3's)
+        other_opts = [o.replace("traffic.load=0.5", "traffic.load=0.4") for o in opts]
+        rc, _, err = sim(S3, *other_opts, "--point", ids[1], "-o", other)
         self.assertIn(rc, (0, 1), err)
         shutil.copy(os.path.join(other, ids[1] + ".json"), os.path.join(pts, "node2"))
         os.remove(os.path.join(pts, ids[1] + ".json"))
@@ -129,7 +131,8 @@ class NetPoints(unittest.TestCase):
         self.assertIn("foreign", err)
         self.assertIn("traffic.load = 0.4 there, 0.5 here", err)
         # A point of a 0.4 ms run is not one of a 0.5 ms run, whichever key set the duration.
-        rc, _, err = sim(S3, *opts, "--set", "deadlock.duration_ms=0.5", "--merge", pts, "-o", out)
+        longer = [o.replace("deadlock.duration_ms=0.4", "deadlock.duration_ms=0.5") for o in opts]
+        rc, _, err = sim(S3, *longer, "--merge", pts, "-o", out)
         self.assertEqual(rc, 2, err)
         self.assertIn("deadlock.duration_ms = 0.4 there, 0.5 here", err)
 

@@ -1,0 +1,88 @@
+#include "switch_keys.h"
+
+#include <cmath>
+
+#include "input.h"
+#include "mmu_model.h"
+
+namespace dsh::sc {
+
+namespace {
+
+bool uses_rtl(const KeyStore& k) { return k.text("run.backend") != "golden"; }
+
+}  // namespace
+
+const std::vector<std::string>& scenario_kinds() {
+  static const std::vector<std::string> kinds = {"pfc-avoidance", "saturate", "collateral-damage", "deadlock"};
+  return kinds;
+}
+
+void declare_switch_keys(KeyStore& k) {
+  k.declare(text_key("scenario.name", "", "name of the outputs (out/<name>); default the kind"));
+  k.declare(choice_key("scenario.kind", scenario_kinds(), "pfc-avoidance",
+                       "pfc-avoidance (S1 sweep) | saturate (S4: endless flows) | collateral-damage (S2) | "
+                       "deadlock (S3); chosen by the scenario file"));
+  // [chip]: the MMU fields from the one field table, with its ranges and
+  // defaults (spec §1.2); the scheme is the run's, per-port eta comes from
+  // the links.
+  for (const ConfigField& f : config_fields()) {
+    const std::string name = f.name;
+    if (name == "scheme" || name == "port_headroom_cells") continue;
+    const std::string help = std::string(f.help) + (*f.unit ? ", " + std::string(f.unit) : "");
+    if (name == "headroom_cells") {
+      Key h{"chip.headroom_cells", KeyType::Text, "auto",
+            "eta, cells: auto = spec §1.3 of each port's link plus the switch's admission wait and decision latency "
+            "(spec §7.2), or a number for every port"};
+      const int64_t lo = f.lo, hi = f.hi;
+      h.check = [lo, hi](const std::string& v) {
+        if (v != "auto") parse_uint("chip.headroom_cells", v, uint64_t(lo), uint64_t(hi));
+      };
+      k.declare(h);
+      continue;
+    }
+    k.declare(int_key("chip." + name, f.lo, f.hi, f.default_text(), help));
+  }
+  k.declare(uint_key("chip.cell_bytes", 16, 65536, "256", "bytes per buffer cell"));
+  k.declare(real_key("chip.mmu_clock_ghz", 0, 100, true, "1", "MMU clock; one enqueue and one dequeue per cycle"));
+  k.declare(real_key("link.rate_gbps", 0, 100000, true, "100", "every link, Gb/s (a scenario may set some links apart)"));
+  k.declare(real_key("link.prop_delay_ns", 0, 1e9, false, "2000", "every link, propagation delay D_prop"));
+  k.declare(uint_key("link.mtu_bytes", 64, 9216, "1500", "MTU (headroom formula)"));
+  k.declare(uint_key("link.processing_bytes", 64, 1 << 20, "3840",
+                     "upstream reaction to a PAUSE frame, bytes at link rate, from its first bit (spec §7.1 item 3)"));
+  k.declare(uint_key("link.pause_frame_bytes", 64, 1500, "64", "PFC frame on the wire, class 7"));
+  k.declare(uint_key("switch.dwrr_quantum_bytes", 1, 1 << 20, "1600", "DWRR quantum of the lossless classes"));
+  k.declare(uint_key("traffic.packet_bytes", 64, 9216, "1500",
+                     "data packet size, at most link.mtu_bytes (a flow's last packet may be shorter)"));
+  k.declare(choice_key("run.backend", {"golden", "rtl", "lockstep"}, "lockstep",
+                       "MMU backend: golden, the Verilated RTL, or both in lockstep"));
+  k.declare(choice_key("run.kernel", {"events", "systemc"}, "events",
+                       "what runs the model: its own event queue, or the SystemC kernel (TLM-2.0 netlist); the same "
+                       "results"));
+  k.declare(uint_key("run.jobs", 1, 256, "2", "points run in parallel, one process each"));
+  k.declare(bool_key("run.full_compare", "false", "lockstep: compare every queue and port every cycle (slow)"));
+  k.declare(uint_key("run.rtl_fault", 0, kRtlFaults, "0",
+                     "rtl/lockstep: plant this fault of rtl/dsh_pkg.sv in the RTL (0 none; the checker's self-test)"));
+}
+
+void check_switch_keys(const KeyStore& k) {
+  if (k.u64("traffic.packet_bytes") > k.u64("link.mtu_bytes"))
+    k.refuse("traffic.packet_bytes", "longer than link.mtu_bytes = " + k.text("link.mtu_bytes") + k.where("link.mtu_bytes"));
+  if (k.u64("link.processing_bytes") < k.u64("link.pause_frame_bytes"))
+    k.refuse("link.processing_bytes", "below link.pause_frame_bytes = " + k.text("link.pause_frame_bytes") +
+                                          k.where("link.pause_frame_bytes") + "; the reaction counts from the frame's "
+                                          "first bit");
+  const std::string golden = "has no effect with run.backend = golden" + k.where("run.backend");
+  if (!uses_rtl(k) && k.u64("run.rtl_fault") != 0) k.refuse("run.rtl_fault", golden + "; use rtl or lockstep");
+  if (k.text("run.backend") != "lockstep" && k.flag("run.full_compare"))
+    k.refuse("run.full_compare", "compares the RTL with the golden model: needs run.backend = lockstep, not " +
+                                     k.text("run.backend") + k.where("run.backend"));
+}
+
+uint64_t auto_headroom_cells(LinkParams link, size_t switch_ports, double mmu_clock_ghz) {
+  const double wait_ns = double(kRtlLatency + 1 + switch_ports) / mmu_clock_ghz;
+  link.processing_bytes += uint64_t(std::ceil(wait_ns * link.link_gbps / 8.0));
+  return headroom_cells(link);
+}
+
+}  // namespace dsh::sc

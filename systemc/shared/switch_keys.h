@@ -1,0 +1,34 @@
+// The keys every scenario of the switch model shares, declared once:
+// [scenario] name and kind, [chip] (the MMU fields of the one field table,
+// golden/config.h, plus the cell size and the MMU clock), [link], [switch],
+// traffic.packet_bytes and the [run] keys that choose the MMU backend and
+// the kernel. Each scenario declares its own keys beside them.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "config.h"
+#include "keys.h"
+
+namespace dsh::sc {
+
+// The scenario kinds dsh-sim runs.
+const std::vector<std::string>& scenario_kinds();
+
+void declare_switch_keys(KeyStore& k);
+
+// Refuses what no single key can: a combination of keys (a packet longer
+// than the MTU) or an option that has no effect with the chosen backend (a
+// planted RTL fault asked of the golden model). Names the keys, their values
+// and where they came from.
+void check_switch_keys(const KeyStore& k);
+
+// chip.headroom_cells = "auto" (spec §7.2): the spec §1.3 headroom of a link
+// with the PAUSE reaction lengthened by what the switch model adds before a
+// PAUSE leaves: the admission wait (up to one MMU cycle per port of the
+// switch) and the decision latency (kRtlLatency + 1 cycles), at the link's
+// rate.
+uint64_t auto_headroom_cells(LinkParams link, size_t switch_ports, double mmu_clock_ghz);
+
+}  // namespace dsh::sc
