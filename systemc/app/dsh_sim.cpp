@@ -1,4 +1,6 @@
-// dsh-sim: runs a scenario of the SystemC switch model.
+// dsh-sim: runs a scenario of the switch model. The command line is parsed
+// once here; the scenario file's [scenario] kind chooses the runner: the
+// single switch below, or the network (net_main.cpp).
 //
 //   dsh-sim scenarios/pfc-avoidance.toml                 # S1 sweep, both schemes, lockstep MMU
 //   dsh-sim scenarios/pfc-avoidance.toml --set burst_pct=10,20 --set chip.alpha_log2=-3
@@ -25,6 +27,8 @@
 
 #include "cli_common.h"
 #include "net_main.h"
+#include "sim_options.h"
+#include "switch_keys.h"
 #include "sim.h"
 #include "sweep.h"
 
@@ -52,95 +56,39 @@ PointSpec parse_point(const std::string& opt, const std::string& s) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
-  // Network scenarios (collateral-damage, deadlock) have their own runner.
-  if (const int rc = dsh::net::dispatch(argc, argv); rc != dsh::net::kNotNetScenario) return rc;
-  CLI::App app{"dsh-sim: scenarios of the SystemC shared-buffer switch model (golden, RTL or lockstep MMU)"};
-  std::string scenario, out_dir, point, trace, plot_script = DSH_PLOT_SCRIPT, python = DSH_PYTHON, backend, jobs_s;
-  std::string link_plot_script = DSH_LINK_PLOT_SCRIPT, merge_dir;
-  std::vector<std::string> sets;
-  bool list = false, no_plot = false, allow_lossy = false, list_points = false, rerun = false, reproducible = false;
-  app.add_option("scenario", scenario, "scenario file (TOML); default: the built-in S1 = scenarios/pfc-avoidance.toml");
-  app.add_option("--set", sets,
-                 "override a scenario key: --set section.key=value (or key=value when the name is unique); "
-                 "lists comma separated, host ranges a..b, number ranges lo:hi:step. Repeatable.")
-      ->allow_extra_args(false);
-  app.add_option("-b,--backend", backend, "MMU backend golden | rtl | lockstep (= --set run.backend=...)");
-  app.add_option("-j,--jobs", jobs_s, "points in parallel, 1..256 (= --set run.jobs=...)");
-  app.add_option("-o,--out", out_dir, "output directory (default out/<scenario.name>)");
-  app.add_option("--point", point,
-                 "run one point: an ID from --list-points, its result into <-o>/<ID>.json (default -o "
-                 "out/<scenario.name>/points; skipped when a valid result is there, unless --rerun); or SCHEME:BURST_PCT, "
-                 "printed only");
-  app.add_flag("--list-points", list_points, "print the IDs of the sweep's points, one per line, then exit");
-  app.add_option("--merge", merge_dir,
-                 "build sweep.csv, summary.* and sweep.png in -o from the point results in DIR (and its subdirectories); "
-                 "refuses missing, duplicate and foreign points; runs the bisection steps not there yet");
-  app.add_flag("--rerun", rerun, "run points again even when a valid result file is there");
-  app.add_flag("--reproducible", reproducible,
-               "leave wall-clock figures out of the outputs, so that the same points give byte-identical files");
-  app.add_option("--trace", trace, "run one point SCHEME:BURST_PCT with an FST trace and a .gtkw in the output directory");
-  app.add_option("--plot-script", plot_script, "plot script");
-  app.add_option("--link-plot-script", link_plot_script, "plot script of a generation sweep");
-  app.add_option("--python", python, "python3 with matplotlib for the plot");
-  app.add_flag("--no-plot", no_plot, "skip the PNG");
-  app.add_flag("--allow-lossy", allow_lossy,
-               "run a chip.headroom_cells below what the link needs, labelled lossy (= --set run.allow_lossy=true)");
-  app.add_flag("--list", list, "print every key with its value after file and overrides, then exit");
-  std::ostringstream keys;
-  keys << "\nScenario keys (file sections [chip] [link] [switch] [traffic] [sweep] [run] [scenario]):\n";
-  keys << Params::key_help();
-  keys << "\n[[generation]] rows (a sweep over chip generations, scenarios/link-speeds.toml): rate_gbps, "
-          "chip_buffer_mb (MB of 2^20 B), chip_capacity_gbps, chip, source; each row's chip has every link at "
-          "rate_gbps, the chip's buffer per Gb/s of capacity times chip.n_ports * rate_gbps, eta from the link and "
-          "an MMU clock of sweep.mmu_ghz_per_100gbps per 100 Gb/s.\n";
-  keys << "\nOutputs in the output directory: sweep.csv (one row per point), summary.txt / summary.json "
-          "(largest pause-free burst per scheme, simulated vs Theorem 1/2), sweep.png; sweep.partial.csv while "
-          "a sweep runs (kept when it is interrupted); points/<ID>.json, one result file per point (a rerun "
-          "skips the valid ones).\n"
-          "Exit status: 0 done, 1 drops or a lockstep mismatch, 2 bad input (nothing run), 3 a point process failed, "
-          "4 invalid experiment (the stimulus did not happen as the scenario describes), 130 interrupted.\n";
-  app.footer(keys.str());
-  const int parsed = parse_command_line(app, argc, argv, "dsh-sim");
-  if (parsed >= 0) return parsed;
-
+// The single-switch scenarios (pfc-avoidance, saturate).
+int run_single_switch(const SimOptions& o) {
+  std::string out_dir = o.out_dir;
+  const std::string& point = o.point;
+  const std::string& trace = o.trace;
+  const std::string& merge_dir = o.merge_dir;
+  const bool list_points = o.list_points, rerun = o.rerun, reproducible = o.reproducible, list = o.list;
+  const std::string& scenario = o.scenario;
   // Everything is checked before the first point starts (exit 2).
   Params p;
   PointSpec one;
-  const bool point_id = app.count("--point") && point.find('=') != std::string::npos;  // an ID, not SCHEME:BURST
-  const bool single = (app.count("--point") && !point_id) || app.count("--trace");
+  const bool point_id = o.has_point && point.find('=') != std::string::npos;  // an ID, not SCHEME:BURST
+  const bool single = (o.has_point && !point_id) || o.has_trace;
   std::vector<std::pair<std::string, std::string>> infeasible;
   SweepPoint the_point;  // --point ID
   try {
-    if (app.count("--point") && app.count("--trace")) throw InputError("--point and --trace: give one of them");
-    if (list_points + !merge_dir.empty() + app.count("--point") + app.count("--trace") > 1)
-      throw InputError("--list-points, --merge, --point and --trace: give one of them");
-    if (app.count("--merge") && merge_dir.empty()) throw InputError("--merge = '': expected a directory of point files");
-    if (app.count("--merge") && rerun) throw InputError("--merge and --rerun: a merge reads the points, give one of them");
+    if (o.full) throw InputError("--full: the deadlock scenario's option, not a single-switch one");
     if (!scenario.empty()) p.load_toml(scenario);
-    for (const auto& s : sets) {
-      const auto eq = s.find('=');
-      if (eq == std::string::npos) throw ConfigError("--set " + quoted(s) + ": expected key=value");
-      p.set(s.substr(0, eq), s.substr(eq + 1), "--set");
-    }
-    if (app.count("-b")) p.set("run.backend", backend, "-b");
-    if (app.count("-j")) p.set("run.jobs", jobs_s, "-j");
-    if (allow_lossy) p.set("run.allow_lossy", "true", "--allow-lossy");
+    for (size_t i = 0; i < o.sets.size(); ++i) p.set(o.sets[i].first, o.sets[i].second, o.set_origins[i]);
     if (p.kind == Kind::Saturate && (list_points || point_id || !merge_dir.empty()))
       throw InputError("scenario.kind = saturate has no point list (one point per scheme): run it whole");
     if (single) {
-      one = app.count("--trace") ? parse_point("--trace", trace) : parse_point("--point", point);
+      one = o.has_trace ? parse_point("--trace", trace) : parse_point("--point", point);
       if (!p.generations.empty()) {  // SCHEME:BURST names a point of one chip
         const auto rows = p.selected_generations();
         if (rows.size() != 1)
-          throw InputError(std::string(app.count("--trace") ? "--trace" : "--point") +
+          throw InputError(std::string(o.has_trace ? "--trace" : "--point") +
                            ": this scenario sweeps " + std::to_string(rows.size()) +
                            " chip generations; select one with --set sweep.generations=RATE, or name a point by its ID "
                            "(--list-points)");
         p = p.for_generation(rows[0]);
       }
-      p.set("sweep.schemes", scheme_name(int(one.scheme)), app.count("--trace") ? "--trace" : "--point");
+      p.set("sweep.schemes", scheme_name(int(one.scheme)));
     }
     p.validate();  // refuses a single-chip run whose every scheme is infeasible
     if (p.generations.empty()) {
@@ -149,7 +97,7 @@ int main(int argc, char** argv) {
       for (const auto& sch : p.schemes)
         if (std::none_of(infeasible.begin(), infeasible.end(), [&](const auto& x) { return x.first == sch; }))
           feasible += (feasible.empty() ? "" : ",") + sch;
-      p.set("sweep.schemes", feasible, "sweep.schemes");
+      p.set("sweep.schemes", feasible);
     }
     if (list_points || point_id) {
       const auto chips = sweep_chips(p, infeasible);
@@ -164,13 +112,13 @@ int main(int argc, char** argv) {
                          (scenario.empty() ? std::string("dsh-sim") : "dsh-sim " + scenario) +
                          " --list-points lists them, with the same --set options)");
       the_point = *hit;
-      if (out_dir.empty() && !app.count("-o")) out_dir = "out/" + p.name + "/points";
+      if (out_dir.empty() && !o.has_out) out_dir = "out/" + p.name + "/points";
     }
     if (list) {
       std::printf("%s", p.dump().c_str());
       return kExitOk;
     }
-    if (app.count("-o") && out_dir.empty())
+    if (o.has_out && out_dir.empty())
       throw InputError("-o = '': expected a directory name (without -o: out/<scenario.name>)");
     if (out_dir.empty()) out_dir = "out/" + p.name;
     check_output_dir("-o", out_dir);
@@ -293,10 +241,10 @@ int main(int argc, char** argv) {
     so.merge = !merge_dir.empty();
     so.rerun = rerun;
     so.reproducible = reproducible;
-    so.plot = !no_plot;
-    so.plot_script = plot_script;
-    so.link_plot_script = link_plot_script;
-    so.python = python;
+    so.plot = !o.no_plot;
+    so.plot_script = o.plot_script.empty() ? DSH_PLOT_SCRIPT : o.plot_script;
+    so.link_plot_script = o.link_plot_script.empty() ? DSH_LINK_PLOT_SCRIPT : o.link_plot_script;
+    so.python = o.python.empty() ? DSH_PYTHON : o.python;
     return run_sweep(p, infeasible, so);
   }
 
@@ -392,4 +340,98 @@ int main(int argc, char** argv) {
     return clean || lossy ? kExitOk : kExitCheckFailed;
   }
 
+}
+
+
+int main(int argc, char** argv) {
+  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
+  CLI::App app{"dsh-sim: scenarios of the switch model (golden, RTL or lockstep MMU): the single switch (S1, S4) and "
+               "networks (S2, S3)"};
+  SimOptions o;
+  std::vector<std::string> sets;
+  std::string backend, jobs;
+  bool allow_lossy = false;
+  app.add_option("scenario", o.scenario,
+                 "scenario file (TOML); its [scenario] kind chooses the runner; default: the built-in S1 = "
+                 "scenarios/pfc-avoidance.toml");
+  app.add_option("--set", sets,
+                 "override a scenario key: --set section.key=value (or key=value when the name is unique; "
+                 "chip.<SWITCH>.<field> for one switch of a network); lists comma separated, host ranges a..b, number "
+                 "ranges lo:hi:step. Repeatable, once per key.")
+      ->allow_extra_args(false);
+  app.add_option("-b,--backend", backend, "MMU backend golden | rtl | lockstep (= --set run.backend=...)");
+  app.add_option("-j,--jobs", jobs, "points in parallel, 1..256 (= --set run.jobs=...)");
+  app.add_option("-o,--out", o.out_dir, "output directory (default out/<scenario.name>)");
+  app.add_option("--point", o.point,
+                 "run one point: an ID from --list-points, its result into <-o>/<ID>.json (default -o "
+                 "out/<scenario.name>/points; skipped when a valid result is there, unless --rerun); single switch: "
+                 "also SCHEME:BURST_PCT, printed only");
+  app.add_flag("--list-points", o.list_points, "print the IDs of the run's points, one per line, then exit");
+  app.add_option("--merge", o.merge_dir,
+                 "build the outputs in -o from the point results in DIR (and its subdirectories); refuses missing, "
+                 "duplicate and foreign points, writing nothing; a single-switch sweep runs the bisection steps not "
+                 "there yet");
+  app.add_flag("--rerun", o.rerun, "run points again even when a valid result file is there");
+  app.add_flag("--reproducible", o.reproducible,
+               "leave wall-clock and CPU figures out of the outputs, so that the same points give byte-identical files");
+  app.add_option("--trace", o.trace,
+                 "single switch: run one point SCHEME:BURST_PCT with an FST trace and a .gtkw in the output directory");
+  app.add_flag("--full", o.full, "deadlock: the paper's scale (deadlock.full_* keys: 100 seeds x 100 ms)");
+  app.add_option("--plot-script", o.plot_script, "plot script (default: the scenario's own)");
+  app.add_option("--link-plot-script", o.link_plot_script, "single switch: plot script of a generation sweep");
+  app.add_option("--python", o.python, "python3 with matplotlib for the plot (default " DSH_PYTHON ")");
+  app.add_flag("--no-plot", o.no_plot, "skip the PNG");
+  app.add_flag("--allow-lossy", allow_lossy,
+               "single switch: run a chip.headroom_cells below what the link needs, labelled lossy (= --set "
+               "run.allow_lossy=true)");
+  app.add_flag("--list", o.list, "print every key with its value after file and overrides, then exit");
+  app.add_flag("--keys", o.keys, "print every key of the scenario's kind with its range and default, then exit");
+  app.footer(
+      "\nScenario keys: dsh-sim [SCENARIO] --keys lists the keys of the file's kind with their ranges and "
+           "defaults (single switch: [chip] [link] [switch] [traffic] [sweep] [run] [scenario]; networks also [net] "
+           "[dcqcn] [deadlock]); the [[generation]] rows of a single-switch file sweep chip generations "
+           "(scenarios/link-speeds.toml).\n"
+           "\nOutputs in the output directory: the CSV, summary.txt / summary.json and the PNG; points/<ID>.json, one "
+           "result file per point (a rerun skips the valid ones); a single-switch sweep keeps sweep.partial.csv "
+           "when interrupted.\n"
+           "Exit status: 0 done, 1 drops or a lockstep mismatch, 2 bad input (nothing run, nothing written), 3 a "
+           "point process failed, 4 invalid experiment (the stimulus did not happen as the scenario describes), 130 "
+      "interrupted.\n");
+  const int parsed = parse_command_line(app, argc, argv, "dsh-sim");
+  if (parsed >= 0) return parsed;
+  std::string kind;
+  try {
+    o.has_out = app.count("-o") != 0;
+    o.has_point = app.count("--point") != 0;
+    o.has_trace = app.count("--trace") != 0;
+    o.has_merge = app.count("--merge") != 0;
+    for (const auto& s : sets) {
+      const auto eq = s.find('=');
+      if (eq == std::string::npos) throw InputError("--set " + quoted(s) + ": expected key=value");
+      o.sets.emplace_back(s.substr(0, eq), s.substr(eq + 1));
+      o.set_origins.push_back("--set");
+    }
+    if (app.count("-b")) o.sets.emplace_back("run.backend", backend), o.set_origins.push_back("-b");
+    if (app.count("-j")) o.sets.emplace_back("run.jobs", jobs), o.set_origins.push_back("-j");
+    if (allow_lossy) o.sets.emplace_back("run.allow_lossy", "true"), o.set_origins.push_back("--allow-lossy");
+    if (o.has_point && o.has_trace) throw InputError("--point and --trace: give one of them");
+    if (o.list + o.keys + o.list_points + o.has_merge + o.has_point + o.has_trace > 1)
+      throw InputError("--list, --keys, --list-points, --merge, --point and --trace: give one of them");
+    if (o.has_merge && o.merge_dir.empty()) throw InputError("--merge = '': expected a directory of point files");
+    if (o.has_merge && o.rerun) throw InputError("--merge and --rerun: a merge reads the points, give one of them");
+    if (o.has_point && o.point.empty()) throw InputError("--point = '': expected a point ID (--list-points)");
+    if (o.has_out && o.out_dir.empty())
+      throw InputError("-o = '': expected a directory name (without -o: out/<scenario.name>)");
+    kind = o.scenario.empty() ? "pfc-avoidance" : scenario_kind_of(o.scenario);
+    if (o.keys) {
+      const bool net = kind == "collateral-damage" || kind == "deadlock";
+      std::printf("%s", net ? dsh::net::network_keys(kind).help().c_str() : Params::key_help().c_str());
+      return kExitOk;
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "dsh-sim: error: %s\n", e.what());
+    return kExitBadInput;
+  }
+  if (kind == "collateral-damage" || kind == "deadlock") return dsh::net::run_network(o, kind);
+  return run_single_switch(o);
 }

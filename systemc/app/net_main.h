@@ -1,14 +1,17 @@
-// dsh-sim's entry for the network scenarios (collateral-damage, deadlock):
-// dsh-sim hands the command line over when the scenario file's
-// [scenario] kind is one of them.
+// dsh-sim's runner of the network scenarios (collateral-damage, deadlock).
 #pragma once
+
+#include <string>
+
+#include "keys.h"
+#include "sim_options.h"
 
 namespace dsh::net {
 
-inline constexpr int kNotNetScenario = -1;
+// The keys of a network scenario kind (collateral-damage, deadlock).
+sc::KeyStore network_keys(const std::string& kind);
 
-// Runs a network scenario and returns the exit status, or kNotNetScenario
-// when the command line names no network scenario file.
-int dispatch(int argc, char** argv);
+// Runs the scenario the options name and returns dsh-sim's exit status.
+int run_network(const sc::SimOptions& o, const std::string& kind);
 
 }  // namespace dsh::net

@@ -4,6 +4,7 @@
 
 #include "input.h"
 #include "mmu_model.h"
+#include "toml_text.h"
 
 namespace dsh::sc {
 
@@ -16,6 +17,16 @@ bool uses_rtl(const KeyStore& k) { return k.text("run.backend") != "golden"; }
 const std::vector<std::string>& scenario_kinds() {
   static const std::vector<std::string> kinds = {"pfc-avoidance", "saturate", "collateral-damage", "deadlock"};
   return kinds;
+}
+
+std::string scenario_kind_of(const std::string& path) {
+  const toml::table t = parse_toml(read_text_file("scenario", path), path);
+  const toml::node* n = t.at_path("scenario.kind").node();
+  if (!n) return "pfc-avoidance";
+  KeyStore k;
+  declare_switch_keys(k);
+  k.set("scenario.kind", toml_text(*n), path + ":" + std::to_string(n->source().begin.line));
+  return k.text("scenario.kind");
 }
 
 void declare_switch_keys(KeyStore& k) {

@@ -16,6 +16,11 @@ namespace dsh::sc {
 // The scenario kinds dsh-sim runs.
 const std::vector<std::string>& scenario_kinds();
 
+// The [scenario] kind of a scenario file (pfc-avoidance when it names
+// none); a kind that is not one of scenario_kinds() is refused with the
+// file's line.
+std::string scenario_kind_of(const std::string& path);
+
 void declare_switch_keys(KeyStore& k);
 
 // Refuses what no single key can: a combination of keys (a packet longer
