@@ -267,37 +267,54 @@ int collateral_main(const KeyStore& k, const NetSweepOptions& o, bool plot, cons
     for (const auto& cc : s.ccs) sw.points.push_back({net_point_id(name, sch, cc, nullptr), sch, cc, 0});
   sw.params = net_point_params(k, {"run.schemes", "run.cc", "run.mismatch_dir", "run.kernel"}, {});
   sw.run = [&](const std::vector<size_t>& todo, const NetPointDone& done) {
-    for (size_t i : todo) {
-      const NetPoint& pt = sw.points[i];
-      const Scheme scheme = pt.scheme == "dsh" ? Scheme::DSH : Scheme::SIH;
-      // The SystemC kernel runs once per process: each run in a child.
-      CollateralRun r;
-      if (s.kernel == Kernel::Events) {
-        r = run_collateral(k, s, scheme, pt.cc);
-      } else {
-        const std::string out = run_in_child([&] { return to_json(run_collateral(k, s, scheme, pt.cc)).dump(); });
-        if (out.rfind("error:", 0) == 0) {
-          r.scheme = pt.scheme;
-          r.cc = pt.cc;
-          r.error = out.substr(7);
-        } else {
-          r = from_json(nlohmann::json::parse(out));
-        }
-      }
-      std::fprintf(stderr,
-                   "%s %s: F0 %.1f Gb/s before, during the fan-in (%.1f..%.1f us) mean %.1f min %.1f Gb/s; "
-                   "lossless drops %llu; PAUSE frames S0..: ",
-                   r.scheme.c_str(), r.cc.c_str(), r.f0_mean_before, r.fanin_start_us, r.fanin_end_us, r.f0_mean_during,
-                   r.f0_min_during, (unsigned long long)r.lossless_drops);
-      for (auto n : r.pause_frames) std::fprintf(stderr, "%llu ", (unsigned long long)n);
-      std::fprintf(stderr, "; ECN marks: ");
-      for (auto n : r.ecn_marks) std::fprintf(stderr, "%llu ", (unsigned long long)n);
-      std::fprintf(stderr, "; %llu packets forwarded in %.2f s wall (%.2f M/s), %.0f us simulated%s%s\n",
-                   (unsigned long long)r.forwarded, r.wall_s, double(r.forwarded) / r.wall_s / 1e6, r.sim_us,
-                   r.triggered ? "" : "; the long flows never reached traffic.trigger_gbps",
-                   r.error.empty() ? "" : ("; ERROR " + r.error).c_str());
-      done(i, to_json(r), r.error);
-    }
+    // Each run in a child process of the one pool (a SystemC kernel runs
+    // once per process), run.jobs at a time.
+    size_t next = 0;
+    run_pool(
+        unsigned(k.u64("run.jobs")),
+        [&]() -> std::optional<PoolTask> {
+          if (next == todo.size()) return std::nullopt;
+          const NetPoint& pt = sw.points[todo[next++]];
+          const Scheme scheme = pt.scheme == "dsh" ? Scheme::DSH : Scheme::SIH;
+          return PoolTask{[&k, &s, scheme, pt] {
+                            try {
+                              return to_json(run_collateral(k, s, scheme, pt.cc)).dump();
+                            } catch (const std::exception& e) {
+                              CollateralRun r;
+                              r.scheme = pt.scheme;
+                              r.cc = pt.cc;
+                              r.error = e.what();
+                              return to_json(r).dump();
+                            }
+                          },
+                          ""};
+        },
+        [&](size_t task, const std::string& out, int st) {
+          const size_t i = todo[task];
+          const NetPoint& pt = sw.points[i];
+          CollateralRun r;
+          try {
+            r = from_json(nlohmann::json::parse(out));
+          } catch (...) {
+            r.scheme = pt.scheme;
+            r.cc = pt.cc;
+            r.error = "run process ended without a result (status " + std::to_string(st) + ")";
+          }
+          std::fprintf(stderr,
+                       "%s %s: F0 %.1f Gb/s before, during the fan-in (%.1f..%.1f us) mean %.1f min %.1f Gb/s; "
+                       "lossless drops %llu; PAUSE frames S0..: ",
+                       r.scheme.c_str(), r.cc.c_str(), r.f0_mean_before, r.fanin_start_us, r.fanin_end_us, r.f0_mean_during,
+                       r.f0_min_during, (unsigned long long)r.lossless_drops);
+          for (auto n : r.pause_frames) std::fprintf(stderr, "%llu ", (unsigned long long)n);
+          std::fprintf(stderr, "; ECN marks: ");
+          for (auto n : r.ecn_marks) std::fprintf(stderr, "%llu ", (unsigned long long)n);
+          std::fprintf(stderr, "; %llu packets forwarded in %.2f s wall (%.2f M/s), %.0f us simulated%s%s\n",
+                       (unsigned long long)r.forwarded, r.wall_s, double(r.forwarded) / r.wall_s / 1e6, r.sim_us,
+                       r.triggered ? "" : "; the long flows never reached traffic.trigger_gbps",
+                       r.error.empty() ? "" : ("; ERROR " + r.error).c_str());
+          done(i, to_json(r), r.error);
+          return true;
+        });
   };
   sw.point_status = [](const nlohmann::json& m) {
     if (!m.at("error").get<std::string>().empty() || m.at("lossless_drops").get<uint64_t>()) return int(kExitCheckFailed);

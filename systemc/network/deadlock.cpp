@@ -230,63 +230,41 @@ struct Job {
   size_t point;  // index into the sweep's points
 };
 
-// One process per run, `jobs` at a time; each sends its result as JSON.
+// One process per run, `jobs` at a time (the one pool, child_process.h);
+// each sends its result as JSON.
 void run_all(const KeyStore& k, const std::vector<Job>& todo, unsigned jobs, double duration_ms,
              const NetPointDone& done) {
-  struct Child {
-    pid_t pid;
-    int fd;
-    Job job;
-    std::string buf;
-  };
-  std::deque<Job> q(todo.begin(), todo.end());
-  std::vector<Child> running;
-  while (!q.empty() || !running.empty()) {
-    while (!q.empty() && running.size() < jobs) {
-      const Job j = q.front();
-      q.pop_front();
-      int fd = -1;
-      const pid_t pid = fork_with_pipe(
-          [&] {
-            try {
-              NetSetup s = build_setup(k);
-              return to_json(run_deadlock(k, s, j.scheme == "dsh" ? Scheme::DSH : Scheme::SIH, j.cc, j.seed, duration_ms))
-                  .dump();
-            } catch (const std::exception& e) {
-              DeadlockRun r;
-              r.scheme = j.scheme;
-              r.cc = j.cc;
-              r.seed = j.seed;
-              r.error = e.what();
-              return to_json(r).dump();
-            }
-          },
-          fd);
-      running.push_back({pid, fd, j, {}});
-    }
-    std::vector<pollfd> p;
-    for (const auto& c : running) p.push_back({c.fd, POLLIN, 0});
-    ::poll(p.data(), p.size(), -1);
-    for (size_t i = 0; i < running.size();) {
-      Child& c = running[i];
-      char buf[65536];
-      const ssize_t n = (p[i].revents & (POLLIN | POLLHUP)) ? ::read(c.fd, buf, sizeof buf) : -1;
-      if (n > 0) {
-        c.buf.append(buf, size_t(n));
-        ++i;
-        continue;
-      }
-      if (n == 0) {
-        ::close(c.fd);
-        int st = 0;
-        ::waitpid(c.pid, &st, 0);
+  size_t next = 0;
+  run_pool(
+      jobs,
+      [&]() -> std::optional<PoolTask> {
+        if (next == todo.size()) return std::nullopt;
+        const Job j = todo[next++];
+        return PoolTask{[&k, j, duration_ms] {
+                          try {
+                            NetSetup s = build_setup(k);
+                            const Scheme sch = j.scheme == "dsh" ? Scheme::DSH : Scheme::SIH;
+                            return to_json(run_deadlock(k, s, sch, j.cc, j.seed, duration_ms)).dump();
+                          } catch (const std::exception& e) {
+                            DeadlockRun r;
+                            r.scheme = j.scheme;
+                            r.cc = j.cc;
+                            r.seed = j.seed;
+                            r.error = e.what();
+                            return to_json(r).dump();
+                          }
+                        },
+                        ""};
+      },
+      [&](size_t task, const std::string& out, int st) {
+        const Job& j = todo[task];
         DeadlockRun r;
         try {
-          r = from_json(nlohmann::json::parse(c.buf));
+          r = from_json(nlohmann::json::parse(out));
         } catch (...) {
-          r.scheme = c.job.scheme;
-          r.cc = c.job.cc;
-          r.seed = c.job.seed;
+          r.scheme = j.scheme;
+          r.cc = j.cc;
+          r.seed = j.seed;
           r.error = "run process ended without a result (status " + std::to_string(st) + ")";
         }
         std::fprintf(stderr, "%s %s seed %llu: %s%s; %llu flows (%llu done), %llu PAUSE frames, %llu lossless drops, "
@@ -298,14 +276,9 @@ void run_all(const KeyStore& k, const std::vector<Job>& todo, unsigned jobs, dou
                      (unsigned long long)r.lossless_drops, r.sim_ms, r.wall_s, r.cpu_s,
                      r.cpu_s > 0 ? double(r.forwarded) / r.cpu_s / 1e6 : 0, r.error.empty() ? "" : "; ERROR ",
                      r.error.c_str());
-        done(c.job.point, to_json(r), r.error);
-        running.erase(running.begin() + long(i));
-        p.erase(p.begin() + long(i));
-        continue;
-      }
-      ++i;
-    }
-  }
+        done(j.point, to_json(r), r.error);
+        return true;  // a failed run is reported in the outputs; the others go on
+      });
 }
 
 }  // namespace

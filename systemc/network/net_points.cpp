@@ -5,6 +5,7 @@
 #include <map>
 #include <sstream>
 
+#include "child_process.h"
 #include "cli_common.h"
 #include "input.h"
 #include "output.h"
@@ -90,6 +91,10 @@ int run_net_sweep(const NetSweep& sw, const NetSweepOptions& o) {
       std::printf("wrote %s\n", path.c_str());
       status = sw.point_status(nlohmann::json::parse(m.dump()));
     });
+    if (pool_interrupted()) {
+      std::fprintf(stderr, "dsh-sim: interrupted: nothing written\n");
+      return kExitInterrupted;
+    }
     return status;
   }
 
@@ -120,11 +125,20 @@ int run_net_sweep(const NetSweep& sw, const NetSweepOptions& o) {
                  sw.points.size() - todo.size(), sw.points.size(), dir.c_str(),
                  found.stale ? (", " + std::to_string(found.stale) + " stale files (other parameters) to be replaced").c_str() : "",
                  found.ignored ? (", " + std::to_string(found.ignored) + " other files ignored").c_str() : "");
+  size_t finished = 0;
   if (!todo.empty())
     sw.run(todo, [&](size_t i, const nlohmann::ordered_json& m, const std::string& error) {
       metrics[i] = nlohmann::json::parse(m.dump());
-      if (error.empty()) write_file_atomically(point_path(dir, sw.points[i]), sc::point_record_text(sw.points[i].id, sw.params, m));
+      if (error.empty()) {
+        write_file_atomically(point_path(dir, sw.points[i]), sc::point_record_text(sw.points[i].id, sw.params, m));
+        ++finished;
+      }
     });
+  if (pool_interrupted()) {  // the finished points keep their files; no output looks complete
+    std::fprintf(stderr, "dsh-sim: interrupted: the running points were stopped; %zu finished points kept in %s, no "
+                         "outputs written (the same command resumes)\n", finished, dir.c_str());
+    return kExitInterrupted;
+  }
   return sw.write_outputs(metrics);
 }
 

@@ -1,7 +1,5 @@
 #include "sim.h"
 
-#include <poll.h>
-#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -25,8 +23,6 @@ namespace dsh::sc {
 
 namespace {
 
-volatile sig_atomic_t g_interrupted = 0;
-void on_interrupt(int sig) { g_interrupted = sig; }
 
 std::vector<unsigned> traced_ports(const Params& p) {
   std::vector<unsigned> v;
@@ -89,19 +85,6 @@ PointResult decode(const PointSpec& spec, const std::string& buf, int status) {
   r.error = rest.substr(0, z);
   if (z != std::string::npos) r.note = rest.substr(z + 1);
   return r;
-}
-
-struct Child {
-  pid_t pid;
-  int fd;
-  PointSpec spec;
-  std::string buf;
-};
-
-Child spawn(const Params& p, const PointSpec& s) {
-  int fd = -1;
-  const pid_t pid = fork_with_pipe([&] { return encode(run_point(s.params ? *s.params : p, s)); }, fd);
-  return Child{pid, fd, s, {}};
 }
 
 }  // namespace
@@ -223,7 +206,7 @@ PointResult run_point_isolated(const Params& p, const PointSpec& s) {
   return out;
 }
 
-bool interrupted() { return g_interrupted != 0; }
+bool interrupted() { return pool_interrupted(); }
 
 std::string stimulus_fault(const Params& p, const Metrics& m) {
   if (p.kind != Kind::PfcAvoidance) return "";
@@ -247,80 +230,22 @@ std::string stimulus_fault(const Params& p, const Metrics& m) {
 
 bool run_points(const Params& p, unsigned jobs, const std::function<std::optional<PointSpec>()>& next,
                 const std::function<void(const PointResult&)>& done) {
-  std::vector<Child> running;
-  bool ok = true;
-  // Ctrl-C: stop the children we started, by pid, and wait for them.
-  struct sigaction sa {}, old_int {}, old_term {};
-  sa.sa_handler = on_interrupt;
-  sigemptyset(&sa.sa_mask);
-  ::sigaction(SIGINT, &sa, &old_int);
-  ::sigaction(SIGTERM, &sa, &old_term);
-  auto restore = [&] {
-    ::sigaction(SIGINT, &old_int, nullptr);
-    ::sigaction(SIGTERM, &old_term, nullptr);
-  };
-  auto stop_all = [&] {
-    for (Child& o : running) ::kill(o.pid, SIGTERM);  // our own children, by pid
-    for (Child& o : running) {
-      ::close(o.fd);
-      int st = 0;
-      while (::waitpid(o.pid, &st, 0) < 0 && errno == EINTR) {
-      }
-      if (!o.spec.trace_stem.empty()) std::remove((o.spec.trace_stem + ".vcd").c_str());  // a partial trace
-    }
-    running.clear();
-  };
-  for (;;) {
-    if (g_interrupted) {
-      stop_all();
-      restore();
-      return false;
-    }
-    while (ok && running.size() < std::max(1u, jobs)) {
-      auto s = next();
-      if (!s) break;
-      running.push_back(spawn(p, *s));
-    }
-    if (running.empty()) {
-      restore();
-      return ok;
-    }
-    std::vector<pollfd> pf;
-    for (const Child& c : running) pf.push_back({c.fd, POLLIN, 0});
-    if (::poll(pf.data(), pf.size(), -1) < 0) {
-      if (errno == EINTR) continue;
-      restore();
-      throw std::runtime_error(std::string("poll: ") + std::strerror(errno));
-    }
-    for (size_t i = pf.size(); i-- > 0;) {
-      if (g_interrupted) break;
-      if (!(pf[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
-      Child& c = running[i];
-      char buf[65536];
-      const ssize_t n = ::read(c.fd, buf, sizeof buf);
-      if (n > 0) {
-        c.buf.append(buf, size_t(n));
-        continue;
-      }
-      if (n < 0 && errno == EINTR) continue;
-      ::close(c.fd);
-      int status = 0;
-      while (::waitpid(c.pid, &status, 0) < 0 && errno == EINTR) {
-      }
-      if (g_interrupted) {  // it may have died of the same Ctrl-C: not a failure, not a result
-        running.erase(running.begin() + long(i));
-        break;
-      }
-      PointResult r = decode(c.spec, c.buf, status);
-      running.erase(running.begin() + long(i));
-      const bool first_failure = ok && !r.ok();
-      if (first_failure) {
-        ok = false;
-        for (Child& o : running) ::kill(o.pid, SIGTERM);  // our own children, by pid; their results are dropped
-      }
-      if (ok || first_failure) done(r);
-    }
-  }
+  std::vector<PointSpec> specs;  // by task number
+  return run_pool(
+      jobs,
+      [&]() -> std::optional<PoolTask> {
+        const auto s = next();
+        if (!s) return std::nullopt;
+        specs.push_back(*s);
+        const Params& q = s->params ? *s->params : p;
+        return PoolTask{[&q, s] { return encode(run_point(q, *s)); },
+                        s->trace_stem.empty() ? "" : s->trace_stem + ".vcd"};
+      },
+      [&](size_t task, const std::string& out, int status) {
+        const PointResult r = decode(specs[task], out, status);
+        done(r);
+        return r.ok();  // the first failure stops the others; their results are dropped
+      });
 }
 
 // Groups: MMU thresholds, then per group of ports (background, fan-in) the

@@ -1,5 +1,6 @@
 #include "child_process.h"
 
+#include <poll.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -8,6 +9,7 @@
 #include <cstdio>
 #include <cstring>
 #include <stdexcept>
+#include <vector>
 
 namespace dsh {
 
@@ -24,6 +26,9 @@ bool write_all(int fd, const void* buf, size_t n) {
   }
   return true;
 }
+
+volatile sig_atomic_t g_interrupted = 0;
+void on_interrupt(int sig) { g_interrupted = sig; }
 
 }  // namespace
 
@@ -77,6 +82,91 @@ std::string run_in_child(const std::function<std::string()>& f) {
   ::waitpid(pid, &status, 0);
   if (buf.empty() && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) return "error: child process failed";
   return buf;
+}
+
+bool pool_interrupted() { return g_interrupted != 0; }
+
+bool run_pool(unsigned jobs, const std::function<std::optional<PoolTask>()>& next,
+              const std::function<bool(size_t, const std::string&, int)>& done) {
+  struct Child {
+    pid_t pid;
+    int fd;
+    size_t task;
+    std::string partial, buf;
+  };
+  std::vector<Child> running;
+  size_t started = 0;
+  bool ok = true;
+  // Ctrl-C: stop the children we started, by pid, and wait for them.
+  struct sigaction sa {}, old_int {}, old_term {};
+  sa.sa_handler = on_interrupt;
+  sigemptyset(&sa.sa_mask);
+  ::sigaction(SIGINT, &sa, &old_int);
+  ::sigaction(SIGTERM, &sa, &old_term);
+  auto restore = [&] {
+    ::sigaction(SIGINT, &old_int, nullptr);
+    ::sigaction(SIGTERM, &old_term, nullptr);
+  };
+  auto stop_all = [&] {
+    for (Child& c : running) ::kill(c.pid, SIGTERM);  // our own children, by pid
+    for (Child& c : running) {
+      ::close(c.fd);
+      int st = 0;
+      while (::waitpid(c.pid, &st, 0) < 0 && errno == EINTR) {
+      }
+      if (!c.partial.empty()) std::remove(c.partial.c_str());
+    }
+    running.clear();
+  };
+  for (;;) {
+    if (g_interrupted || !ok) {
+      stop_all();
+      restore();
+      return false;
+    }
+    while (running.size() < std::max(1u, jobs)) {
+      auto t = next();
+      if (!t) break;
+      int fd = -1;
+      const pid_t pid = fork_with_pipe(t->work, fd);
+      running.push_back({pid, fd, started++, t->partial_file, {}});
+    }
+    if (running.empty()) {
+      restore();
+      return true;
+    }
+    std::vector<pollfd> pf;
+    for (const Child& c : running) pf.push_back({c.fd, POLLIN, 0});
+    if (::poll(pf.data(), pf.size(), -1) < 0) {
+      if (errno == EINTR) continue;
+      stop_all();
+      restore();
+      throw std::runtime_error(std::string("poll: ") + std::strerror(errno));
+    }
+    for (size_t i = pf.size(); i-- > 0 && ok && !g_interrupted;) {
+      if (!(pf[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+      Child& c = running[i];
+      char buf[65536];
+      const ssize_t n = ::read(c.fd, buf, sizeof buf);
+      if (n > 0) {
+        c.buf.append(buf, size_t(n));
+        continue;
+      }
+      if (n < 0 && errno == EINTR) continue;
+      ::close(c.fd);
+      int status = 0;
+      while (::waitpid(c.pid, &status, 0) < 0 && errno == EINTR) {
+      }
+      if (g_interrupted) {  // it may have died of the same Ctrl-C: not a failure, not a result
+        running.erase(running.begin() + long(i));
+        break;
+      }
+      const size_t task = c.task;
+      const std::string out = std::move(c.buf);
+      running.erase(running.begin() + long(i));
+      ok = done(task, out, status);
+    }
+  }
 }
 
 }  // namespace dsh
