@@ -175,6 +175,23 @@ void check_output_dir(const std::string& what, const std::string& path) {
     throw InputError(what + " = " + path + ": cannot write in it: " + std::strerror(errno));
 }
 
+void check_output_dir_usable(const std::string& what, const std::string& path) {
+  if (path.empty()) throw InputError(what + " = '': expected a directory name");
+  std::string cur, parent = path[0] == '/' ? "/" : ".";
+  for (size_t i = 0; i <= path.size();) {
+    const size_t slash = path.find('/', i);
+    cur = path.substr(0, slash == std::string::npos ? path.size() : slash);
+    i = slash == std::string::npos ? path.size() + 1 : slash + 1;
+    if (cur.empty()) continue;
+    struct stat st {};
+    if (::stat(cur.c_str(), &st) != 0) break;  // missing from here on: created when the run writes
+    if (!S_ISDIR(st.st_mode)) throw InputError(what + " = " + path + ": " + cur + " exists and is not a directory");
+    parent = cur;
+  }
+  if (::access(parent.c_str(), W_OK | X_OK) != 0)
+    throw InputError(what + " = " + path + ": cannot write in " + parent + ": " + std::strerror(errno));
+}
+
 AtomicFile::AtomicFile(const std::string& path, bool open_stream) : path_(path), stream_(open_stream) {
   static std::atomic<unsigned> serial{0};  // two temporary files of one process never share a name
   const std::string tag = ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(serial++);

@@ -30,6 +30,11 @@ void check_distinct_outputs(const std::vector<std::pair<std::string, std::string
 // stderr; must be a writable directory. Throws InputError naming `what` and
 // the path.
 void check_output_dir(const std::string& what, const std::string& path);
+// The same checks without creating anything: an existing directory must be
+// writable; a missing one must be creatable (no part of it is a file, its
+// nearest existing parent is writable). For validation before a run that
+// may still be refused, so that a refused run leaves nothing behind.
+void check_output_dir_usable(const std::string& what, const std::string& path);
 
 // Creates the missing directories of `dir` (with parents) and says so on
 // stderr ("<tool>: created directory <dir> for <why>"); throws InputError.

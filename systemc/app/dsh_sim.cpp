@@ -12,6 +12,7 @@
 // Each point runs in its own process (a SystemC kernel runs once per
 // process); run.jobs of them at a time.
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -52,6 +53,29 @@ PointSpec parse_point(const std::string& opt, const std::string& s) {
     throw ConfigError(opt + " = " + quoted(s) + ": " + e.what());
   }
   return p;
+}
+
+// --keys json: the registry as the bad-input table test reads it.
+std::string keys_json(const KeyStore& k) {
+  static const char* kTypes[] = {"text", "uint", "int", "real", "bool", "choice", "list"};
+  nlohmann::ordered_json a = nlohmann::ordered_json::array();
+  for (const auto& name : k.keys()) {
+    const Key& d = k.decl(name);
+    nlohmann::ordered_json j;
+    j["name"] = name;
+    j["type"] = kTypes[int(d.type)];
+    if (d.type == KeyType::Uint || d.type == KeyType::Int || d.type == KeyType::Real) {
+      j["lo"] = d.lo;
+      j["hi"] = d.hi;
+      j["lo_open"] = d.lo_open;
+    }
+    j["choices"] = d.choices;
+    j["checked"] = bool(d.check);
+    j["default"] = d.def;
+    j["help"] = d.help;
+    a.push_back(j);
+  }
+  return a.dump(1) + "\n";
 }
 
 }  // namespace
@@ -121,10 +145,11 @@ int run_single_switch(const SimOptions& o) {
     if (o.has_out && out_dir.empty())
       throw InputError("-o = '': expected a directory name (without -o: out/<scenario.name>)");
     if (out_dir.empty()) out_dir = "out/" + p.name;
-    check_output_dir("-o", out_dir);
+    check_output_dir_usable("-o", out_dir);  // created when the run writes: a refused run leaves nothing
     for (const char* f : {"sweep.csv", "sweep.partial.csv", "summary.txt", "summary.json", "sweep.png", "saturate.csv"})
       if (!scenario.empty() && same_file(out_dir + "/" + f, scenario))
         throw InputError("-o = " + out_dir + ": its " + f + " is the scenario file " + scenario + "; it would be overwritten");
+    if (single || p.kind == Kind::Saturate) check_output_dir("-o", out_dir);  // the run writes into it at once
   } catch (const std::exception& e) {
     std::fprintf(stderr, "dsh-sim: error: %s\n", e.what());
     if (std::string(e.what()).find("no RTL model") != std::string::npos)
@@ -385,7 +410,12 @@ int main(int argc, char** argv) {
                "single switch: run a chip.headroom_cells below what the link needs, labelled lossy (= --set "
                "run.allow_lossy=true)");
   app.add_flag("--list", o.list, "print every key with its value after file and overrides, then exit");
-  app.add_flag("--keys", o.keys, "print every key of the scenario's kind with its range and default, then exit");
+  std::string keys_format;
+  app.add_option("--keys", keys_format,
+                 "print every key of the scenario's kind with its range and default, then exit; --keys json: as JSON "
+                 "(name, type, lo, hi, lo_open, choices, default, help)")
+      ->expected(0, 1)
+      ->check(CLI::IsMember({"", "text", "json"}));
   app.footer(
       "\nScenario keys: dsh-sim [SCENARIO] --keys lists the keys of the file's kind with their ranges and "
            "defaults (single switch: [chip] [link] [switch] [traffic] [sweep] [run] [scenario]; networks also [net] "
@@ -405,9 +435,14 @@ int main(int argc, char** argv) {
     o.has_point = app.count("--point") != 0;
     o.has_trace = app.count("--trace") != 0;
     o.has_merge = app.count("--merge") != 0;
+    o.keys = app.count("--keys") != 0;
     for (const auto& s : sets) {
       const auto eq = s.find('=');
       if (eq == std::string::npos) throw InputError("--set " + quoted(s) + ": expected key=value");
+      const std::string key = s.substr(0, eq);
+      if (key == "scenario.kind" || key == "kind")
+        throw InputError("--set " + quoted(s) + ": the scenario file's [scenario] kind chooses the scenario; --set "
+                         "cannot change it (give another file)");
       o.sets.emplace_back(s.substr(0, eq), s.substr(eq + 1));
       o.set_origins.push_back("--set");
     }
@@ -425,7 +460,8 @@ int main(int argc, char** argv) {
     kind = o.scenario.empty() ? "pfc-avoidance" : scenario_kind_of(o.scenario);
     if (o.keys) {
       const bool net = kind == "collateral-damage" || kind == "deadlock";
-      std::printf("%s", net ? dsh::net::network_keys(kind).help().c_str() : Params::key_help().c_str());
+      const KeyStore k = net ? dsh::net::network_keys(kind) : Params{}.keys;
+      std::printf("%s", keys_format == "json" ? keys_json(k).c_str() : k.help().c_str());
       return kExitOk;
     }
   } catch (const std::exception& e) {

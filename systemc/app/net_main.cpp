@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "cli_common.h"
+#include "output.h"
 #include "collateral.h"
 #include "deadlock.h"
 #include "net_points.h"
@@ -45,7 +46,7 @@ int run_network(const sc::SimOptions& o, const std::string& kind) {
     }
     if (so.list_points) out_dir = ".";  // nothing is written
     if (out_dir.empty()) out_dir = "out/" + k.text("scenario.name") + (so.point.empty() ? "" : "/points");
-    if (!so.list_points) check_output_dir("-o", out_dir);
+    if (!so.list_points) check_output_dir_usable("-o", out_dir);  // created when the run writes
     so.out_dir = out_dir;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "dsh-sim: error: %s\n", e.what());
@@ -54,7 +55,7 @@ int run_network(const sc::SimOptions& o, const std::string& kind) {
   try {
     if (kind == "collateral-damage") return collateral_main(k, so, !o.no_plot, python, plot_script, o.reproducible);
     return deadlock_main(k, so, !o.no_plot, python, plot_script, o.full, o.reproducible);
-  } catch (const ConfigError& e) {
+  } catch (const InputError& e) {
     std::fprintf(stderr, "dsh-sim: error: %s\n", e.what());
     return kExitBadInput;
   } catch (const std::exception& e) {

@@ -205,8 +205,9 @@ void KeyStore::set(const std::string& key_in, const std::string& value_in, const
   const std::string key = resolve(trim(key_in)), value = trim(value_in);
   const std::string at = origin.empty() ? "" : origin + ": ";
   auto why = [&](const std::exception& e) {
-    // The parsers name the key; the origin goes first.
-    throw ConfigError(at + e.what());
+    // The origin goes first; a check that does not name the key gets it.
+    const std::string m = e.what();
+    throw ConfigError(at + (m.find(key) == std::string::npos ? key + " = " + quoted(value) + ": " + m : m));
   };
   if (decl_.count(key)) {
     if (origin_.count(key) && from_command_line(origin) && from_command_line(origin_.at(key)))

@@ -372,13 +372,20 @@ void Params::validate() const {
     // a scheme it cannot configure is reported per generation, not refused.
     if (kind != Kind::PfcAvoidance) throw ConfigError("[[generation]] rows need scenario.kind = pfc-avoidance");
     if (generations.empty()) throw ConfigError("sweep.generations is set but the scenario has no [[generation]] rows");
+    size_t feasible = 0;
+    std::string why;
     for (size_t i : selected_generations()) {
+      const Params q = for_generation(i);
       try {
-        for_generation(i).validate_scenario();
+        q.validate_scenario();
       } catch (const ConfigError& e) {
         throw ConfigError("generation rate_gbps = " + generations[i].label() + ": " + e.what());
       }
+      const auto bad = q.infeasible();
+      feasible += q.schemes.size() - bad.size();
+      for (const auto& [sch, reason] : bad) why += "; " + generations[i].label() + " Gb/s " + sch + ": " + reason;
     }
+    if (feasible == 0) throw ConfigError("no point of this sweep can run (sweep.generations, sweep.schemes)" + why);
     return;
   }
   validate_scenario();
