@@ -52,15 +52,6 @@ size_t distance(const std::string& a, const std::string& b) {
   return d[b.size()];
 }
 
-std::vector<std::string> items(const std::string& v) {
-  std::vector<std::string> out;
-  std::stringstream in(v);
-  std::string item;
-  while (std::getline(in, item, ','))
-    if (!trim(item).empty()) out.push_back(trim(item));
-  return out;
-}
-
 std::string join_choices(const std::vector<std::string>& c) {
   std::string s;
   for (const auto& x : c) s += (s.empty() ? "" : " | ") + x;
@@ -68,6 +59,15 @@ std::string join_choices(const std::vector<std::string>& c) {
 }
 
 }  // namespace
+
+std::vector<std::string> list_items(const std::string& v) {
+  std::vector<std::string> out;
+  std::stringstream in(v);
+  std::string item;
+  while (std::getline(in, item, ','))
+    if (!trim(item).empty()) out.push_back(trim(item));
+  return out;
+}
 
 std::vector<std::string> expand_range(const std::string& item, const std::string& what) {
   const auto dots = item.find("..");
@@ -178,7 +178,7 @@ std::string KeyStore::normal(const Key& k, const std::string& v, const std::stri
       break;
     case KeyType::List:
       if (!k.choices.empty())
-        for (const auto& x : items(v))
+        for (const auto& x : list_items(v))
           if (std::find(k.choices.begin(), k.choices.end(), x) == k.choices.end())
             throw ConfigError(what + " = " + quoted(v) + ": " + quoted(x) + " is not one of " + join_choices(k.choices));
       break;
@@ -331,7 +331,7 @@ bool KeyStore::flag(const std::string& key) const {
 
 std::vector<std::string> expand_list(const std::string& value, const std::string& what) {
   std::vector<std::string> out;
-  for (const auto& item : items(value)) {
+  for (const auto& item : list_items(value)) {
     // "H2..H25-S1": a range on one side of a link item.
     const auto dash = item.find('-');
     if (dash != std::string::npos && item.find("..") != std::string::npos) {

@@ -95,6 +95,9 @@ class KeyStore {
   std::string base_dir_ = ".";
 };
 
+// The items of a comma-separated list, each trimmed of blanks, quotes and
+// brackets; empty items dropped.
+std::vector<std::string> list_items(const std::string& value);
 // "H2..H5" -> H2,H3,H4,H5; a name without a range is itself.
 std::vector<std::string> expand_range(const std::string& item, const std::string& what);
 // A comma-separated list with its ranges expanded (also on one side of a

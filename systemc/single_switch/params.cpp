@@ -13,19 +13,10 @@ namespace dsh::sc {
 
 namespace {
 
+// One item (no comma) trimmed as list items are.
 std::string trim(const std::string& s) {
-  const auto a = s.find_first_not_of(" \t\"'[]");
-  const auto b = s.find_last_not_of(" \t\"'[]");
-  return a == std::string::npos ? "" : s.substr(a, b - a + 1);
-}
-
-std::vector<std::string> split(const std::string& s) {
-  std::vector<std::string> out;
-  std::stringstream in(s);
-  std::string item;
-  while (std::getline(in, item, ','))
-    if (!trim(item).empty()) out.push_back(trim(item));
-  return out;
+  const auto v = list_items(s);
+  return v.empty() ? "" : v[0];
 }
 
 // Strict numbers (common/input.h): what names the key in the message.
@@ -47,7 +38,7 @@ std::string num_str(double d) {
 
 std::vector<std::pair<int, double>> parse_port_rates(const std::string& v) {
   std::vector<std::pair<int, double>> out;
-  for (const auto& item : split(v)) {
+  for (const auto& item : list_items(v)) {
     const auto c = item.find(':');
     if (c == std::string::npos) throw ConfigError("link.port_rate_gbps = " + quoted(v) + ": " + quoted(item) + " is not port:gbps");
     out.emplace_back(int(to_int("link.port_rate_gbps port", trim(item.substr(0, c)))),
@@ -58,7 +49,7 @@ std::vector<std::pair<int, double>> parse_port_rates(const std::string& v) {
 
 std::vector<std::string> parse_schemes(const std::string& v) {
   std::vector<std::string> out;
-  for (const auto& s : split(v)) {
+  for (const auto& s : list_items(v)) {
     std::string n = to_string(scheme_from_string(s));
     std::transform(n.begin(), n.end(), n.begin(), ::tolower);
     if (std::find(out.begin(), out.end(), n) == out.end()) out.push_back(n);
@@ -120,7 +111,7 @@ KeyStore s1_keys() {
 
 std::vector<int> parse_int_list(const std::string& s, const std::string& what) {
   std::vector<int> out;
-  for (const auto& item : split(s)) {
+  for (const auto& item : list_items(s)) {
     const auto dots = item.find("..");
     if (dots == std::string::npos) {
       out.push_back(int(to_int(what, item)));
@@ -137,7 +128,7 @@ std::vector<int> parse_int_list(const std::string& s, const std::string& what) {
 
 std::vector<double> parse_num_list(const std::string& s, const std::string& what) {
   std::vector<double> out;
-  for (const auto& item : split(s)) {
+  for (const auto& item : list_items(s)) {
     if (std::count(item.begin(), item.end(), ':') != 2) {
       out.push_back(to_num(what, item));
       continue;
