@@ -232,6 +232,12 @@ int run_sweep(const Params& p, const KeyValues& infeasible_in, const SweepOption
   size_t n_valid = 0, finished = 0, from_files = 0;
   uint64_t drops = 0;
   const std::string partial_path = o.out_dir + "/sweep.partial.csv";
+  try {
+    check_output_dir("-o", o.out_dir);  // a merge reads its points elsewhere: -o may not exist yet
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "dsh-sim: error: %s\n", e.what());
+    return kToolFailed;
+  }
   std::ofstream partial(partial_path, std::ios::trunc);
   if (!partial) {
     std::fprintf(stderr, "dsh-sim: error: cannot write %s\n", partial_path.c_str());
