@@ -19,9 +19,15 @@
 // reuse it; a failed build is left in <dir>.failed/ with its log.
 // Deleting the cache directory clears it.
 //
+// The sources are read where resource_dir() says (common/resources.h):
+// the checkout for a tool in its build tree, <prefix>/share/dsh_mmu for an
+// installed one.
+//
 // Environment: DSH_RTL_CACHE (the place), DSH_RTL_CACHE_VERBOSE=1 (say
 // "reused" on a cache hit), DSH_RTL_BUILD_JOBS (parallel compiles, default
-// 2), DSH_VERILATOR (the verilator executable, default the one CMake found).
+// 2), DSH_VERILATOR (the verilator executable, default the one CMake found),
+// DSH_RTL_DIR (another copy of rtl/, e.g. a mutant), DSH_SHARE_DIR (where
+// the other sources are, resources.h).
 #pragma once
 
 #include <string>

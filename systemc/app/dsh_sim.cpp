@@ -267,8 +267,8 @@ int run_single_switch(const SimOptions& o) {
     so.rerun = rerun;
     so.reproducible = reproducible;
     so.plot = !o.no_plot;
-    so.plot_script = o.plot_script.empty() ? DSH_PLOT_SCRIPT : o.plot_script;
-    so.link_plot_script = o.link_plot_script.empty() ? DSH_LINK_PLOT_SCRIPT : o.link_plot_script;
+    so.plot_script = o.plot_script;  // "": the shipped one, found when plotting (resources.h)
+    so.link_plot_script = o.link_plot_script;
     so.python = o.python.empty() ? DSH_PYTHON : o.python;
     return run_sweep(p, infeasible, so);
   }

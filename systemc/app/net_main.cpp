@@ -26,7 +26,7 @@ int run_network(const sc::SimOptions& o, const std::string& kind) {
   so.list_points = o.list_points;
   so.rerun = o.rerun;
   const std::string python = o.python.empty() ? DSH_PYTHON : o.python;
-  const std::string plot_script = o.plot_script.empty() ? DSH_PLOT_NET_SCRIPT : o.plot_script;
+  const std::string& plot_script = o.plot_script;  // "": the shipped one, found when plotting (resources.h)
   std::string out_dir = o.out_dir;
   try {
     if (o.has_trace) throw InputError("--trace: a single-switch option (kind pfc-avoidance); this scenario is " + kind);

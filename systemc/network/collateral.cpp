@@ -15,6 +15,7 @@
 #include "net_points.h"
 #include "tlm_netlist.h"
 #include "output.h"
+#include "resources.h"
 
 namespace dsh::net {
 
@@ -428,8 +429,13 @@ int write_collateral_outputs(const KeyStore& k, const NetSetup& s, const std::ve
   std::fprintf(stderr, "%s", txt.str().c_str());
   if (plot) {
     const std::string png = out_dir + "/collateral.png";
-    const std::string cmd = "'" + python + "' '" + plot_script + "' '" + out_dir + "/throughput.csv' '" + png + "'";
-    if (std::system(cmd.c_str()) != 0) std::fprintf(stderr, "dsh-sim: plot failed: %s\n", cmd.c_str());
+    try {
+      const std::string cmd = "'" + python + "' '" + given_or_resource(plot_script, DSH_PLOT_NET_SCRIPT) + "' '" +
+                              out_dir + "/throughput.csv' '" + png + "'";
+      if (std::system(cmd.c_str()) != 0) std::fprintf(stderr, "dsh-sim: plot failed: %s\n", cmd.c_str());
+    } catch (const ResourceError& e) {
+      std::fprintf(stderr, "dsh-sim: plot failed: %s\n", e.what());
+    }
   }
   std::fprintf(stderr, "wrote %s/throughput.csv, summary.txt, summary.json%s\n", out_dir.c_str(), plot ? ", collateral.png" : "");
   if (errors) return kExitCheckFailed;

@@ -18,6 +18,7 @@
 #include "net_points.h"
 #include "tlm_netlist.h"
 #include "output.h"
+#include "resources.h"
 #include "workload.h"
 
 namespace dsh::net {
@@ -414,9 +415,13 @@ int write_deadlock_outputs(const KeyStore& k, std::vector<DeadlockRun> runs, con
   write_file_atomically(out_dir + "/summary.txt", txt.str());
   std::fprintf(stderr, "%s", txt.str().c_str());
   if (plot) {
-    const std::string cmd = "'" + python + "' '" + plot_script + "' --deadlock '" + out_dir + "/summary.json' '" + out_dir +
-                            "/deadlock.png'";
-    if (std::system(cmd.c_str()) != 0) std::fprintf(stderr, "dsh-sim: plot failed: %s\n", cmd.c_str());
+    try {
+      const std::string cmd = "'" + python + "' '" + given_or_resource(plot_script, DSH_PLOT_NET_SCRIPT) +
+                              "' --deadlock '" + out_dir + "/summary.json' '" + out_dir + "/deadlock.png'";
+      if (std::system(cmd.c_str()) != 0) std::fprintf(stderr, "dsh-sim: plot failed: %s\n", cmd.c_str());
+    } catch (const ResourceError& e) {
+      std::fprintf(stderr, "dsh-sim: plot failed: %s\n", e.what());
+    }
   }
   std::fprintf(stderr, "wrote %s/deadlock.csv, summary.txt, summary.json%s\n", out_dir.c_str(), plot ? ", deadlock.png" : "");
   if (errors || drops) return kExitCheckFailed;

@@ -16,6 +16,7 @@
 #include <sstream>
 
 #include "output.h"
+#include "resources.h"
 
 namespace dsh::sc {
 
@@ -231,6 +232,12 @@ int run_sweep(const Params& p, const KeyValues& infeasible_in, const SweepOption
   size_t n_valid = 0, finished = 0, from_files = 0;
   uint64_t drops = 0;
   const std::string partial_path = o.out_dir + "/sweep.partial.csv";
+  try {
+    check_output_dir("-o", o.out_dir);  // a merge reads its points elsewhere: -o may not exist yet
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "dsh-sim: error: %s\n", e.what());
+    return kToolFailed;
+  }
   std::ofstream partial(partial_path, std::ios::trunc);
   if (!partial) {
     std::fprintf(stderr, "dsh-sim: error: cannot write %s\n", partial_path.c_str());
@@ -592,15 +599,23 @@ int run_sweep(const Params& p, const KeyValues& infeasible_in, const SweepOption
   std::printf("wrote %s/sweep.csv, summary.txt, summary.json\n", o.out_dir.c_str());
   if (o.plot) {
     const std::string png = o.out_dir + "/sweep.png", tmp = o.out_dir + "/.sweep.tmp-" + std::to_string(getpid()) + ".png";
-    const std::string cmd = gen_sweep ? "'" + o.python + "' '" + o.link_plot_script + "' '" + o.out_dir +
-                                            "/summary.json' '" + tmp + "'"
-                                      : "'" + o.python + "' '" + o.plot_script + "' '" + o.out_dir + "/sweep.csv' '" +
-                                            o.out_dir + "/summary.json' '" + tmp + "'";
-    if (std::system(cmd.c_str()) == 0 && std::rename(tmp.c_str(), png.c_str()) == 0) {
-      std::printf("wrote %s\n", png.c_str());
-    } else {
-      std::remove(tmp.c_str());
-      std::fprintf(stderr, "dsh-sim: plot failed: %s\n", cmd.c_str());
+    std::string script;
+    try {
+      script = gen_sweep ? given_or_resource(o.link_plot_script, DSH_LINK_PLOT_SCRIPT)
+                         : given_or_resource(o.plot_script, DSH_PLOT_SCRIPT);
+    } catch (const ResourceError& e) {
+      std::fprintf(stderr, "dsh-sim: plot failed: %s\n", e.what());
+    }
+    if (!script.empty()) {
+      const std::string cmd = gen_sweep ? "'" + o.python + "' '" + script + "' '" + o.out_dir + "/summary.json' '" + tmp + "'"
+                                        : "'" + o.python + "' '" + script + "' '" + o.out_dir + "/sweep.csv' '" +
+                                              o.out_dir + "/summary.json' '" + tmp + "'";
+      if (std::system(cmd.c_str()) == 0 && std::rename(tmp.c_str(), png.c_str()) == 0) {
+        std::printf("wrote %s\n", png.c_str());
+      } else {
+        std::remove(tmp.c_str());
+        std::fprintf(stderr, "dsh-sim: plot failed: %s\n", cmd.c_str());
+      }
     }
   }
   if (!invalid.empty()) {

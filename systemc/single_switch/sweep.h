@@ -20,7 +20,7 @@ struct SweepOptions {
   bool rerun = false;      // run every point again (replaces its file)
   bool reproducible = false;  // no wall-clock figures in the outputs
   bool plot = true;
-  std::string plot_script, link_plot_script, python;
+  std::string plot_script, link_plot_script, python;  // a script "": the shipped one (resources.h)
 };
 
 // Runs (or merges) the sweep and writes its outputs. `infeasible`: the
