@@ -60,7 +60,7 @@ void declare_common_keys(KeyStore& k) {
   k.declare("run.cc", "none,dcqcn", "congestion control: none | dcqcn");
   k.declare("run.seed", "1", "random seed (ECN marking, workloads)");
   k.declare("run.full_compare", "false", "lockstep: compare every queue every cycle");
-  k.declare("run.rtl_fault", "0", "rtl/lockstep: plant fault N of rtl/dsh_pkg.sv (1..11; the checker's self-test), 0 none");
+  k.declare("run.rtl_fault", "0", "rtl/lockstep: plant fault N of tb/faults/dsh_faults.sv (1..11; the checker's self-test), 0 none");
   k.declare("run.mismatch_dir", ".", "lockstep: where a mismatch writes its FST window");
 }
 

@@ -190,7 +190,7 @@ const std::vector<Entry>& entries() {
        [](Params& p, const std::string& v) { p.rtl_variant = v; },
        [](const Params& p) { return p.rtl_variant; }},
       U64("run.rtl_fault", rtl_fault, 0, kRtlFaults,
-          "rtl/lockstep: plant this fault of rtl/dsh_pkg.sv in the RTL (0 none; tests)"),
+          "rtl/lockstep: plant this fault of tb/faults/dsh_faults.sv in the RTL (0 none; tests)"),
   };
   return e;
 }

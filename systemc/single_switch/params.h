@@ -93,7 +93,7 @@ struct Params {
   bool full_compare = false;
   bool allow_lossy = false;   // run a headroom below the link's need (labelled lossy) instead of refusing it  // lockstep: every queue every cycle (slow) instead of the touched ones
   std::string rtl_variant;    // rtl/lockstep: this built parameter set by name (default: the matching one)
-  unsigned rtl_fault = 0;     // rtl/lockstep: a planted fault of rtl/dsh_pkg.sv (the checker's self-test)
+  unsigned rtl_fault = 0;     // rtl/lockstep: a planted fault of tb/faults/dsh_faults.sv (the checker's self-test)
 
   // Sets one key from text; `key` may omit the section when the name is
   // unique (`burst_pct`). Lists are comma separated; host lists take ranges
