@@ -14,10 +14,10 @@
 // each one is caught.
 //
 // What a fault forces is a flop or a signal an always_comb block drives:
-// Verilator 5.006's DFG optimiser can give the reader of a signal driven by
-// a continuous assignment that signal's driver instead, which a force then
-// misses. tb/faults/test_faults.cpp checks each fault against a model built
-// without that optimiser.
+// the DFG optimiser of Verilator 5.006 can give the reader of a signal
+// driven by a continuous assignment that signal's driver instead, which a
+// force then misses. tb/faults/test_faults.cpp checks each fault against a
+// model built without that optimiser.
 
 // The fault modules share this file, so that the faults read as one table.
 /* verilator lint_off DECLFILENAME */
