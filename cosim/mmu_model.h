@@ -84,7 +84,8 @@ enum class Backend { Golden, Rtl, Lockstep };
 Backend backend_from_string(const std::string& s);  // golden | rtl | lockstep
 const char* to_string(Backend b);
 
-// Planted faults of rtl/dsh_pkg.sv (Fault*), 1..kRtlFaults.
+// Planted faults of the test bench (tb/faults/dsh_faults.sv, Fault*),
+// 1..kRtlFaults, bound into every RTL model.
 inline constexpr unsigned kRtlFaults = 11;
 // FaultCntBypass: in the statistics counters, so an RTL without them
 // (Stats = 0) refuses it (ConfigError) rather than run without a fault.
@@ -92,7 +93,7 @@ inline constexpr unsigned kRtlFaultCntBypass = 10;
 
 struct RtlOptions {
   std::string fst_path;  // empty: no trace
-  unsigned fault = 0;    // a planted fault of rtl/dsh_pkg.sv (lockstep self-test), 0 none
+  unsigned fault = 0;    // a planted fault of tb/faults/dsh_faults.sv (lockstep self-test), 0 none
   uint64_t trace_from = 0;  // first cycle dumped
   uint64_t trace_to = ~uint64_t(0);  // last cycle dumped
 };

@@ -38,7 +38,8 @@ class RtlModel final : public MmuModel, public RtlReadPort {
     queue_w_ = rtl_index_bits(cfg_.n_queues);
     ctx_->debug(0);
     ctx_->fatalOnError(false);  // an assertion failure is reported, not abort()ed
-    // The RTL reads +dsh_fault (a planted fault of rtl/dsh_pkg.sv) at time 0.
+    // The planted faults bound into the RTL (tb/faults/dsh_faults.sv) read
+    // +dsh_fault at time 0.
     const std::string arg = "+dsh_fault=" + std::to_string(o.fault);
     const char* argv[] = {arg.c_str()};
     ctx_->commandArgsAdd(1, argv);

@@ -75,7 +75,7 @@ std::string read_file(const std::string& path) {
 // RTL: the control file first, then the manifest's sources.
 struct Sources {
   std::string root;                   // resource_dir(): the checkout, or an installed share/dsh_mmu
-  std::vector<std::string> rtl;       // absolute: the .vlt files, then rtl/dsh_mmu.f's .sv files
+  std::vector<std::string> rtl;       // absolute: the .vlt files, rtl/dsh_mmu.f's .sv files, the faults
   std::vector<std::string> cxx;       // absolute: golden sources compiled into the library
   std::vector<std::string> headers;   // absolute: hashed, not listed to verilator
 };
@@ -95,6 +95,9 @@ Sources sources() {
     if (line.empty() || line[0] == '/' || line.size() < 4 || line.compare(line.size() - 3, 3, ".sv")) continue;
     s.rtl.push_back(rtl_dir + "/" + line);
   }
+  // The planted faults (RtlOptions::fault), bound into the design's modules
+  // as in the built-in models (cosim/CMakeLists.txt).
+  s.rtl.push_back(src + "/tb/faults/dsh_faults.sv");
   // The golden model's configuration (RtlModel validates it) and what it
   // parses with (common/), and the headers: cosim/CMakeLists.txt lists them.
   for (const char* f : kOndemandCxx) s.cxx.push_back(src + "/" + f);

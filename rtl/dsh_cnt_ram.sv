@@ -33,9 +33,6 @@ module dsh_cnt_ram #(
   input  logic [IdxW-1:0]       rd_idx_i,
   output logic [CntW-1:0]       rd_o
 );
-  logic [31:0] fault;  // planted fault (dsh_fault)
-  dsh_fault u_fault (.fault_o(fault));
-
   logic [CntW-1:0]       mem_q [Entries];
   logic [Entries-1:0]    valid_q;
   logic [Slots*IdxW-1:0] e_idx_q, w_idx_q;  // stage E's and stage W's entries
@@ -57,15 +54,14 @@ module dsh_cnt_ram #(
   // Stage E: the writes the read in D missed, the older first.
   always_comb begin
     for (int k = 0; k < Slots; k++) e_val[k*CntW +: CntW] = e_valid_q[k] ? e_raw_q[k*CntW +: CntW] : '0;
-    if (fault != dsh_pkg::FaultCntBypass)
-      for (int k = 0; k < Slots; k++) begin
-        for (int j = 0; j < Slots; j++)
-          if (p_inc_q[j] && hp_q[k*Slots + j])
-            e_val[k*CntW +: CntW] = p_nxt_q[j*CntW +: CntW];
-        for (int j = 0; j < Slots; j++)
-          if (inc_i[j] && hw_q[k*Slots + j])
-            e_val[k*CntW +: CntW] = w_nxt_q[j*CntW +: CntW];
-      end
+    for (int k = 0; k < Slots; k++) begin
+      for (int j = 0; j < Slots; j++)
+        if (p_inc_q[j] && hp_q[k*Slots + j])
+          e_val[k*CntW +: CntW] = p_nxt_q[j*CntW +: CntW];
+      for (int j = 0; j < Slots; j++)
+        if (inc_i[j] && hw_q[k*Slots + j])
+          e_val[k*CntW +: CntW] = w_nxt_q[j*CntW +: CntW];
+    end
   end
 
   always_ff @(posedge clk_i) begin

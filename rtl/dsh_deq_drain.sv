@@ -47,18 +47,13 @@ module dsh_deq_drain #(
   localparam int unsigned OutW = 1 + 3 * CellW + 2 * SizeW;
   logic [W-1:0]     h, hs, hsp, c, k;
   logic [SizeW-1:0] h8, w8;  // headroom and shared parts, modulo 2^SizeW
-  logic [CellW-1:0] h_in;
-  // Planted fault dsh_pkg::FaultDrainOrder (the lockstep checker's
-  // self-test): the headroom part is taken as empty, so shared drains
-  // before headroom.
-  logic [31:0] fault;
-  dsh_fault u_fault (.fault_o(fault));
-  assign h_in = fault == dsh_pkg::FaultDrainOrder ? '0 : h_i;
-  assign h   = W'(h_in);
-  assign hs  = W'(hs_i);
-  assign hsp = W'(hsp_i);
-  assign c   = W'(cells_i);
-  assign k   = W'(add_less_cells_i);
+  always_comb begin  // the operands, widened
+    h   = W'(h_i);
+    hs  = W'(hs_i);
+    hsp = W'(hsp_i);
+    c   = W'(cells_i);
+    k   = W'(add_less_cells_i);
+  end
   assign h8  = h[SizeW-1:0];
   // p + k - 2^SizeW >= 0 for the low SizeW bits p of a prefix sum.
   function automatic logic low_k(input logic [SizeW-1:0] p);
@@ -80,7 +75,7 @@ module dsh_deq_drain #(
     // Their signs, fast: c and k are SizeW bits wide, so a prefix sum with
     // any bit set above them covers c; else its low bits decide.
     logic go, c0, c01;
-    assign c0  = (h_in >> SizeW) != '0 || (r == 3 ? low_k(h_in[SizeW-1:0]) : h_in[SizeW-1:0] >= cells_i);
+    assign c0  = (h >> SizeW) != '0 || (r == 3 ? low_k(h8) : h8 >= cells_i);
     assign c01 = (hs_i >> SizeW) != '0 || (r >= 2 ? low_k(hs_i[SizeW-1:0]) : hs_i[SizeW-1:0] >= cells_i);
     assign go  = ok_i && ((hsp_i >> SizeW) != '0
                           || (r >= 1 ? low_k(hsp_i[SizeW-1:0]) : hsp_i[SizeW-1:0] >= cells_i));

@@ -19,8 +19,10 @@
 // stage D's dequeue touch one queue / port), r_same_queue_o (R's enqueue and
 // R's dequeue, a cycle apart in the specification, touch one queue) and
 // d_same_queue_o (D's dequeue and the next one touch one queue).
-// Each path can be removed at run time by a planted fault (+dsh_fault=N,
-// dsh_pkg), for the lockstep checker's self-test; synthesis keeps them all.
+// Each forwarding path is one named signal (path_*), a bit for each select
+// it feeds, so that what a path does is written in one place; the lockstep
+// checker's self-test cuts one path at a time from the test bench
+// (tb/faults/dsh_faults.sv).
 `include "dsh_assert.svh"
 `default_nettype none
 
@@ -62,8 +64,6 @@ module dsh_fwd #(
   output logic             r_same_queue_o,
   output logic             d_same_queue_o
 );
-  logic [31:0] fault;  // planted fault (dsh_fault)
-  dsh_fault u_fault (.fault_o(fault));
   // The first set bit of a priority list, one-hot.
   function automatic [3:0] first4(input logic [3:0] hit);
     first4 = hit & ~{hit[2:0] | {hit[1:0], 1'b0} | {hit[0], 2'b0}, 1'b0};
@@ -108,34 +108,55 @@ module dsh_fwd #(
     de1p_q <= r_deq_q[KeyW-1 -: PortW] == r_enq_q[KeyW-1 -: PortW];
   end
 
+  // ------------------------------------------------- paths, in stage R
+  // Each path: the registered hits of the records it feeds, and'ed with
+  // its source stage's enable (D's `go` is late).
+  typedef struct packed {
+    logic deq0, deq1;  // R's dequeue record from W slot 0 / slot 1
+    logic enq0, enq1;  // R's enqueue record from W slot 0 / slot 1
+  } w_path_t;
+  typedef struct packed {
+    logic deq;   // R's dequeue record
+    logic enq;   // R's enqueue record
+    logic next;  // queue: a later dequeue of the same queue (below); port: D's dequeue's port
+  } e_path_t;
+  w_path_t path_wq, path_wp;    // W's queue / port records into R's reads
+  e_path_t path_e0q, path_e1q;  // E slot 0's / slot 1's queue record into R's reads
+  e_path_t path_e0p, path_e1p;  // E slot 0's / slot 1's port record into R's reads and D's port
+  logic    path_ddq;            // D's dequeue into the next dequeue of its queue
+  logic    path_dde;            // D's dequeue into E's next enqueue to its queue
+  logic    path_dp;             // D's drain into E's next enqueue to its port
+  always_comb begin
+    path_wq  = {w_deq_we_i && rdq_q.w0, w_enq_we_i && rdq_q.w1, w_deq_we_i && req_q.w0, w_enq_we_i && req_q.w1};
+    path_wp  = {w_deq_we_i && rdp_q.w0, w_enq_we_i && rdp_q.w1, w_deq_we_i && rep_q.w0, w_enq_we_i && rep_q.w1};
+    // E slot 0's queue record also reaches the dequeue now in R when D's
+    // dequeue is of its queue (d_same_queue_o: D's is in E slot 0 when that
+    // one is in D); E slot 1's reaches R's dequeue when R's enqueue is of
+    // its queue (r_same_queue_o: likewise a cycle later).
+    path_e0q = {e_deq_go_i && rdq_q.e0, e_deq_go_i && req_q.e0, d_ok_i && rdq_q.d};
+    path_e1q = {e_enq_ok_i && rdq_q.e1, e_enq_ok_i && req_q.e1, r_enq_ok_i && rr_q};
+    path_e0p = {e_deq_ok_i && rdp_q.e0, e_deq_ok_i && rep_q.e0, e_deq_ok_i && de0p_q};
+    path_e1p = {e_enq_ok_i && rdp_q.e1, e_enq_ok_i && rep_q.e1, e_enq_ok_i && de1p_q};
+    path_ddq = d_go_i && rdq_q.d;
+    path_dde = d_go_i && req_q.d;
+    path_dp  = d_ok_i && rep_q.d;
+  end
+
   // ------------------------------------------------ selects, in stage R
-  logic wq, wp, ddq, dde, dp, e0q, e1q, e0p, e1p;  // paths in use
-  assign wq  = fault != dsh_pkg::FaultWQueue;
-  assign wp  = fault != dsh_pkg::FaultWPort;
-  assign ddq = fault != dsh_pkg::FaultDDeq;
-  assign dde = fault != dsh_pkg::FaultDEnq;
-  assign dp  = fault != dsh_pkg::FaultDPort;
-  assign e0q = fault != dsh_pkg::FaultE0Queue;
-  assign e1q = fault != dsh_pkg::FaultE1Queue;
-  assign e0p = fault != dsh_pkg::FaultE0Port;
-  assign e1p = fault != dsh_pkg::FaultE1Port;
+  assign w_deq_qsel_o = first3({1'b1, path_wq.deq0, path_wq.deq1});
+  assign w_enq_qsel_o = first3({1'b1, path_wq.enq0, path_wq.enq1});
+  assign w_deq_psel_o = first3({1'b1, path_wp.deq0, path_wp.deq1});
+  assign w_enq_psel_o = first3({1'b1, path_wp.enq0, path_wp.enq1});
 
-  assign w_deq_qsel_o = first3({1'b1, wq && w_deq_we_i && rdq_q.w0, wq && w_enq_we_i && rdq_q.w1});
-  assign w_enq_qsel_o = first3({1'b1, wq && w_deq_we_i && req_q.w0, wq && w_enq_we_i && req_q.w1});
-  assign w_deq_psel_o = first3({1'b1, wp && w_deq_we_i && rdp_q.w0, wp && w_enq_we_i && rdp_q.w1});
-  assign w_enq_psel_o = first3({1'b1, wp && w_deq_we_i && rep_q.w0, wp && w_enq_we_i && rep_q.w1});
-
-  assign same_queue_o = dde && d_go_i && req_q.d;
-  assign same_port_o  = dp && d_ok_i && rep_q.d;
-  assign f_deq_qsel_o = first4({1'b1, e0q && e_deq_go_i && rdq_q.e0, e1q && e_enq_ok_i && rdq_q.e1,
-                                   ddq && d_go_i && rdq_q.d});
-  assign f_enq_qsel_o = first4({1'b1, e0q && e_deq_go_i && req_q.e0, e1q && e_enq_ok_i && req_q.e1,
-                                   same_queue_o});
-  assign f_deq_psel_o = first4({1'b1, e0p && e_deq_ok_i && rdp_q.e0, e1p && e_enq_ok_i && rdp_q.e1, 1'b0});
-  assign f_enq_psel_o = first4({1'b1, e0p && e_deq_ok_i && rep_q.e0, e1p && e_enq_ok_i && rep_q.e1, 1'b0});
-  assign f_d_psel_o   = first4({1'b1, e0p && e_deq_ok_i && de0p_q, e1p && e_enq_ok_i && de1p_q, 1'b0});
-  assign r_same_queue_o = e1q && r_enq_ok_i && rr_q;
-  assign d_same_queue_o = e0q && d_ok_i && rdq_q.d;
+  assign same_queue_o = path_dde;
+  assign same_port_o  = path_dp;
+  assign f_deq_qsel_o = first4({1'b1, path_e0q.deq, path_e1q.deq, path_ddq});
+  assign f_enq_qsel_o = first4({1'b1, path_e0q.enq, path_e1q.enq, path_dde});
+  assign f_deq_psel_o = first4({1'b1, path_e0p.deq, path_e1p.deq, 1'b0});
+  assign f_enq_psel_o = first4({1'b1, path_e0p.enq, path_e1p.enq, 1'b0});
+  assign f_d_psel_o   = first4({1'b1, path_e0p.next, path_e1p.next, 1'b0});
+  assign r_same_queue_o = path_e1q.next;
+  assign d_same_queue_o = path_e0q.next;
 
   logic unused_hits;  // R's dequeue port against D's own port
   assign unused_hits = ^{rdp_q.d};

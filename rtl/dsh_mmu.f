@@ -4,7 +4,6 @@
 // dsh_rec.svh) for verilator -F; the other tools add -I<rtl> themselves.
 +incdir+.
 dsh_pkg.sv
-dsh_fault.sv
 dsh_dt_calc.sv
 dsh_size_terms.sv
 dsh_limits.sv

@@ -1,7 +1,7 @@
 // Definitions every MMU module shares: the admission region encoding of
 // stat_region_o, the widths derived from the occupancy width CellW (widths
-// of instance parameters stay parameters, derived here in one place), and
-// the planted faults of the lockstep checker's self-test.
+// of instance parameters stay parameters, derived here in one place), the
+// record widths and the copies of a record read's index.
 package dsh_pkg;
   // A module that uses a part of the package leaves the rest unused.
   /* verilator lint_off UNUSEDPARAM */
@@ -70,22 +70,5 @@ package dsh_pkg;
   function automatic integer pread_copies(input integer slices);
     pread_copies = 1 + 2 * slices;
   endfunction
-
-  // Planted faults: simulation only, chosen at run time with the plusarg
-  // +dsh_fault=N (0: none; cosim/mmu_model.h counts them in kRtlFaults).
-  // Each removes one forwarding path, so that the lockstep checker's
-  // self-test proves it catches each. Synthesis sees 0.
-  localparam int unsigned FaultNone       = 0;
-  localparam int unsigned FaultWQueue     = 1;   // stage W's queue records into stage R's reads
-  localparam int unsigned FaultWPort      = 2;   // stage W's port records into stage R's reads
-  localparam int unsigned FaultDDeq       = 3;   // D's dequeue into the next dequeue of its queue
-  localparam int unsigned FaultDEnq       = 4;   // D's dequeue into E's next enqueue to its queue
-  localparam int unsigned FaultDPort      = 5;   // D's drain into E's next enqueue to its port
-  localparam int unsigned FaultE0Queue    = 6;   // E's dequeue slot into its queue's next reads
-  localparam int unsigned FaultE1Queue    = 7;   // E's enqueue slot into its queue's next reads
-  localparam int unsigned FaultE0Port     = 8;   // E's dequeue slot into its port's next reads
-  localparam int unsigned FaultE1Port     = 9;   // E's enqueue slot into its port's next reads
-  localparam int unsigned FaultCntBypass  = 10;  // a counter written in W into E's read of it
-  localparam int unsigned FaultDrainOrder = 11;  // not a path: shared drains before headroom
   /* verilator lint_on UNUSEDPARAM */
 endpackage

@@ -4,8 +4,9 @@ RTL through rtl/dsh_mmu.f plus the harness tb/formal/dsh_mmu_formal.sv with
 `read_verilog -formal`, so every ASSERT/ASSUME/COVER of the RTL and of the
 harness is checked; yosys-smtbmc proves the assertions by bounded model
 checking to --depth steps and tries k-induction; -c reaches each cover point
-and writes its trace. --fault N plants fault N (tb/formal/dsh_fault.sv) and
-expects a counterexample. Results: out/formal/summary.json and report.md.
+and writes its trace. --fault N plants fault N of tb/faults/dsh_faults.sv
+(the signals it forces in simulation are tied to 0 here) and expects a
+counterexample. Results: out/formal/summary.json and report.md.
 """
 import argparse
 import json
@@ -19,7 +20,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TOP = "dsh_mmu_formal"
 HARNESS = os.path.join(ROOT, "tb", "formal", "dsh_mmu_formal.sv")
-FAULT_SV = os.path.join(ROOT, "tb", "formal", "dsh_fault.sv")
+FAULTS_SV = os.path.join(ROOT, "tb", "faults", "dsh_faults.sv")
 
 # Small configurations: (NumPorts, NumQueues, CellW, SizeW, CntW, Dsh, ThreshLatency).
 # One queue per port turns on the harness's reference occupancy model.
@@ -33,10 +34,8 @@ PARAMS = ("NumPorts", "NumQueues", "CellW", "SizeW", "CntW", "Dsh", "ThreshLaten
 QUICK = ["p1q1_dsh_l1", "p1q1_sih_l1"]
 
 
-def sources(fault):
-    """The RTL as the manifest lists it, with the planted-fault source
-    replaced by the formal one (the one place that knows how faults are
-    planted; `fault` is passed as a define)."""
+def sources():
+    """The RTL as the manifest lists it, and the harness."""
     files = []
     rtl = os.environ.get("DSH_RTL_DIR") or os.path.join(ROOT, "rtl")  # another copy (scripts/mutate.sh)
     with open(os.path.join(rtl, "dsh_mmu.f")) as f:
@@ -44,11 +43,52 @@ def sources(fault):
             line = line.split("//")[0].strip()
             if not line or line.startswith("+"):  # +incdir+: Yosys gets -I<rtl> below
                 continue
-            files.append(FAULT_SV if line == "dsh_fault.sv" else os.path.join(rtl, line))
+            files.append(os.path.join(rtl, line))
     defines = ["-DSYNTHESIS"]  # the RTL's simulation-only checks use $error actions Yosys cannot read
-    if fault:
-        defines.append("-DDSH_FORMAL_FAULT=%d" % fault)
     return files + [HARNESS], defines
+
+
+def planted_faults(path=FAULTS_SV):
+    """The planted faults of the simulation's test bench: {N: (name,
+    [(module, signal), ...])}, read from its numbers and its force lines
+    (`if (fault == FaultName) force module.signal = '0;`). Yosys reads
+    neither bind nor force, so formal ties the same signals to 0 itself."""
+    text = re.sub(r"//[^\n]*|/\*.*?\*/", "", open(path).read(), flags=re.S)  # the code, not the comments
+    numbers = {m.group(1): int(m.group(2))
+               for m in re.finditer(r"localparam\s+int\s+unsigned\s+(Fault\w+)\s*=\s*(\d+)\s*;", text)}
+    faults = {n: (name[len("Fault"):], []) for name, n in numbers.items() if n}
+    for m in re.finditer(r"if\s*\(\s*fault\s*==\s*(Fault\w+)\s*\)\s*force\s+(\w+)\.(\w+)\s*=\s*'0\s*;", text):
+        if m.group(1) not in numbers or not numbers[m.group(1)]:
+            sys.exit("formal: %s: a force under an unknown fault %s" % (path, m.group(1)))
+        faults[numbers[m.group(1)]][1].append((m.group(2), m.group(3)))
+    empty = [n for n, (_, forces) in faults.items() if not forces]
+    if not faults or empty or sorted(faults) != list(range(1, len(faults) + 1)):
+        sys.exit("formal: %s: faults %s, none of them without a force line expected (1..N)" % (path, sorted(faults)))
+    return faults
+
+
+def module_base(name):
+    """The source module of an RTLIL module name: \\dsh_fwd, or a
+    parameterised copy $paramod\\dsh_cnt_ram\\Entries=... or
+    $paramod$<hash>\\dsh_cnt_ram."""
+    m = re.match(r"(?:\\|\$paramod(?:\$[0-9a-f]+)?\\)(\w+)", name)
+    return m.group(1) if m else None
+
+
+def fault_edits(elab_il, forces):
+    """Yosys commands that tie each (module, signal) of a fault to 0 in every
+    elaborated copy of the module: `connect -nomap -set`, before any
+    optimisation merges the signal with another name, so that exactly its
+    readers see 0, as a Verilator force does."""
+    mods = [l.split()[1] for l in open(elab_il) if l.startswith("module ")]
+    cmds = []
+    for module, signal in forces:
+        copies = [m for m in mods if module_base(m) == module]
+        if not copies:
+            sys.exit("formal: the fault's module %s is not in the elaborated design (%s)" % (module, elab_il))
+        for m in copies:
+            cmds += ["cd %s" % (m[1:] if m.startswith("\\") else m), "connect -nomap -set %s 0" % signal, "cd .."]
+    return cmds
 
 
 # Yosys to AIGER for ABC (the recipe of SymbiYosys's abc engines): covers
@@ -128,13 +168,20 @@ def build_model(cfg, fault, work):
     modules' ASSUMEs state what their inputs must satisfy; in a proof of
     the whole MMU those are obligations of the logic that drives them, so
     they become assertions: only the harness's assumptions constrain."""
-    files, defines = sources(fault)
+    files, defines = sources()
     chparam = " ".join("-set %s %d" % (p, v) for p, v in zip(PARAMS, CONFIGS[cfg]))
+    read = ["read_verilog -formal -sv %s -I%s %s" % (" ".join(defines), os.path.dirname(files[0]), " ".join(files)),
+            "chparam %s dsh_mmu_formal" % chparam]
+    if fault:
+        # The design elaborated, processes to netlists, nothing optimised:
+        # then each copy of a faulted module gets its signals tied to 0.
+        if not yosys(work, "elab", "\n".join(read + ["hierarchy -top dsh_mmu_formal", "proc",
+                                                       "write_rtlil elab.il", ""])):
+            sys.exit("formal: yosys failed for %s (see %s/elab.log)" % (cfg, work))
+        read = ["read_rtlil elab.il"] + fault_edits(os.path.join(work, "elab.il"), planted_faults()[fault][1])
     # flatten + memory_map: the SMT-LIB backend of Yosys 0.23 fails on the
     # hierarchical model ("GetSize(subexpr) == 1").
-    script = "\n".join([
-        "read_verilog -formal -sv %s -I%s %s" % (" ".join(defines), os.path.dirname(files[0]), " ".join(files)),
-        "chparam %s dsh_mmu_formal" % chparam,
+    script = "\n".join(read + [
         "prep -top dsh_mmu_formal",
         "flatten", "memory_map", "opt -fast",
         "async2sync", "dffunmap",
@@ -456,13 +503,15 @@ def main():
                     help="time for ABC's BMC of the assertions induction did not prove (default 1200): the "
                     "depth it reaches is reported")
     ap.add_argument("--cover-seconds", type=int, default=120, help="time per cover point's search (default 120)")
-    ap.add_argument("--fault", type=int, default=0, help="plant fault N (1..11): a counterexample is expected")
+    faults = planted_faults()
+    ap.add_argument("--fault", type=int, default=0, help="plant fault N (1..%d, tb/faults/dsh_faults.sv): a "
+                    "counterexample is expected" % len(faults))
     ap.add_argument("--expect-counterexample", action="store_true",
                     help="exit 0 only if a counterexample trace was found (fault self-test)")
     ap.add_argument("--out", default=os.path.join(ROOT, "out", "formal"))
     a = ap.parse_args()
-    if a.fault < 0 or a.fault > 11:
-        ap.error("--fault = %d is out of range 0..11" % a.fault)
+    if a.fault < 0 or a.fault > len(faults):
+        ap.error("--fault = %d is out of range 0..%d" % (a.fault, len(faults)))
     if a.depth < 1:
         ap.error("--depth = %d must be at least 1" % a.depth)
     if a.induction < 0:

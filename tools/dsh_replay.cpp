@@ -73,7 +73,7 @@ int main(int argc, char** argv) {
                  "and a .gtkw beside it)");
   std::string fault_s = "0";
   unsigned fault = 0;
-  app.add_option("--fault", fault_s, "plant this fault in the RTL (rtl/dsh_pkg.sv, 0..11; 0 none; backend rtl or lockstep)")
+  app.add_option("--fault", fault_s, "plant this fault in the RTL (tb/faults/dsh_faults.sv, 0..11; 0 none; backend rtl or lockstep)")
       ->capture_default_str();
   app.add_option("--expect", expect_path, "compare the response with this file; exit 1 at the first difference");
   add_config_options(app, cfg_cli);

@@ -52,7 +52,7 @@ int main(int argc, char** argv) {
   std::string fault_s = "0";
   unsigned fault = 0;
   app.add_option("--fault", fault_s,
-                 "plant this fault in the RTL (rtl/dsh_pkg.sv, 0..11; 0 none): see what a bug there looks like")
+                 "plant this fault in the RTL (tb/faults/dsh_faults.sv, 0..11; 0 none): see what a bug there looks like")
       ->capture_default_str();
   bool full_compare = false;
   std::string full_every_s = std::to_string(kFullCompareEvery);

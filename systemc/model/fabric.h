@@ -102,7 +102,7 @@ struct FabricParams {
   double cnp_interval_us = 4;
   uint64_t seed = 1;
   bool full_compare = false;
-  unsigned rtl_fault = 0;  // rtl/lockstep: a planted fault of rtl/dsh_pkg.sv (the checker's self-test)
+  unsigned rtl_fault = 0;  // rtl/lockstep: a planted fault of tb/faults/dsh_faults.sv (the checker's self-test)
   std::string mismatch_dir = ".";
 };
 

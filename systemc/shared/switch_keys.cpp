@@ -73,7 +73,7 @@ void declare_switch_keys(KeyStore& k) {
   k.declare(uint_key("run.jobs", 1, 256, "2", "points run in parallel, one process each"));
   k.declare(bool_key("run.full_compare", "false", "lockstep: compare every queue and port every cycle (slow)"));
   k.declare(uint_key("run.rtl_fault", 0, kRtlFaults, "0",
-                     "rtl/lockstep: plant this fault of rtl/dsh_pkg.sv in the RTL (0 none; the checker's self-test)"));
+                     "rtl/lockstep: plant this fault of tb/faults/dsh_faults.sv in the RTL (0 none; the checker's self-test)"));
 }
 
 void check_switch_keys(const KeyStore& k) {

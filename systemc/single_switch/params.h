@@ -99,7 +99,7 @@ struct Params {
   bool full_compare;  // lockstep: every queue every cycle (slow) instead of the touched ones
   bool allow_lossy;   // run a headroom below the link's need (labelled lossy) instead of refusing it
   std::string rtl_variant;    // rtl/lockstep: this built parameter set by name (default: the matching one)
-  unsigned rtl_fault;     // rtl/lockstep: a planted fault of rtl/dsh_pkg.sv (the checker's self-test)
+  unsigned rtl_fault;     // rtl/lockstep: a planted fault of tb/faults/dsh_faults.sv (the checker's self-test)
 
   KeyStore keys;  // every key, with where its value came from
 

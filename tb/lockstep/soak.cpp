@@ -27,7 +27,7 @@ namespace {
 
 struct Soak {
   uint64_t seed = 1, cycles = 100000000, chunk = 1000000, progress = 10000000;
-  unsigned fault = 0;  // a planted fault (rtl/dsh_pkg.sv): shows the soak fails and its rerun line
+  unsigned fault = 0;  // a planted fault (tb/faults/dsh_faults.sv): shows the soak fails and its rerun line
 };
 
 // Both schemes at each threshold latency, one eta and eta per port.

@@ -210,11 +210,12 @@ TEST(ReadPort, MatchesGoldenStateAfterTraffic) {
   }
 }
 
-// The checker itself: the RTL with one planted fault (rtl/dsh_pkg.sv: each
-// removes one forwarding path, or drains shared before headroom) must be
-// caught, reported one line per field and traced, or stopped by one of the
-// RTL's named assertions before the outputs differ. One fault at a time, all
-// in one build (RtlOptions::fault is the +dsh_fault plusarg).
+// The checker itself: the RTL with one planted fault (tb/faults/dsh_faults.sv:
+// each removes one forwarding path, or drains shared before headroom) must
+// be caught, reported one line per field and traced, or stopped by one of
+// the RTL's named assertions before the outputs differ. One fault at a time,
+// all in one build (RtlOptions::fault is the +dsh_fault plusarg the faults
+// read).
 const char* const kFaults[] = {"", "WQueue", "WPort", "DDeq", "DEnq", "DPort", "E0Queue",
                                "E1Queue", "E0Port", "E1Port", "CntBypass", "DrainOrder"};
 
@@ -283,7 +284,7 @@ TEST_P(PlantedFault, IsCaught) {
   EXPECT_LT(caught_at[0], caught_at[1] + kFullCompareEvery);
 }
 
-static_assert(std::size(kFaults) == kRtlFaults + 1, "a planted fault of rtl/dsh_pkg.sv without a test");
+static_assert(std::size(kFaults) == kRtlFaults + 1, "a planted fault of tb/faults/dsh_faults.sv without a test");
 INSTANTIATE_TEST_SUITE_P(Faults, PlantedFault, ::testing::Range(1u, unsigned(std::size(kFaults))),
                          [](const auto& info) { return std::string(kFaults[info.param]); });
 
@@ -717,8 +718,8 @@ TEST(NoStats, LockstepSkipsOnlyTheCounters) {
   }
 }
 
-// Every planted fault of rtl/dsh_pkg.sv but the counters' own (10) is
-// caught without the counters too, no earlier than with them (the same
+// Every planted fault of tb/faults/dsh_faults.sv but the counters' own (10)
+// is caught without the counters too, no earlier than with them (the same
 // traffic; the counters are part of what the twin compares), and no report
 // line names a counter.
 class NoStatsFault : public ::testing::TestWithParam<unsigned> {};

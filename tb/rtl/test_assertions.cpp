@@ -20,7 +20,6 @@ struct Outcome {
 // Clocks 8 cycles out of reset; from cycle 5 on, w_deq_qsel_i = bad_sel.
 Outcome run(unsigned bad_sel) {
   VerilatedContext ctx;
-  ctx.commandArgs(0, static_cast<const char**>(nullptr));
   ctx.fatalOnError(false);  // report, do not abort: the test reads the message
   Vstage_in dut(&ctx, "tb");
   dut.w_deq_qsel_i = dut.w_enq_qsel_i = dut.w_deq_psel_i = dut.w_enq_psel_i = 4;  // {memory, W0, W1}: memory

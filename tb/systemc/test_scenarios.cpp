@@ -200,7 +200,8 @@ TEST(Lockstep, FullShortScenario) {
 
 // A lockstep mismatch stops the run with the one-line-per-field report and an
 // FST: the RTL with a planted fault (shared drains before headroom,
-// dsh_pkg::FaultDrainOrder) on a 3-port switch whose shared pool fills.
+// FaultDrainOrder of tb/faults/dsh_faults.sv) on a 3-port switch whose
+// shared pool fills.
 TEST(Lockstep, MismatchStopsTheRun) {
   Params p;
   for (const auto& [k, v] : std::vector<std::pair<std::string, std::string>>{
