@@ -47,9 +47,9 @@
 #include "class_arbiter.h"
 #include "config.h"
 #include "dcqcn.h"
-#include "powertcp.h"
 #include "event_queue.h"
 #include "mmu_model.h"
+#include "powertcp.h"
 #include "topology.h"
 
 namespace dsh::net {

@@ -35,9 +35,14 @@
 //
 // Differences from the ns-3 code, none of them in the window update: INT
 // values are exact (ns-3 packs bytes in 128 B and queue lengths in 80 B
-// units, time in 24 bits of ns), a stack holds kMaxIntHops hops (ns-3: 5,
-// int-header.h:84), and the first ACK's previous INT is zero as in ns-3 but
-// in ps since the start of the run.
+// units, time in 24 bits of ns) and not counted in the packet's size; a
+// stack holds kMaxIntHops hops (ns-3: 5, int-header.h:84); the first ACK's
+// previous INT is zero as in ns-3 but in ps since the start of the run; a
+// new rate paces from the next packet on (ns-3's ChangeRate, rdma-hw.cc:636,
+// also moves the pending send time); ACKs travel in class 7 (issue 24; the
+// run script's ACK_HIGH_PRIO 0 leaves them in the data's priority). The
+// paper's Algorithm 1 writes (1 - gamma) times the current window where the
+// code (and this model) uses cwnd_old.
 #pragma once
 
 #include <array>
