@@ -46,7 +46,8 @@ bool PowerTcp::on_ack(const IntStack& tel, uint64_t snd_nxt_bytes) {
   const double c = u_ / p_.target_util;
   const double beta_bytes = p_.beta_mbps * tau_ps_ / 8e6;
   double w = p_.gamma * (cwnd_old_ / c + beta_bytes) + (1 - p_.gamma) * cwnd_old_;
-  w = std::clamp(w, p_.min_rate_mbps * tau_ps_ / 8e6, p_.line_gbps * tau_ps_ / 8000.0);
+  // The floor, then the line rate (which wins should min_rate exceed it).
+  w = std::min(std::max(w, p_.min_rate_mbps * tau_ps_ / 8e6), p_.line_gbps * tau_ps_ / 8000.0);
   cwnd_ = w;
   if (tel.ack_bytes <= last_update_) return false;  // within the RTT: from cwnd_old
   cwnd_old_ = w;
