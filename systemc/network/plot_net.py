@@ -16,12 +16,12 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 COLORS = {"dsh": "tab:blue", "sih": "tab:red"}
-CC_NAMES = {"none": "none", "dcqcn": "DCQCN", "powertcp": "PowerTCP"}
 
 
 def main(csv_path, png_path):
     rows = list(csv.DictReader(open(csv_path)))
-    ccs = [c for c in CC_NAMES if any(r["cc"] == c for r in rows)]
+    titles = {"none": "none", "dcqcn": "DCQCN", "powertcp": "PowerTCP"}
+    ccs = [c for c in titles if any(r["cc"] == c for r in rows)]
     fig, axes = plt.subplots(1, len(ccs), figsize=(6 * len(ccs), 3.8), squeeze=False, sharey=True)
     for ax, cc in zip(axes[0], ccs):
         for scheme in ("dsh", "sih"):
@@ -30,7 +30,7 @@ def main(csv_path, png_path):
                 ax.plot([p[0] for p in pts], [p[1] for p in pts], "-", color=COLORS[scheme], lw=1.4,
                         label=scheme.upper())
         ax.axvline(0, color="grey", ls=":", lw=1)
-        ax.set_title("F0 (innocent flow), CC: " + CC_NAMES[cc])
+        ax.set_title("F0 (innocent flow), CC: " + titles[cc])
         ax.set_xlabel("time from the fan-in start (us)")
         ax.set_ylim(0, 105)
         ax.grid(alpha=0.3)
@@ -43,7 +43,7 @@ def main(csv_path, png_path):
 def deadlock(summary_path, png_path):
     s = json.load(open(summary_path))
     fig, ax = plt.subplots(figsize=(6.4, 4))
-    styles = {"none": "--", "dcqcn": "-", "powertcp": "-."}
+    styles = {"none": "--", "dcqcn": "-"}
     for scheme, by_cc in sorted(s["results"].items()):
         for cc, r in sorted(by_cc.items()):
             onsets = sorted(r["onset_ms"])
@@ -55,8 +55,7 @@ def deadlock(summary_path, png_path):
             xs.append(s["duration_ms"])
             ys.append(len(onsets) / n)
             ax.plot(xs, ys, styles.get(cc, "-"), color=COLORS.get(scheme, "k"), lw=1.5,
-                    label="%s, %s: %d/%d runs deadlock" % (scheme.upper(),
-                                                          "no CC" if cc == "none" else CC_NAMES.get(cc, cc),
+                    label="%s, %s: %d/%d runs deadlock" % (scheme.upper(), "DCQCN" if cc == "dcqcn" else "no CC",
                                                           len(onsets), n))
     ax.set_xlim(0, s["duration_ms"])
     ax.set_ylim(0, 1.02)
