@@ -163,6 +163,11 @@ int32_t Fabric::add_flow(uint32_t src, uint32_t dst, uint8_t cls, uint64_t bytes
     d.line_gbps = line;
     f.cc = std::make_unique<Dcqcn>(d);
   }
+  if (p_.powertcp) {
+    PowerTcpParams w = p_.powertcp_params;
+    w.line_gbps = topo_.ports(topo_.host_node(int(src)))[0].gbps;
+    f.ptcp = std::make_unique<PowerTcp>(w);
+  }
   flows_.push_back(std::move(f));
   const int32_t id = int32_t(flows_.size() - 1);
   if (start_ps != kNever) start_flow_at(id, start_ps);
@@ -188,6 +193,7 @@ void Fabric::port_push(TxPort& t, Pkt* p) {
     q.push_back(p);
   }
   t.qbytes[p->cls] += p->bytes;
+  t.rx_bytes += p->bytes;
   port_try_start(t);
 }
 
@@ -241,6 +247,7 @@ void Fabric::on_tx_start(TxPort& t, Pkt& p) {
     ++s.st.forwarded;
     s.deq.push_back({nullptr, Op{true, p.in_port, p.cls, p.cells}, ev_.now()});
     mmu_request(t.node);
+    if (p.tel >= 0) stamp(t, p);
     if (p_.dcqcn && !p.ecn) {
       const double scale = t.gbps / 100.0;
       const double prob = ecn_mark_probability(t.qbytes[p.cls], uint64_t(p_.kmin_kb_100g * 1000 * scale),
@@ -309,6 +316,8 @@ void Fabric::host_refill(int h, unsigned cls) {
       earliest = std::min(earliest, f.next_ok_ps);
       continue;
     }
+    // PowerTCP: a full window waits for an ACK (ack_arrives refills).
+    if (f.ptcp && double(f.generated - f.acked) >= f.ptcp->cwnd_bytes()) continue;
     Pkt* p = alloc();
     p->kind = Pkt::Data;
     p->src = uint32_t(h);
@@ -319,6 +328,18 @@ void Fabric::host_refill(int h, unsigned cls) {
     p->bytes = uint32_t(f.bytes ? std::min<uint64_t>(p_.packet_bytes, f.bytes - f.generated) : p_.packet_bytes);
     f.generated += p->bytes;
     if (f.cc && f.cc->rate_gbps() < nic.gbps) f.next_ok_ps = now + uint64_t(double(p->bytes) * 8000.0 / f.cc->rate_gbps() + 0.5);
+    if (f.ptcp) {
+      if (tel_free_.empty()) {
+        p->tel = int32_t(tel_.size());
+        tel_.emplace_back();
+      } else {
+        p->tel = tel_free_.back();
+        tel_free_.pop_back();
+        tel_[size_t(p->tel)] = IntStack{};
+      }
+      const double r = f.ptcp->rate_gbps();
+      if (r < nic.gbps) f.next_ok_ps = now + uint64_t(double(p->bytes) * 8000.0 / r + 0.5);
+    }
     port_push(nic, p);
     return;
   }
@@ -354,6 +375,10 @@ void Fabric::host_receive(int h, Pkt* p) {
     return;
   }
   const uint64_t now = ev_.now();
+  if (p->kind == Pkt::Ack) {
+    ack_arrives(h, p);
+    return;
+  }
   if (p->kind == Pkt::Cnp) {
     const int32_t fi = p->flow;
     release(p);
@@ -391,12 +416,56 @@ void Fabric::host_receive(int h, Pkt* p) {
     port_push(nic, c);
   }
   const int32_t fi = p->flow;
+  if (f.ptcp) send_ack(h, p);
   release(p);
   if (f.bytes && f.delivered >= f.bytes && !f.done) {
     f.done = true;
     f.done_ps = now;
     if (on_flow_done) on_flow_done(fi);
   }
+}
+
+// ---------------------------------------------------------------- PowerTCP
+
+// A switch egress stamps a PowerTCP packet as it starts on the wire: the
+// packet has left the queue, the bytes behind it are the queue length.
+void Fabric::stamp(const TxPort& t, Pkt& p) {
+  uint64_t q = 0;
+  for (unsigned c = 0; c < kClasses; ++c) q += t.qbytes[c];
+  telemetry(p).push(IntHop{ev_.now(), t.rx_bytes, q, t.gbps});
+}
+
+// The receiver answers every data packet with an ACK of the bytes it has in
+// order, carrying the data packet's telemetry (the ACK takes it over).
+void Fabric::send_ack(int h, Pkt* d) {
+  const NetFlow& f = flows_[d->flow];
+  Pkt* a = alloc();
+  a->kind = Pkt::Ack;
+  a->cls = kControlClass;
+  a->bytes = uint32_t(p_.ack_bytes);
+  a->src = uint32_t(h);
+  a->dst = f.src;
+  a->flow = d->flow;
+  a->seq = d->seq;
+  a->tel = d->tel;
+  d->tel = -1;
+  telemetry(*a).ack_bytes = f.delivered;
+  port_push(tx_[topo_.host_node(h)][0], a);
+}
+
+void Fabric::ack_arrives(int h, Pkt* a) {
+  NetFlow& f = flows_[a->flow];
+  const IntStack& tel = telemetry(*a);
+  f.acked = std::max(f.acked, tel.ack_bytes);
+  f.ptcp->on_ack(tel, f.generated);
+  release(a);
+  // The window may have opened: a class with nothing queued takes a packet.
+  if (tx_[topo_.host_node(h)][0].q[f.cls].empty()) host_refill(h, f.cls);
+}
+
+void Fabric::free_tel(Pkt* p) {
+  tel_free_.push_back(p->tel);
+  p->tel = -1;
 }
 
 // ---------------------------------------------------------------- switches
@@ -413,7 +482,7 @@ void Fabric::switch_receive(int s, int port, Pkt* p) {
     release(p);
     return;
   }
-  if (p->kind == Pkt::Cnp) {  // class 7: outside the lossless accounting
+  if (p->kind != Pkt::Data) {  // CNP, ACK: class 7, outside the lossless accounting
     port_push(tx_[s][out], p);
     return;
   }

@@ -25,6 +25,12 @@
 // per-flow rate limiter (DCQCN's rate when congestion control is on); the
 // receiver counts bytes, checks order, records completion and answers an
 // ECN-marked packet with a CNP at most once per cnp_interval per flow.
+// With PowerTCP (powertcp.h) a flow's packets carry in-band telemetry that
+// each switch egress stamps as the packet starts on the wire; the receiver
+// answers every data packet with an ACK (class 7, like a CNP) echoing it,
+// and the sender keeps at most its window unacknowledged, paced at
+// window / base RTT. Without PowerTCP no packet carries telemetry and no
+// ACK is sent.
 // Scenario knowledge stays outside: a scenario watches through the hooks
 // (on_control, on_retire, on_deliver, ...).
 #pragma once
@@ -43,12 +49,13 @@
 #include "dcqcn.h"
 #include "event_queue.h"
 #include "mmu_model.h"
+#include "powertcp.h"
 #include "topology.h"
 
 namespace dsh::net {
 
 struct Pkt {
-  enum Kind : uint8_t { Data, Cnp, Pause };
+  enum Kind : uint8_t { Data, Cnp, Pause, Ack };
   Kind kind = Data;
   uint8_t cls = 0;
   bool ecn = false;
@@ -59,6 +66,7 @@ struct Pkt {
   uint32_t bytes = 0, cells = 0;
   int32_t flow = -1;
   uint32_t seq = 0;
+  int32_t tel = -1;  // PowerTCP: its telemetry (Fabric::telemetry), -1 none
   Event fc{};  // PAUSE frames
 };
 
@@ -83,6 +91,8 @@ struct NetFlow {
   uint64_t reordered = 0;
   uint64_t increase_armed_ps = ~uint64_t(0);  // the increase-timer event in the queue
   std::unique_ptr<Dcqcn> cc;   // null: line rate
+  std::unique_ptr<PowerTcp> ptcp;  // PowerTCP's sender; null: not a PowerTCP flow
+  uint64_t acked = 0;          // PowerTCP: bytes the receiver has acknowledged
 };
 
 struct ChipSpec {
@@ -98,6 +108,9 @@ struct FabricParams {
   uint64_t dwrr_quantum_bytes = 1600;
   bool dcqcn = false;
   DcqcnParams dcqcn_params;     // line_gbps set per host
+  bool powertcp = false;
+  PowerTcpParams powertcp_params;  // line_gbps set per host
+  uint64_t ack_bytes = 64;      // PowerTCP's ACK frame (class 7)
   double kmin_kb_100g = 400, kmax_kb_100g = 1600, pmax = 0.2;  // KB = 1000 B, scaled by link rate
   double cnp_interval_us = 4;
   uint64_t seed = 1;
@@ -118,6 +131,7 @@ struct TxPort {
   double gbps = 100;
   std::array<std::deque<Pkt*>, kClasses> q;
   std::array<uint64_t, kClasses> qbytes{};
+  uint64_t rx_bytes = 0;  // bytes that entered the queues so far (PowerTCP's INT)
   ClassArbiter arb{1600};
   bool busy = false;
   std::array<bool, kClasses> q_paused{};
@@ -209,7 +223,11 @@ class Fabric {
   void port_push(TxPort& t, Pkt* p);
   void port_try_start(TxPort& t);
   Pkt* alloc();
-  void release(Pkt* p) { free_.push_back(p); }
+  void release(Pkt* p) {
+    if (p->tel >= 0) free_tel(p);
+    free_.push_back(p);
+  }
+  IntStack& telemetry(const Pkt& p) { return tel_[size_t(p.tel)]; }
 
  private:
   struct SwitchNode;
@@ -220,6 +238,10 @@ class Fabric {
   void host_receive(int host, Pkt* p);
   void start_flow(int32_t f);
   void schedule_increase(int32_t f);
+  void stamp(const TxPort& t, Pkt& p);
+  void send_ack(int host, Pkt* data);
+  void ack_arrives(int host, Pkt* ack);
+  void free_tel(Pkt* p);
   void control_arrives(TxPort& t, Pkt* p);
   void switch_receive(int sw, int port, Pkt* p);
   void mmu_request(int sw);
@@ -237,6 +259,8 @@ class Fabric {
   std::vector<NetFlow> flows_;
   std::vector<std::unique_ptr<Pkt>> pool_;
   std::vector<Pkt*> free_;
+  std::vector<IntStack> tel_;     // PowerTCP telemetry, one per packet carrying it
+  std::vector<int32_t> tel_free_;
   std::mt19937_64 rng_;
 };
 

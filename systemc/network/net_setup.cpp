@@ -36,8 +36,19 @@ void declare_network_keys(KeyStore& k) {
   k.declare(real_key("dcqcn.min_rate_mbps", 0, 1e8, true, "1000", "rate floor"));
   k.declare(bool_key("dcqcn.clamp_target", "false", "target = rate at every cut"));
   k.declare(uint_key("dcqcn.cnp_bytes", 64, 1500, "64", "CNP frame size (class 7)"));
+  // PowerTCP, its authors' ns-3 simulation defaults (powertcp.h; the scenario files cite each line).
+  k.declare(real_key("powertcp.gamma", 0, 1, true, "0.9", "EWMA weight of the window update"));
+  k.declare(real_key("powertcp.beta_mbps", 0, 1e6, false, "150",
+                     "additive increase as a rate: beta * base RTT bytes per update"));
+  k.declare(real_key("powertcp.target_util", 0, 1, true, "0.95", "the normalised power is divided by this"));
+  k.declare(real_key("powertcp.min_rate_mbps", 0, 1e6, true, "100", "window floor, as a rate (window / base RTT)"));
+  k.declare(real_key("powertcp.current_floor", 0, 1, false, "0.5",
+                     "a hop's current (arrival rate) is at least this fraction of its link rate"));
+  k.declare(real_key("powertcp.base_rtt_us", 0, 1e6, false, "0",
+                     "base RTT tau; 0 = the largest over host pairs of 2 x propagation + one packet's serialisation per link"));
+  k.declare(uint_key("powertcp.ack_bytes", 64, 1500, "64", "ACK frame size (class 7), one per data packet"));
   k.declare(list_key("run.schemes", "dsh,sih", "schemes to run", nullptr, {"dsh", "sih"}));
-  k.declare(list_key("run.cc", "none,dcqcn", "congestion control", nullptr, {"none", "dcqcn"}));
+  k.declare(list_key("run.cc", "none,dcqcn", "congestion control", nullptr, {"none", "dcqcn", "powertcp"}));
   k.declare(uint_key("run.seed", 0, ~uint64_t(0) >> 11, "1", "random seed (ECN marking, workloads)"));
   k.declare(text_key("run.mismatch_dir", ".", "lockstep: where a mismatch writes its FST window"));
 }
@@ -128,7 +139,17 @@ NetSetup build_setup(const KeyStore& k) {
   d.hai_gbps = k.num("dcqcn.hai_mbps") / 1000;
   d.min_gbps = k.num("dcqcn.min_rate_mbps") / 1000;
   d.clamp_target = k.flag("dcqcn.clamp_target");
+  PowerTcpParams& w = fp.powertcp_params;
+  w.gamma = k.num("powertcp.gamma");
+  w.beta_mbps = k.num("powertcp.beta_mbps");
+  w.target_util = k.num("powertcp.target_util");
+  w.min_rate_mbps = k.num("powertcp.min_rate_mbps");
+  w.current_floor = k.num("powertcp.current_floor");
+  fp.ack_bytes = k.u64("powertcp.ack_bytes");
   fp.packet_bytes = k.u64("traffic.packet_bytes");
+  w.base_rtt_us = k.num("powertcp.base_rtt_us");
+  if (w.base_rtt_us == 0) w.base_rtt_us = max_base_rtt_us(*s.topo, fp.packet_bytes);
+  if (w.base_rtt_us <= 0) k.refuse("powertcp.base_rtt_us", "0 (auto) but no two hosts are connected");
   fp.seed = k.u64("run.seed");
   fp.full_compare = k.flag("run.full_compare");
   fp.rtl_fault = unsigned(k.u64("run.rtl_fault"));
@@ -140,6 +161,7 @@ void configure_run(NetSetup& s, const KeyStore& k, Scheme scheme, const std::str
   const Topology& t = *s.topo;
   s.chips.clear();
   s.fp.dcqcn = cc == "dcqcn";
+  s.fp.powertcp = cc == "powertcp";
   for (size_t sw = 0; sw < t.n_switches(); ++sw) {
     const std::string& name = t.name(int(sw));
     auto field = [&](const std::string& f) -> std::string {

@@ -20,7 +20,8 @@ COLORS = {"dsh": "tab:blue", "sih": "tab:red"}
 
 def main(csv_path, png_path):
     rows = list(csv.DictReader(open(csv_path)))
-    ccs = [c for c in ("none", "dcqcn") if any(r["cc"] == c for r in rows)]
+    titles = {"none": "none", "dcqcn": "DCQCN", "powertcp": "PowerTCP"}
+    ccs = [c for c in titles if any(r["cc"] == c for r in rows)]
     fig, axes = plt.subplots(1, len(ccs), figsize=(6 * len(ccs), 3.8), squeeze=False, sharey=True)
     for ax, cc in zip(axes[0], ccs):
         for scheme in ("dsh", "sih"):
@@ -29,7 +30,7 @@ def main(csv_path, png_path):
                 ax.plot([p[0] for p in pts], [p[1] for p in pts], "-", color=COLORS[scheme], lw=1.4,
                         label=scheme.upper())
         ax.axvline(0, color="grey", ls=":", lw=1)
-        ax.set_title("F0 (innocent flow), CC: " + ("none" if cc == "none" else "DCQCN"))
+        ax.set_title("F0 (innocent flow), CC: " + titles[cc])
         ax.set_xlabel("time from the fan-in start (us)")
         ax.set_ylim(0, 105)
         ax.grid(alpha=0.3)

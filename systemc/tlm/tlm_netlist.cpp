@@ -89,6 +89,7 @@ Node::Node(sc_core::sc_module_name n, net::Fabric& fab, Scheduler& sched, int no
 void Node::send(unsigned port, net::Pkt* p, uint64_t ser_ps) {
   tlm::tlm_generic_payload& gp = *gp_[port];
   ext_[port]->pkt = *p;
+  p->tel = -1;  // PowerTCP's telemetry (Fabric::telemetry) travels with the copy
   fab_.release(p);
   gp.set_data_length(p->bytes);
   gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);

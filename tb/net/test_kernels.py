@@ -19,6 +19,8 @@ CASES = {
     # A pause-free and a pausing burst per scheme, one bisection step.
     "s1": ("pfc-avoidance.toml", ["--set", "run.backend=golden", "--set", "sweep.burst_pct=10,40",
                                   "--set", "sweep.refine_steps=1"], "sweep.csv"),
+    # S2 with PowerTCP: its telemetry and ACKs through the sockets too.
+    "s2-powertcp": ("collateral-damage.toml", ["--set", "run.cc=powertcp"], "throughput.csv"),
     "s2": ("collateral-damage.toml", [], "throughput.csv"),
     "s3": ("deadlock.toml", ["--set", "run.schemes=sih", "--set", "run.cc=dcqcn", "--set", "deadlock.seeds=1"],
            "deadlock.csv"),

@@ -13,7 +13,7 @@
 #include "deadlock_detector.h"
 #include "net_setup.h"
 #include "mmu_model.h"
-#include "net_setup.h"
+#include "powertcp.h"
 #include "topology.h"
 #include "workload.h"
 
@@ -136,6 +136,163 @@ TEST(NetDcqcn, EcnMarkingIsRedLike) {
   EXPECT_EQ(ecn_mark_probability(400'000, 400'000, 1'600'000, 0.2), 0);
   EXPECT_NEAR(ecn_mark_probability(1'000'000, 400'000, 1'600'000, 0.2), 0.1, 1e-12);  // 0.2 * 600/1200
   EXPECT_EQ(ecn_mark_probability(1'600'001, 400'000, 1'600'000, 0.2), 1);
+}
+
+// PowerTCP's window update (powertcp.h), worked by hand. tau = 10 us, one
+// 100 Gb/s hop: BDP b*tau = 125,000 B; beta*tau = 150 Mb/s * 10 us = 187.5 B;
+// gamma 0.9, target 0.95; the first window is one BDP, u starts at 1.
+//   ACK 1 (acks 1,500 B; 125,000 B sent): hop at 10 us, 125,000 B entered,
+//     queue 0; previous INT zero: current = 125,000 B / 10 us = 100 Gb/s,
+//     Gamma = (100/100) * (0 + 125,000) / 125,000 = 1, dt = 10 us = tau, u = 1;
+//     cwnd = 0.9 * (125,000 / (1/0.95) + 187.5) + 0.1 * 125,000
+//          = 0.9 * 118,937.5 + 12,500 = 119,543.75 B (95.635 Gb/s);
+//     1,500 > 0 acknowledged at the last update: committed, cwnd_old = 119,543.75.
+//   ACK 2 (acks 3,000 B, within the RTT): hop at 12 us, 175,000 B, queue
+//     62,500 B: current = 50,000 B / 2 us = 200 Gb/s,
+//     Gamma = 2 * (62,500 + 125,000) / 125,000 = 3, u = (1*8 + 3*2) / 10 = 1.4;
+//     cwnd = 0.9 * (119,543.75 * 0.95 / 1.4 + 187.5) + 0.1 * 119,543.75
+//          = 0.9 * (81,118.97321 + 187.5) + 11,954.375 = 85,130.20089 B;
+//     3,000 <= 125,000: not committed, cwnd_old stays 119,543.75.
+//   ACK 3 (acks 126,500 B; 240,000 B sent): hop at 14 us, 180,000 B, queue
+//     0: 5,000 B / 2 us = 20 Gb/s, below the floor 0.5 * 100: current 50,
+//     Gamma = 0.5, u = (1.4*8 + 0.5*2) / 10 = 1.22;
+//     cwnd = 0.9 * (113,566.5625 / 1.22 + 187.5) + 11,954.375 = 95,901.73668 B;
+//     committed (126,500 > 125,000).
+TEST(NetPowerTcp, WindowUpdateByHand) {
+  PowerTcpParams p;
+  p.base_rtt_us = 10;
+  PowerTcp w(p);
+  EXPECT_DOUBLE_EQ(w.cwnd_bytes(), 125000);
+  EXPECT_DOUBLE_EQ(w.rate_gbps(), 100);
+  IntStack a;
+  a.push({10'000'000, 125'000, 0, 100});
+  a.ack_bytes = 1500;
+  EXPECT_TRUE(w.on_ack(a, 125'000));
+  EXPECT_NEAR(w.power(), 1, 1e-12);
+  EXPECT_NEAR(w.cwnd_bytes(), 119543.75, 1e-6);
+  EXPECT_NEAR(w.rate_gbps(), 95.635, 1e-9);
+  IntStack b;
+  b.push({12'000'000, 175'000, 62'500, 100});
+  b.ack_bytes = 3000;
+  EXPECT_FALSE(w.on_ack(b, 130'000));
+  EXPECT_NEAR(w.power(), 1.4, 1e-12);
+  EXPECT_NEAR(w.cwnd_bytes(), 85130.20089, 1e-4);
+  EXPECT_NEAR(w.cwnd_old_bytes(), 119543.75, 1e-6);
+  IntStack c;
+  c.push({14'000'000, 180'000, 0, 100});
+  c.ack_bytes = 126'500;
+  EXPECT_TRUE(w.on_ack(c, 240'000));
+  EXPECT_NEAR(w.power(), 1.22, 1e-12);
+  EXPECT_NEAR(w.cwnd_bytes(), 95901.73668, 1e-4);
+  EXPECT_NEAR(w.cwnd_old_bytes(), 95901.73668, 1e-4);
+}
+
+// The bottleneck hop decides: of two hops, the one with the larger power
+// (a 400 Gb/s hop at half its rate, queue 0: 0.5; a 100 Gb/s hop at its rate
+// with 250,000 B queued: (250,000 + 125,000) / 125,000 = 3), and the window
+// stays within [min_rate, line] * tau = [125, 125,000] B (beta = 0 here: with
+// beta tau = 187.5 B the window cannot fall below 0.9 * 187.5 B).
+TEST(NetPowerTcp, BottleneckHopAndBounds) {
+  PowerTcpParams p;
+  p.base_rtt_us = 10;
+  p.beta_mbps = 0;
+  PowerTcp w(p);
+  IntStack t;
+  t.push({10'000'000, 250'000, 0, 400});
+  t.push({10'000'000, 125'000, 250'000, 100});
+  uint64_t dt = 0;
+  EXPECT_NEAR(w.norm_power(t, &dt), 3, 1e-12);
+  EXPECT_EQ(dt, 10'000'000u);
+  IntStack idle;  // nothing arrived: the floor (0.5) everywhere, the window grows to the line rate
+  idle.push({10'000'000, 0, 0, 100});
+  for (int i = 1; i < 50; ++i) {
+    idle.hop[0].ts_ps = uint64_t(i) * 10'000'000;
+    idle.ack_bytes = uint64_t(i) * 1'000'000;
+    w.on_ack(idle, uint64_t(i) * 1'000'000);
+  }
+  EXPECT_DOUBLE_EQ(w.cwnd_bytes(), 125000);
+  IntStack jam;  // 10 MB queued at the hop: Gamma = 81, the window shrinks ~9x per update to its floor
+  jam.push({0, 0, 10'000'000, 100});
+  for (int i = 50; i < 200; ++i) {
+    jam.hop[0].ts_ps = uint64_t(i) * 10'000'000;
+    jam.hop[0].rx_bytes = uint64_t(i) * 125'000;
+    jam.ack_bytes = uint64_t(i) * 1'000'000;
+    w.on_ack(jam, uint64_t(i) * 1'000'000);
+  }
+  EXPECT_DOUBLE_EQ(w.cwnd_bytes(), 125);
+}
+
+// tau for the S2 network: every host pair is 2 or 3 links of 2 us at
+// 100 Gb/s; 3 links: 2 * 6 us + 3 * 1,500 B * 8 / 100 Gb/s = 12.36 us.
+TEST(NetPowerTcp, BaseRttOfTheLongestPath) {
+  KeyStore k;
+  declare_collateral_keys(k);
+  k.load_toml(DSH_SCENARIO_DIR "/collateral-damage.toml");
+  NetSetup s = build_setup(k);
+  EXPECT_NEAR(s.fp.powertcp_params.base_rtt_us, 12.36, 1e-9);
+  k.set("powertcp.base_rtt_us", "20");
+  EXPECT_DOUBLE_EQ(build_setup(k).fp.powertcp_params.base_rtt_us, 20);
+}
+
+// A 2:1 incast under PowerTCP: A and B send without end to R through one
+// switch (100 Gb/s, 2 us links; tau = 2 * 4 us + 2 * 0.12 us = 8.24 us,
+// BDP 103,000 B). At PowerTCP's fixed point each window w satisfies
+// w = w / (Gamma / 0.95) + beta tau, and the queue q = 2w - BDP when
+// positive, Gamma = 1 + q / BDP; so q = 2 beta tau - 0.05 BDP
+// = 2 * 154.5 - 5,150 < 0: the target is an empty queue, the link at
+// (0.95 + 2 * 0.0015) = 95.3 % (Gamma = 2w / BDP = 0.953). The first RTT at
+// line rate queues up to about one BDP, far below the PFC threshold of
+// either scheme; from 0.5 ms the queue stays within a few packets, R
+// receives 90-100 Gb/s, and no switch sends PAUSE.
+TEST(NetPowerTcp, IncastTwoToOneHoldsTheQueueWithoutPause) {
+  for (Scheme scheme : {Scheme::DSH, Scheme::SIH}) {
+    KeyStore k;
+    declare_collateral_keys(k);
+    k.load_toml(DSH_SCENARIO_DIR "/collateral-damage.toml");
+    k.set("net.switches", "S0");
+    k.set("net.hosts", "A,B,R");
+    k.set("net.links", "A-S0,B-S0,R-S0");
+    NetSetup s = build_setup(k);
+    EXPECT_NEAR(s.fp.powertcp_params.base_rtt_us, 8.24, 1e-9);
+    configure_run(s, k, scheme, "powertcp");
+    Fabric fab(*s.topo, s.chips, s.fp);
+    const uint32_t a = uint32_t(s.topo->host("A")), b = uint32_t(s.topo->host("B")), r = uint32_t(s.topo->host("R"));
+    fab.add_flow(a, r, 0, 0, 0, 0);
+    fab.add_flow(b, r, 0, 0, 0, 0);
+    const int sw = s.topo->node("S0");
+    const TxPort& down = fab.tx(sw, 2);  // S0 -> R
+    EventQueue& ev = fab.events();
+    uint64_t peak_first_rtt = 0, peak = 0, samples = 0, rx = 0;
+    double sum = 0;
+    fab.on_deliver = [&](int32_t, uint32_t bytes) {
+      if (ev.now() >= 500'000'000) rx += bytes;
+    };
+    std::function<void()> sample = [&] {
+      const uint64_t q = down.qbytes[0];
+      if (ev.now() < 500'000'000) {
+        peak_first_rtt = std::max(peak_first_rtt, q);
+      } else {
+        peak = std::max(peak, q);
+        sum += double(q);
+        ++samples;
+      }
+      ev.after(100'000, sample);  // every 0.1 us
+    };
+    ev.at(0, sample);
+    fab.run(3'000'000'000);  // 3 ms
+    ASSERT_TRUE(fab.error.empty()) << fab.error;
+    const double mean = sum / double(samples), gbps = double(rx) * 8 / 2.5e6;
+    std::printf("%s: queue first 0.5 ms peak %llu B; then mean %.0f B, peak %llu B; R gets %.2f Gb/s; window %.0f B\n",
+                scheme == Scheme::DSH ? "dsh" : "sih", (unsigned long long)peak_first_rtt, mean,
+                (unsigned long long)peak, gbps, fab.flows()[0].ptcp->cwnd_bytes());
+    EXPECT_EQ(fab.stats(sw).pause_frames, 0u);
+    EXPECT_EQ(fab.lossless_drops(), 0u);
+    EXPECT_LT(peak_first_rtt, 2 * 103'000u);
+    EXPECT_LT(mean, 3000);  // within two packets of the empty target on average
+    EXPECT_LT(peak, 15'000u);  // ten packets at most
+    EXPECT_GT(gbps, 90);
+    EXPECT_LE(gbps, 100);
+  }
 }
 
 TEST(NetWorkload, CdfSampler) {
