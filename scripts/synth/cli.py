@@ -165,6 +165,11 @@ def build_parser():
     t.add_argument("--abc-script", choices=sorted(ABC_SCRIPTS), default="delay",
                    help="ABC script of the timing-driven mapping: delay (default; rebalances for "
                         "depth and sizes gates) or yosys (Yosys's own abc -D script)")
+    t.add_argument("--seeds", type=int, default=1, metavar="N",
+                   help="ABC seeds, 1..16 (default 1): map the design N times, seed 0 as it is "
+                        "and seed k with the network's input, output and node order permuted "
+                        "(ABC permute -S k), time each netlist and report the max clock per seed "
+                        "with min/median/max; area, cells and critical path stay seed 0's")
     t.add_argument("--time-cfg", action="store_true",
                    help="time paths from cfg_* too (no false path on static configuration)")
     t.add_argument("--dont-use", action="append", default=[], metavar="GLOB",
@@ -332,7 +337,8 @@ def flow_options(a, manifest, period, liberty):
                        liberty=liberty, period=period, input_delay=a.input_delay,
                        output_delay=a.output_delay, uncertainty=a.uncertainty,
                        driving_cell=a.driving_cell, output_load=a.output_load,
-                       time_cfg=a.time_cfg, abc_script=a.abc_script, device=a.device,
+                       time_cfg=a.time_cfg, abc_script=a.abc_script, seeds=a.seeds,
+                       device=a.device,
                        package=a.package, fpga_freq=a.fpga_freq, fpga_io=a.fpga_io,
                        family=a.family, power=a.power,
                        power_sim=Path(a.power_sim) if a.power_sim else power.DEFAULT_SIM,
@@ -391,6 +397,13 @@ def run_main(a):
                          "fpga --family F)")
     if a.power and a.mode not in ("asic", "report"):
         raise UsageError(f"--power is for the asic and report modes, not {a.mode}")
+    if not 1 <= a.seeds <= 16:
+        raise UsageError(f"--seeds {a.seeds} is out of range; accepted: 1..16")
+    if a.seeds > 1 and a.mode not in ("asic", "report"):
+        raise UsageError(f"--seeds is for the asic and report modes, not {a.mode}")
+    if a.seeds > 1 and ABC_SCRIPTS[a.abc_script] is None:
+        raise UsageError(f"--seeds {a.seeds} needs an ABC script of the flow's own "
+                         f"(--abc-script delay), not --abc-script {a.abc_script}")
     if not 100 <= a.power_cycles <= 100_000_000:
         raise UsageError(f"--power-cycles {a.power_cycles} is out of range; accepted: "
                          "100..100000000")

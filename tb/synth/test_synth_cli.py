@@ -115,6 +115,14 @@ class Cli(unittest.TestCase):
         rc, err = self.call("asic", "--cell-w", "8", "--size-w", "4", "--read-slices", "8")
         self.assertEqual(rc, 3, err)
 
+    def test_seeds(self):
+        self.refused("--seeds", "asic", "--seeds", "0")
+        self.refused("--seeds", "report", "--seeds", "17")
+        self.refused("--seeds", "generic", "--seeds", "3")
+        self.refused("--seeds", "fpga", "--seeds", "2")
+        err = self.refused("--seeds", "asic", "--seeds", "3", "--abc-script", "yosys")
+        self.assertIn("--abc-script delay", err)
+
     def test_power_and_family_options(self):
         self.refused("--power", "fpga", "--power")
         self.refused("--power-cycles", "asic", "--power", "--power-cycles", "50")
