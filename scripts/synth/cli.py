@@ -25,7 +25,7 @@ from .flow import Run
 from .liberty import DEFAULT_DONT_USE, prepare_liberty
 from .report import (ReportContext, run_sweep, summary_lines, sweep_status,
                      write_family_report, write_report)
-from .rtl import package_default, rtl_identity
+from .rtl import package_default, package_has_function, rtl_identity
 from .tools import need_tool, on_signal, tool_version
 from .yosys import ABC_SCRIPTS
 
@@ -135,8 +135,9 @@ def build_parser():
                         "mode, 1 otherwise")
     g.add_argument("--read-slices", type=int, metavar="N",
                    help="ReadSlices: copies of a record read's index, one per slice of each memory, "
-                        "1..CellW (for the ASIC's buffer trees); default 1 in fpga mode, the RTL's "
-                        "default (10) otherwise")
+                        "1..CellW (for the ASIC's buffer trees; 1 also leaves the counters' index "
+                        "uncopied); default 1 in fpga mode, the RTL's default otherwise (one per "
+                        "bit, at most dsh_pkg::ReadSlices = 20)")
     g.add_argument("--stats", type=int, choices=[0, 1], default=1, metavar="N",
                    help="Stats: 1 with the statistics counters (default), 0 the threshold "
                         "pipeline without them (configuration name + _nostats)")
@@ -258,9 +259,11 @@ def config_from_args(a, ports=None, queues=None, scheme=None):
     cfg = Config(ports if ports is not None else a.ports, queues if queues is not None else a.queues,
                  scheme or a.scheme, a.cell_w, a.size_w, a.cnt_w, a.latency, banks, slices, a.stats)
     validate_config(cfg)
-    if not slices:
-        # the RTL's default ReadSlices must fit CellW too, or elaboration
-        # fails only after Yosys has read everything
+    if not slices and not package_has_function(a.manifest, "read_slices"):
+        # an RTL whose default ReadSlices is a constant (before
+        # dsh_pkg::read_slices(CellW), one slice a bit up to it): the default
+        # must fit CellW too, or elaboration fails only after Yosys has read
+        # everything
         dflt = package_default(a.manifest, "ReadSlices")
         if dflt is not None and cfg.cell_w < dflt:
             raise UsageError(f"--cell-w {cfg.cell_w} is too narrow for the RTL's default "
