@@ -16,7 +16,10 @@
 // port: rd_idx_i is read at the clock edge and rd_o holds the count from
 // the edge on (the counts after stage W's writes before that edge). Slots
 // never count one entry in the same cycle (one event per queue and per port
-// a cycle); counts wrap modulo 2^CntW.
+// a cycle); counts wrap modulo 2^CntW. Each read's index comes in
+// ReadCopies copies, copy c reading the c-th slice of the count's bits, so
+// that no index bit drives the multiplexers of every bit (dsh_pkg); copy 0
+// also serves the compares, the valid bits and stage W's entries.
 `include "dsh_assert.svh"
 `default_nettype none
 
@@ -24,13 +27,15 @@ module dsh_cnt_ram #(
   parameter int unsigned Entries = 2,
   parameter int unsigned CntW    = 32,
   parameter int unsigned Slots   = 1,   // counting slots, 1 or 2
+  parameter int unsigned ReadCopies = 1,  // copies of each read's index, 1..CntW
   localparam int unsigned IdxW = dsh_pkg::idx_w(Entries)
 ) (
   input  logic                  clk_i,
   input  logic                  rst_ni,
-  input  logic [Slots*IdxW-1:0] rmw_idx_i,  // stage D: slot k's entry
+  // stage D: slot k's entry, copy c at (c*Slots + k)*IdxW
+  input  logic [ReadCopies*Slots*IdxW-1:0] rmw_idx_i,
   input  logic [Slots-1:0]      inc_i,      // stage W: slot k counts the entry it read
-  input  logic [IdxW-1:0]       rd_idx_i,
+  input  logic [ReadCopies*IdxW-1:0] rd_idx_i,  // copy c at c*IdxW
   output logic [CntW-1:0]       rd_o
 );
   logic [CntW-1:0]       mem_q [Entries];
@@ -47,9 +52,35 @@ module dsh_cnt_ram #(
   // and the last write W's.
   logic [Slots*Slots-1:0] hw_q, hp_q;
 
+  logic [Slots*IdxW-1:0] rmw_idx;  // copy 0
+  logic [IdxW-1:0]       rd_idx;
+  assign rmw_idx = rmw_idx_i[0 +: Slots*IdxW];
+  assign rd_idx  = rd_idx_i[0 +: IdxW];
+  logic [CntW-1:0] rd_raw;
+  // The simulator (Verilator) reads by copy 0, as in dsh_rec_store (the
+  // copies are equal; a read per copy costs simulation speed); synthesis
+  // and formal read the slices.
+`ifdef VERILATOR
   always_comb begin
-    for (int k = 0; k < Slots; k++) d_raw[k*CntW +: CntW] = mem_q[rmw_idx_i[k*IdxW +: IdxW]];
+    for (int k = 0; k < Slots; k++) d_raw[k*CntW +: CntW] = mem_q[rmw_idx[k*IdxW +: IdxW]];
+    rd_raw = mem_q[rd_idx];
   end
+  `ASSERT(ReadCopiesEqual_A, rmw_idx_i == {ReadCopies{rmw_idx}} && rd_idx_i == {ReadCopies{rd_idx}})
+`else
+  localparam int unsigned SliceW = (CntW + ReadCopies - 1) / ReadCopies;
+  function automatic [CntW-1:0] slice_mask(input integer c);
+    for (int b = 0; b < CntW; b++) slice_mask[b] = b / SliceW == c;
+  endfunction
+  always_comb begin
+    for (int k = 0; k < Slots; k++) begin
+      d_raw[k*CntW +: CntW] = '0;
+      for (int c = 0; c < ReadCopies; c++)
+        d_raw[k*CntW +: CntW] |= mem_q[rmw_idx_i[(c*Slots + k)*IdxW +: IdxW]] & slice_mask(c);
+    end
+    rd_raw = '0;
+    for (int c = 0; c < ReadCopies; c++) rd_raw |= mem_q[rd_idx_i[c*IdxW +: IdxW]] & slice_mask(c);
+  end
+`endif
 
   // Stage E: the writes the read in D missed, the older first.
   always_comb begin
@@ -65,15 +96,15 @@ module dsh_cnt_ram #(
   end
 
   always_ff @(posedge clk_i) begin
-    e_idx_q <= rmw_idx_i;
+    e_idx_q <= rmw_idx;
     e_raw_q <= d_raw;
-    for (int k = 0; k < Slots; k++) e_valid_q[k] <= valid_q[rmw_idx_i[k*IdxW +: IdxW]];
+    for (int k = 0; k < Slots; k++) e_valid_q[k] <= valid_q[rmw_idx[k*IdxW +: IdxW]];
     w_idx_q <= e_idx_q;
     p_nxt_q <= w_nxt_q;
     for (int k = 0; k < Slots; k++)
       for (int j = 0; j < Slots; j++) begin
-        hw_q[k*Slots + j] <= e_idx_q[j*IdxW +: IdxW] == rmw_idx_i[k*IdxW +: IdxW];
-        hp_q[k*Slots + j] <= w_idx_q[j*IdxW +: IdxW] == rmw_idx_i[k*IdxW +: IdxW];
+        hw_q[k*Slots + j] <= e_idx_q[j*IdxW +: IdxW] == rmw_idx[k*IdxW +: IdxW];
+        hp_q[k*Slots + j] <= w_idx_q[j*IdxW +: IdxW] == rmw_idx[k*IdxW +: IdxW];
       end
     for (int k = 0; k < Slots; k++) begin
       w_nxt_q[k*CntW +: CntW] <= CntW'(dsh_pkg::inc64(64'(e_val[k*CntW +: CntW])));
@@ -95,8 +126,8 @@ module dsh_cnt_ram #(
   logic [CntW-1:0] rd_q;
   logic            rd_valid_q;
   always_ff @(posedge clk_i) begin
-    rd_q       <= mem_q[rd_idx_i];
-    rd_valid_q <= valid_q[rd_idx_i];
+    rd_q       <= rd_raw;
+    rd_valid_q <= valid_q[rd_idx];
   end
   assign rd_o = rd_valid_q ? rd_q : '0;
 

@@ -13,6 +13,7 @@ dsh_deq_drain.sv
 dsh_enq_admit.sv
 dsh_queue_fsm.sv
 dsh_port_fsm.sv
+dsh_idx_copies.sv
 dsh_rec_store.sv
 dsh_cnt_ram.sv
 dsh_stats.sv

@@ -61,7 +61,8 @@ module dsh_mmu #(
   parameter bit          Dsh           = 1'b1, // 1 DSH, 0 SIH
   parameter int unsigned ThreshLatency = 2,    // 1..3 cycles
   parameter int unsigned PauseBanks    = 1,    // DSH PAUSE counters: 1 memory, 2 write ports (ASIC) or 2 banks (FPGA)
-  parameter int unsigned ReadSlices    = dsh_pkg::ReadSlices,  // record read index copies (ASIC) or 1 (FPGA)
+  // record read index copies (ASIC: by size, dsh_pkg) or 1 (FPGA)
+  parameter int unsigned ReadSlices    = dsh_pkg::read_slices(CellW, NumPorts * NumQueues),
   parameter int unsigned Stats         = 1,    // 1 the statistics counters (dsh_stats), 0 none
   localparam int unsigned PortW  = dsh_pkg::idx_w(NumPorts),
   localparam int unsigned QueueW = dsh_pkg::idx_w(NumQueues),
@@ -144,6 +145,9 @@ module dsh_mmu #(
   localparam int unsigned TW      = dsh_pkg::term_w(CellW);
   localparam int unsigned QCopies = dsh_pkg::qread_copies(ReadSlices);
   localparam int unsigned PCopies = dsh_pkg::pread_copies(ReadSlices);
+  // Copies of each counter read's index: the ASIC arrangement's, or one
+  // with ReadSlices 1 (an FPGA's block RAM reads).
+  localparam int unsigned CntCopies = ReadSlices == 1 ? 1 : dsh_pkg::cnt_read_copies(CntW, NumQ);
 
   // Parameter checks stop elaboration (Verilator and Yosys alike).
   if (NumPorts < 1 || NumPorts > 1024) begin : g_bad_num_ports
@@ -189,13 +193,14 @@ module dsh_mmu #(
   logic [QCopies*QIdxW-1:0] r_deq_ridx, r_enq_ridx;
   logic [PCopies*PortW-1:0] r_deq_rp, r_enq_rp;
   logic [QIdxW-1:0]         r_deq_cnt_idx;
-  logic [2*QIdxW-1:0]       r_enq_cnt_idx;
-  logic [PortW-1:0]         r_enq_cnt_p;
+  logic [2*CntCopies*QIdxW-1:0] r_enq_cnt_idx;
+  logic [CntCopies*PortW-1:0] r_enq_cnt_p;
   logic [QRecW-1:0]         mem_deq_qrec, mem_enq_qrec, r_deq_qrec, r_enq_qrec;
   logic [PRecW-1:0]         mem_deq_prec, mem_enq_prec, r_deq_prec, r_enq_prec;
   // Stage D.
   logic                     d_v, d_ok, d_go;
-  logic [QIdxW-1:0]         d_idx, d_cnt_idx;
+  logic [QIdxW-1:0]         d_idx;
+  logic [CntCopies*QIdxW-1:0] d_cnt_idx;
   logic [PortW-1:0]         d_p, d_port;
   logic [QueueW-1:0]        d_queue;
   logic [CellW-1:0]         d_eta;
@@ -230,13 +235,13 @@ module dsh_mmu #(
   logic [3:0]               f_deq_qsel, f_enq_qsel, f_deq_psel, f_enq_psel, f_d_psel;
   logic                     same_queue, same_port, r_same_queue, d_same_queue;
   // The read port: its port record, the registered request for the counters.
-  logic [PortW-1:0]         stat_rd_p;
+  logic [CntCopies*PortW-1:0] stat_rd_p;
   logic [PRecW-1:0]         stat_rd_prec;
-  logic [QIdxW-1:0]         stat_rd_qidx;
+  logic [CntCopies*QIdxW-1:0] stat_rd_qidx;
   logic                     stat_rd_q_ok, stat_rd_p_ok, stat_rd_qoff, stat_rd_poff;
 
   dsh_stage_in #(.NumPorts(NumPorts), .NumQueues(NumQueues), .CellW(CellW), .SizeW(SizeW),
-                 .ReadSlices(ReadSlices)) u_stage_in (
+                 .ReadSlices(ReadSlices), .CntCopies(CntCopies)) u_stage_in (
     .clk_i, .rst_ni,
     .cfg_shared_cells_i, .cfg_private_cells_i, .cfg_headroom_cells_i, .cfg_delta_q_i,
     .deq_valid_i, .deq_port_i, .deq_queue_i, .deq_cells_i,
@@ -262,7 +267,7 @@ module dsh_mmu #(
     .clk_i, .rst_ni,
     .rd_deq_idx_i(r_deq_ridx), .rd_enq_idx_i(r_enq_ridx),
     .rd_deq_qrec_o(mem_deq_qrec), .rd_enq_qrec_o(mem_enq_qrec),
-    .rd_deq_p_i(r_deq_rp), .rd_enq_p_i(r_enq_rp), .rd_stat_p_i(stat_rd_p),
+    .rd_deq_p_i(r_deq_rp), .rd_enq_p_i(r_enq_rp), .rd_stat_p_i(stat_rd_p[0 +: PortW]),
     .rd_deq_prec_o(mem_deq_prec), .rd_enq_prec_o(mem_enq_prec), .rd_stat_prec_o(stat_rd_prec),
     .wr_deq_i(w_deq_we), .wr_deq_idx_i(w_deq_idx), .wr_deq_bit_i(w_deq_bit), .wr_deq_p_i(w_deq_p),
     .wr_deq_qrec_i(w_deq_qrec), .wr_deq_prec_i(w_deq_prec),
@@ -285,7 +290,8 @@ module dsh_mmu #(
   );
 
   // ------------------------------------------------------ stage D: dequeue
-  dsh_stage_deq #(.NumPorts(NumPorts), .NumQueues(NumQueues), .CellW(CellW), .SizeW(SizeW)) u_stage_deq (
+  dsh_stage_deq #(.NumPorts(NumPorts), .NumQueues(NumQueues), .CellW(CellW), .SizeW(SizeW),
+                  .CntCopies(CntCopies)) u_stage_deq (
     .clk_i, .rst_ni,
     .r_deq_v_i(r_deq_v), .r_deq_ok_i(r_deq_ok), .r_deq_idx_i(r_deq_idx), .r_deq_p_i(r_deq_p),
     .r_deq_port_i(r_deq_port), .r_deq_queue_i(r_deq_queue), .r_deq_cells_i(r_deq_cells),
@@ -347,7 +353,7 @@ module dsh_mmu #(
   );
 
   // ------------------------------------------ read port, errors, statistics
-  dsh_rd_port #(.NumPorts(NumPorts), .NumQueues(NumQueues), .CellW(CellW)) u_rd_port (
+  dsh_rd_port #(.NumPorts(NumPorts), .NumQueues(NumQueues), .CellW(CellW), .ReadCopies(CntCopies)) u_rd_port (
     .clk_i, .rst_ni,
     .stat_rd_port_i, .stat_rd_queue_i, .qoff_i(qoff_o), .rd_p_o(stat_rd_p), .rd_prec_i(stat_rd_prec),
     .rd_qidx_o(stat_rd_qidx), .rd_q_ok_o(stat_rd_q_ok), .rd_p_ok_o(stat_rd_p_ok), .rd_qoff_o(stat_rd_qoff),
@@ -361,7 +367,7 @@ module dsh_mmu #(
 
   if (Stats == 1) begin : g_stats
     dsh_stats #(.NumPorts(NumPorts), .NumQueues(NumQueues), .CntW(CntW), .Dsh(Dsh),
-                .PauseBanks(PauseBanks)) u_stats (
+                .PauseBanks(PauseBanks), .ReadCopies(CntCopies)) u_stats (
       .clk_i, .rst_ni,
       .deq_idx_i(d_cnt_idx), .enq_idx_i(r_enq_cnt_idx), .enq_p_i(r_enq_cnt_p),
       .w_qpause0_i(w_qpause0), .w_qpause1_i(w_qpause1), .w_drop_i(w_drop), .w_ppause_i(w_ppause),
@@ -380,7 +386,8 @@ module dsh_mmu #(
     // (the counters' index copies in stages R and D, the counts of stage W).
     logic unused_stats;
     assign unused_stats = ^{d_cnt_idx, r_enq_cnt_idx, r_enq_cnt_p, w_qpause0, w_qpause1, w_drop, w_ppause,
-                            stat_rd_qidx, stat_rd_q_ok, stat_rd_p_ok, stat_rd_qoff, stat_rd_poff};
+                            stat_rd_qidx, stat_rd_p, stat_rd_q_ok, stat_rd_p_ok,
+                            stat_rd_qoff, stat_rd_poff};
   end
 
   // ------------------------------------------------------------ assertions

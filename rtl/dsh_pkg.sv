@@ -55,20 +55,41 @@ package dsh_pkg;
     inc64 = x ^ ((p << 1) | 64'd1);
   endfunction
 
-  // Copies of a record read's index (dsh_rec_store): one for the state and
-  // valid bits, one for each of ReadSlices slices of each occupancy memory
-  // (queue records: h, hs, hsp; port records: shared, hdrm). Each copy
-  // drives one slice's read multiplexers, so an index bit's fan-out (and
-  // the buffer tree that synthesis builds for it) stays small: at 32 x 7 a
-  // bit driving all 60 bits' multiplexers took 2 ns of buffers. The default
-  // of dsh_mmu's ReadSlices (an FPGA, with LUT multiplexers and no buffer
-  // trees, takes 1).
-  localparam int unsigned ReadSlices  = 10;
+  // Copies of a memory read's index (dsh_idx_copies): each copy addresses
+  // one slice of the word's bits, so that an index bit's fan-out (and the
+  // buffer tree synthesis builds for it) stays small. An index's low bits
+  // drive the first level of the read multiplexers, a quarter of the
+  // entries per bit of a slice: with one copy for a record's 20 bits at
+  // 32 x 7 a bit drove 1,120 loads, and a counter's 32 bits 1,792, through
+  // 2 to 3 ns of buffers. copies_for(): enough copies that a bit drives at
+  // most `loads` of them, 1..most.
+  function automatic integer copies_for(input integer bits, input integer entries,
+                                        input integer loads, input integer most);
+    copies_for = (bits * ((entries + 3) / 4) + loads - 1) / loads;
+    if (copies_for > most) copies_for = most;
+    if (copies_for < 1) copies_for = 1;
+  endfunction
+  // Records (dsh_rec_store): one copy for the valid bits, one for the state
+  // bits, one for each of ReadSlices slices of each occupancy memory (queue
+  // records: h, hs, hsp; port records: shared, hdrm). dsh_mmu's default:
+  // read_slices(CellW, queues), 56 loads a bit, at most ReadSlices (20 at
+  // 32 x 7, 2 at 4 x 4); an FPGA, with LUT multiplexers and no buffer
+  // trees, takes 1.
+  localparam int unsigned ReadSlices  = 20;
+  function automatic integer read_slices(input integer cell_w, input integer entries);
+    read_slices = copies_for(cell_w, entries, 56, cell_w < ReadSlices ? cell_w : ReadSlices);
+  endfunction
   function automatic integer qread_copies(input integer slices);
-    qread_copies = 1 + 3 * slices;
+    qread_copies = 2 + 3 * slices;
   endfunction
   function automatic integer pread_copies(input integer slices);
-    pread_copies = 1 + 2 * slices;
+    pread_copies = 2 + 2 * slices;
+  endfunction
+  // Counters (dsh_cnt_ram): a copy per slice of the count, 112 loads a bit
+  // (16 copies of two bits at 32 x 7, CntW 32). dsh_mmu takes 1 with
+  // ReadSlices 1 (an FPGA's block RAM reads, or a design that small).
+  function automatic integer cnt_read_copies(input integer cnt_w, input integer entries);
+    cnt_read_copies = copies_for(cnt_w, entries, 112, cnt_w);
   endfunction
   /* verilator lint_on UNUSEDPARAM */
 endpackage

@@ -26,7 +26,7 @@ module dsh_rec_store #(
   parameter int unsigned NumPorts  = 32,
   parameter int unsigned NumQueues = 7,
   parameter int unsigned CellW     = 20,
-  parameter int unsigned ReadSlices = dsh_pkg::ReadSlices,
+  parameter int unsigned ReadSlices = dsh_pkg::read_slices(CellW, NumPorts * NumQueues),
   localparam int unsigned NumQ  = NumPorts * NumQueues,
   localparam int unsigned QIdxW = dsh_pkg::idx_w(NumQ),
   localparam int unsigned PortW = dsh_pkg::idx_w(NumPorts),
@@ -77,8 +77,28 @@ module dsh_rec_store #(
   logic [NumQ-1:0]     qoff_out_q;
   logic [NumPorts-1:0] pvalid_q, poff_q;
 
-  // A read's index copies: [0] the state and valid bits, then each memory's
-  // slices in the order of the record, low slice first (dsh_pkg).
+  // A read's index copies: [0] the valid bits, [1] the state bits, then
+  // each memory's slices in the order of the record, low slice first
+  // (dsh_pkg). The simulator (Verilator) reads each memory once, by copy
+  // 0: the copies are equal (ReadCopiesEqual_A), and a read per copy and
+  // slice halved the simulated cycles per second at 32 x 7. Synthesis and
+  // formal read the slices, each by its own copy.
+`ifdef VERILATOR
+  /* verilator lint_off UNUSEDSIGNAL */
+  function automatic [QRecW-1:0] qrec(input logic [QCopies*QIdxW-1:0] c);
+    qrec = qvalid_q[c[0 +: QIdxW]] ? {qoff_q[c[0 +: QIdxW]], occ_hsp_q[c[0 +: QIdxW]],
+                                      occ_hs_q[c[0 +: QIdxW]], occ_h_q[c[0 +: QIdxW]]} : '0;
+  endfunction
+  function automatic [PRecW-1:0] prec(input logic [PCopies*PortW-1:0] c);
+    prec = pvalid_q[c[0 +: PortW]] ? {poff_q[c[0 +: PortW]], port_hdrm_q[c[0 +: PortW]],
+                                      port_shared_q[c[0 +: PortW]]} : '0;
+  endfunction
+  /* verilator lint_on UNUSEDSIGNAL */
+  `ASSERT(ReadCopiesEqual_A, rd_deq_idx_i == {QCopies{rd_deq_idx_i[0 +: QIdxW]}}
+                             && rd_enq_idx_i == {QCopies{rd_enq_idx_i[0 +: QIdxW]}}
+                             && rd_deq_p_i == {PCopies{rd_deq_p_i[0 +: PortW]}}
+                             && rd_enq_p_i == {PCopies{rd_enq_p_i[0 +: PortW]}})
+`else
   localparam int unsigned Slices = ReadSlices;
   localparam int unsigned SliceW = (CellW + Slices - 1) / Slices;
   function automatic [CellW-1:0] slice_mask(input integer sl);
@@ -88,21 +108,22 @@ module dsh_rec_store #(
     logic [CellW-1:0] h, hs, hsp;
     {h, hs, hsp} = '0;
     for (int sl = 0; sl < Slices; sl++) begin
-      h   |= occ_h_q[c[(1 + sl)*QIdxW +: QIdxW]] & slice_mask(sl);
-      hs  |= occ_hs_q[c[(1 + Slices + sl)*QIdxW +: QIdxW]] & slice_mask(sl);
-      hsp |= occ_hsp_q[c[(1 + 2 * Slices + sl)*QIdxW +: QIdxW]] & slice_mask(sl);
+      h   |= occ_h_q[c[(2 + sl)*QIdxW +: QIdxW]] & slice_mask(sl);
+      hs  |= occ_hs_q[c[(2 + Slices + sl)*QIdxW +: QIdxW]] & slice_mask(sl);
+      hsp |= occ_hsp_q[c[(2 + 2 * Slices + sl)*QIdxW +: QIdxW]] & slice_mask(sl);
     end
-    qrec = qvalid_q[c[0 +: QIdxW]] ? {qoff_q[c[0 +: QIdxW]], hsp, hs, h} : '0;
+    qrec = qvalid_q[c[0 +: QIdxW]] ? {qoff_q[c[QIdxW +: QIdxW]], hsp, hs, h} : '0;
   endfunction
   function automatic [PRecW-1:0] prec(input logic [PCopies*PortW-1:0] c);
     logic [CellW-1:0] sh, hd;
     {sh, hd} = '0;
     for (int sl = 0; sl < Slices; sl++) begin
-      sh |= port_shared_q[c[(1 + sl)*PortW +: PortW]] & slice_mask(sl);
-      hd |= port_hdrm_q[c[(1 + Slices + sl)*PortW +: PortW]] & slice_mask(sl);
+      sh |= port_shared_q[c[(2 + sl)*PortW +: PortW]] & slice_mask(sl);
+      hd |= port_hdrm_q[c[(2 + Slices + sl)*PortW +: PortW]] & slice_mask(sl);
     end
-    prec = pvalid_q[c[0 +: PortW]] ? {poff_q[c[0 +: PortW]], hd, sh} : '0;
+    prec = pvalid_q[c[0 +: PortW]] ? {poff_q[c[PortW +: PortW]], hd, sh} : '0;
   endfunction
+`endif
   assign rd_deq_qrec_o  = qrec(rd_deq_idx_i);
   assign rd_enq_qrec_o  = qrec(rd_enq_idx_i);
   assign rd_deq_prec_o  = prec(rd_deq_p_i);

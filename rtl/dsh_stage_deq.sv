@@ -7,7 +7,8 @@
 // dsh_fwd, one-hot {R, E slot 0, E slot 1, D}).
 // Latency: stage R's dequeue to d_* one clock edge; d_qrec_o, d_go_o and
 // the drained amounts are combinational (late: they wait for E's region).
-// Reset: d_v_o, d_ok_o 0 (rst_ni, asynchronous); the rest has none.
+// Reset: d_v_o, d_ok_o 0, the counters' index copies 0 when there are
+// several (rst_ni, asynchronous; dsh_idx_copies); the rest has none.
 `default_nettype none
 `include "dsh_assert.svh"
 `include "dsh_rec.svh"
@@ -17,6 +18,7 @@ module dsh_stage_deq #(
   parameter int unsigned NumQueues = 7,
   parameter int unsigned CellW     = 20,
   parameter int unsigned SizeW     = 8,
+  parameter int unsigned CntCopies = 1,  // copies of the counters' index (dsh_stats)
   localparam int unsigned PortW  = dsh_pkg::idx_w(NumPorts),
   localparam int unsigned QueueW = dsh_pkg::idx_w(NumQueues),
   localparam int unsigned QIdxW  = dsh_pkg::idx_w(NumPorts * NumQueues),
@@ -68,7 +70,7 @@ module dsh_stage_deq #(
   output logic [PortW-1:0]  d_p_o,
   output logic [PortW-1:0]  d_port_o,
   output logic [QueueW-1:0] d_queue_o,
-  output logic [QIdxW-1:0]  d_cnt_idx_o,   // the counters' copy (dsh_stats)
+  output logic [CntCopies*QIdxW-1:0] d_cnt_idx_o,  // the counters' copies (dsh_stats)
   output logic [CellW-1:0]  d_eta_o,
   output logic [CellW:0]    d_eta_dq_o,
   output logic [PRecW-1:0]  d_prec_o,      // its port before stage E's cycle
@@ -121,7 +123,8 @@ module dsh_stage_deq #(
       d_ok_o <= r_deq_ok_i;
     end
   end
-  (* keep *) always_ff @(posedge clk_i) d_cnt_idx_o <= r_deq_cnt_idx_i;
+  dsh_idx_copies #(.Width(QIdxW), .Copies(CntCopies), .Reset(CntCopies > 1)) u_cnt_idx (
+    .clk_i, .rst_ni, .d_i(r_deq_cnt_idx_i), .q_o(d_cnt_idx_o));
   always_ff @(posedge clk_i) begin
     d_idx_o    <= r_deq_idx_i;
     d_p_o      <= r_deq_p_i;

@@ -16,7 +16,8 @@
 // r_deq_eta_dq_o combinational for stage D's registers.
 // Latency: inputs to r_* one clock edge (the dequeue) or two (the
 // enqueue); the record outputs are combinational from the memories.
-// Reset: valid and ok bits 0 (rst_ni, asynchronous); the rest has none.
+// Reset: valid and ok bits 0 (rst_ni, asynchronous), the read index copies
+// 0 with ReadSlices > 1 (dsh_idx_copies); the rest has none.
 `default_nettype none
 `include "dsh_assert.svh"
 
@@ -25,7 +26,8 @@ module dsh_stage_in #(
   parameter int unsigned NumQueues  = 7,
   parameter int unsigned CellW      = 20,
   parameter int unsigned SizeW      = 8,
-  parameter int unsigned ReadSlices = dsh_pkg::ReadSlices,
+  parameter int unsigned ReadSlices = dsh_pkg::read_slices(CellW, NumPorts * NumQueues),
+  parameter int unsigned CntCopies  = 1,  // copies of each counter read's index (dsh_stats)
   localparam int unsigned PortW   = dsh_pkg::idx_w(NumPorts),
   localparam int unsigned QueueW  = dsh_pkg::idx_w(NumQueues),
   localparam int unsigned QIdxW   = dsh_pkg::idx_w(NumPorts * NumQueues),
@@ -89,9 +91,11 @@ module dsh_stage_in #(
   output logic [QCopies*QIdxW-1:0]  r_enq_ridx_o,
   output logic [PCopies*PortW-1:0]  r_deq_rp_o,
   output logic [PCopies*PortW-1:0]  r_enq_rp_o,
+  // (the enqueue's in CntCopies copies for the drop counters, then as
+  // many for the PAUSE counters; stage D copies the dequeue's)
   output logic [QIdxW-1:0]          r_deq_cnt_idx_o,
-  output logic [2*QIdxW-1:0]        r_enq_cnt_idx_o,  // drop and PAUSE counters
-  output logic [PortW-1:0]          r_enq_cnt_p_o,
+  output logic [2*CntCopies*QIdxW-1:0] r_enq_cnt_idx_o,
+  output logic [CntCopies*PortW-1:0] r_enq_cnt_p_o,
 
   // The records: from the memories, stage W's (slot 0, slot 1), W's
   // forwarding selects (dsh_fwd, one-hot {memory, W slot 0, W slot 1}), and
@@ -203,25 +207,24 @@ module dsh_stage_in #(
   assign nx_enq_key_o = a_enq_in ? {a_enq_port_q, a_enq_queue_q} : '0;
 
   // ------------------------------------------------------------ stage R
-  // The index copies (`keep`: synthesis would merge equal registers).
-  for (genvar k = 0; k < QCopies; k++) begin : g_qidx_copy
-    (* keep *) always_ff @(posedge clk_i) begin
-      r_deq_ridx_o[k*QIdxW +: QIdxW] <= deq_idx;
-      r_enq_ridx_o[k*QIdxW +: QIdxW] <= enq_idx;
-    end
-  end
-  // And copies for the counters (dsh_stats reads them a stage before E).
-  (* keep *) always_ff @(posedge clk_i) begin
-    r_deq_cnt_idx_o <= deq_idx;
-    r_enq_cnt_idx_o <= {2{enq_idx}};
-    r_enq_cnt_p_o   <= enq_p;
-  end
-  for (genvar k = 0; k < PCopies; k++) begin : g_pidx_copy
-    (* keep *) always_ff @(posedge clk_i) begin
-      r_deq_rp_o[k*PortW +: PortW] <= deq_p;
-      r_enq_rp_o[k*PortW +: PortW] <= enq_p;
-    end
-  end
+  // The index copies of the records' reads and of the counters' (dsh_stats
+  // reads them a stage before E), registers of their own (dsh_idx_copies:
+  // with ReadSlices > 1 they have a reset, to entry 0, which no valid event
+  // reads before a clock edge has loaded it).
+  localparam bit CopyReset = ReadSlices > 1;
+  dsh_idx_copies #(.Width(QIdxW), .Copies(QCopies), .Reset(CopyReset)) u_deq_ridx (
+    .clk_i, .rst_ni, .d_i(deq_idx), .q_o(r_deq_ridx_o));
+  dsh_idx_copies #(.Width(QIdxW), .Copies(QCopies), .Reset(CopyReset)) u_enq_ridx (
+    .clk_i, .rst_ni, .d_i(enq_idx), .q_o(r_enq_ridx_o));
+  dsh_idx_copies #(.Width(PortW), .Copies(PCopies), .Reset(CopyReset)) u_deq_rp (
+    .clk_i, .rst_ni, .d_i(deq_p), .q_o(r_deq_rp_o));
+  dsh_idx_copies #(.Width(PortW), .Copies(PCopies), .Reset(CopyReset)) u_enq_rp (
+    .clk_i, .rst_ni, .d_i(enq_p), .q_o(r_enq_rp_o));
+  (* keep *) always_ff @(posedge clk_i) r_deq_cnt_idx_o <= deq_idx;  // stage D copies it
+  dsh_idx_copies #(.Width(QIdxW), .Copies(2 * CntCopies), .Reset(CopyReset)) u_enq_cnt_idx (
+    .clk_i, .rst_ni, .d_i(enq_idx), .q_o(r_enq_cnt_idx_o));
+  dsh_idx_copies #(.Width(PortW), .Copies(CntCopies), .Reset(CopyReset)) u_enq_cnt_p (
+    .clk_i, .rst_ni, .d_i(enq_p), .q_o(r_enq_cnt_p_o));
   (* keep *) always_ff @(posedge clk_i) begin
     a_enq_etap_q <= {EtaSlices{table_port(enq_port_i)}};
     r_deq_etap_q <= {EtaSlices{table_port(deq_port_i)}};

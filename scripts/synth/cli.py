@@ -25,7 +25,7 @@ from .flow import Run
 from .liberty import DEFAULT_DONT_USE, prepare_liberty
 from .report import (ReportContext, run_sweep, summary_lines, sweep_status,
                      write_family_report, write_report)
-from .rtl import package_default, rtl_identity
+from .rtl import package_default, package_has_function, rtl_identity
 from .tools import need_tool, on_signal, tool_version
 from .yosys import ABC_SCRIPTS
 
@@ -135,8 +135,9 @@ def build_parser():
                         "mode, 1 otherwise")
     g.add_argument("--read-slices", type=int, metavar="N",
                    help="ReadSlices: copies of a record read's index, one per slice of each memory, "
-                        "1..CellW (for the ASIC's buffer trees); default 1 in fpga mode, the RTL's "
-                        "default (10) otherwise")
+                        "1..CellW (for the ASIC's buffer trees; 1 also leaves the counters' index "
+                        "uncopied); default 1 in fpga mode, the RTL's default otherwise (one per "
+                        "bit, at most dsh_pkg::ReadSlices = 20)")
     g.add_argument("--stats", type=int, choices=[0, 1], default=1, metavar="N",
                    help="Stats: 1 with the statistics counters (default), 0 the threshold "
                         "pipeline without them (configuration name + _nostats)")
@@ -165,6 +166,11 @@ def build_parser():
     t.add_argument("--abc-script", choices=sorted(ABC_SCRIPTS), default="delay",
                    help="ABC script of the timing-driven mapping: delay (default; rebalances for "
                         "depth and sizes gates) or yosys (Yosys's own abc -D script)")
+    t.add_argument("--seeds", type=int, default=1, metavar="N",
+                   help="ABC seeds, 1..16 (default 1): map the design N times, seed 0 as it is "
+                        "and seed k with the network's input, output and node order permuted "
+                        "(ABC permute -S k), time each netlist and report the max clock per seed "
+                        "with min/median/max; area, cells and critical path stay seed 0's")
     t.add_argument("--time-cfg", action="store_true",
                    help="time paths from cfg_* too (no false path on static configuration)")
     t.add_argument("--dont-use", action="append", default=[], metavar="GLOB",
@@ -253,9 +259,11 @@ def config_from_args(a, ports=None, queues=None, scheme=None):
     cfg = Config(ports if ports is not None else a.ports, queues if queues is not None else a.queues,
                  scheme or a.scheme, a.cell_w, a.size_w, a.cnt_w, a.latency, banks, slices, a.stats)
     validate_config(cfg)
-    if not slices:
-        # the RTL's default ReadSlices must fit CellW too, or elaboration
-        # fails only after Yosys has read everything
+    if not slices and not package_has_function(a.manifest, "read_slices"):
+        # an RTL whose default ReadSlices is a constant (before
+        # dsh_pkg::read_slices(CellW), one slice a bit up to it): the default
+        # must fit CellW too, or elaboration fails only after Yosys has read
+        # everything
         dflt = package_default(a.manifest, "ReadSlices")
         if dflt is not None and cfg.cell_w < dflt:
             raise UsageError(f"--cell-w {cfg.cell_w} is too narrow for the RTL's default "
@@ -332,7 +340,8 @@ def flow_options(a, manifest, period, liberty):
                        liberty=liberty, period=period, input_delay=a.input_delay,
                        output_delay=a.output_delay, uncertainty=a.uncertainty,
                        driving_cell=a.driving_cell, output_load=a.output_load,
-                       time_cfg=a.time_cfg, abc_script=a.abc_script, device=a.device,
+                       time_cfg=a.time_cfg, abc_script=a.abc_script, seeds=a.seeds,
+                       device=a.device,
                        package=a.package, fpga_freq=a.fpga_freq, fpga_io=a.fpga_io,
                        family=a.family, power=a.power,
                        power_sim=Path(a.power_sim) if a.power_sim else power.DEFAULT_SIM,
@@ -391,6 +400,13 @@ def run_main(a):
                          "fpga --family F)")
     if a.power and a.mode not in ("asic", "report"):
         raise UsageError(f"--power is for the asic and report modes, not {a.mode}")
+    if not 1 <= a.seeds <= 16:
+        raise UsageError(f"--seeds {a.seeds} is out of range; accepted: 1..16")
+    if a.seeds > 1 and a.mode not in ("asic", "report"):
+        raise UsageError(f"--seeds is for the asic and report modes, not {a.mode}")
+    if a.seeds > 1 and ABC_SCRIPTS[a.abc_script] is None:
+        raise UsageError(f"--seeds {a.seeds} needs an ABC script of the flow's own "
+                         f"(--abc-script delay), not --abc-script {a.abc_script}")
     if not 100 <= a.power_cycles <= 100_000_000:
         raise UsageError(f"--power-cycles {a.power_cycles} is out of range; accepted: "
                          "100..100000000")

@@ -116,6 +116,7 @@ class FlowOptions:
     output_load: Optional[float] = None  # library units
     time_cfg: bool = False
     abc_script: str = "delay"
+    seeds: int = 1                       # ABC seeds of the mapping (synth.yosys.abc_script_text)
     # fpga
     device: str = "hx8k"
     package: str = "ct256"

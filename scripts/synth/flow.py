@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 from .common import FLOW_VERSION, SDC, ToolError, UsageError, say, sha1_of
-from .record import AsicResult, CellArea, RunResult
+from .record import AsicResult, CellArea, RunResult, SeedResult
 from .rtl import rtl_files, rtl_headers, rtl_identity
 from . import fpga, power, split, sta, yosys
 
@@ -42,7 +42,8 @@ class Run:
         if self.mode == "asic":
             return [self.lib.path, o.period, o.input_delay, o.output_delay, o.uncertainty,
                     o.driving_cell, o.output_load, o.time_cfg, o.abc_script] + (
-                        [o.power, o.power_cycles, o.power_window, o.power_seed] if o.power else [])
+                        [o.power, o.power_cycles, o.power_window, o.power_seed] if o.power else []) + (
+                        [f"seeds {o.seeds}"] if o.seeds > 1 else [])
         if self.mode == "fpga":
             return [o.device, o.package, o.fpga_freq, o.fpga_io, o.family]
         return []
@@ -87,16 +88,21 @@ class Run:
         load_ff = load_lib * lib.cap_unit_ff
         hi, lo = lib.tie_cells()
         (o / "abc.constr").write_text(yosys.abc_constr(drv, load_ff))
-        script = yosys.ABC_SCRIPTS[a.abc_script]
+        script = yosys.abc_script_text(a.abc_script)
         if script:
             (o / "abc.script").write_text(script + "\n")
+        for k in range(1, a.seeds):
+            yosys.seed_files(o, k)[0].write_text(yosys.abc_script_text(a.abc_script, k) + "\n")
         self.res.abc_script = a.abc_script
         keep = power.keep_patterns() if a.power else ()
         lines = (yosys.generic_script(self.files(), self.cfg, o, keep=keep)
                  + yosys.asic_tail(o, lib.path, period_ns, buf, hi, lo,
-                                   o / "abc.script" if script else None))
+                                   o / "abc.script" if script else None, seeds=a.seeds))
         for f in yosys.GENERIC_REPORTS + ("stat_liberty.txt",):
             (o / f).unlink(missing_ok=True)
+        for k in range(1, a.seeds):
+            for f in yosys.seed_files(o, k)[1:]:
+                f.unlink(missing_ok=True)
         try:
             yosys.run_yosys(lines, o, self.res, timeout_min=a.timeout_min, log=self.log)
         except ToolError:
@@ -120,6 +126,8 @@ class Run:
         self.res.asic = asic
         self.log(f"area {asic.area_um2:.0f} um2, {asic.cells} cells; running OpenSTA")
         self.do_sta(period_lib, drv, load_lib)
+        if a.seeds > 1:
+            self.do_seeds(period_lib, drv, load_lib)
         if a.power:
             self.log("power: simulating the workload, counting toggles, report_power")
             head = sta.sta_head(lib.path, o / "netlist.v", period_lib, a.input_delay,
@@ -140,13 +148,37 @@ class Run:
         for grp, body in sta.path_sections(text).items():
             (o / f"critical_path_{grp}.txt").write_text(body)
 
+    def do_seeds(self, period_lib, drv, load_lib):
+        """The netlists of ABC seeds 1..N-1 (yosys.asic_tail) timed like
+        seed 0's, each into sta_s<k>.log and critical_path_worst_s<k>.txt;
+        asic.seeds lists every seed, seed 0 first."""
+        o, lib, a, asic = self.out, self.lib, self.opts, self.res.asic
+        s0 = asic.sta
+        seeds = [SeedResult(0, asic.area_um2, asic.cells, s0.worst_slack_ns, s0.tns_ns,
+                            s0.fmax_mhz, s0.reg2reg_fmax_mhz, s0.critical_path.startpoint,
+                            s0.critical_path.endpoint)]
+        tu = lib.time_unit_ns
+        for k in range(1, a.seeds):
+            _, stat_file, netlist = yosys.seed_files(o, k)
+            self.log(f"ABC seed {k}: running OpenSTA on {netlist.name}")
+            st = yosys.parse_stat(stat_file)
+            tcl = sta.sta_script(lib.path, netlist, period_lib, a.input_delay, a.output_delay,
+                                 a.uncertainty / lib.time_unit_ns, drv, load_lib, a.time_cfg)
+            text = sta.run_sta(tcl, o, self.res, timeout_s=a.timeout_s, name=f"sta_s{k}")
+            r = sta.parse_sta_log(text, tu, period_lib * tu, o / f"sta_s{k}.log")
+            (o / f"critical_path_worst_s{k}.txt").write_text(sta.path_sections(text)["worst"])
+            seeds.append(SeedResult(k, st.area, st.cells, r.worst_slack_ns, r.tns_ns,
+                                    r.fmax_mhz, r.reg2reg_fmax_mhz, r.critical_path.startpoint,
+                                    r.critical_path.endpoint))
+        asic.seeds = seeds
+
     def do_fpga(self):
         fpga.run_fpga(self.cfg, self.opts, self.files(), self.out, self.res, self.log)
 
     def do_split(self):
         """The threshold pipeline alone (Stats = 0), the same flow in
         out/nostats (no power), and the split into rows (synth.split)."""
-        opts = dataclasses.replace(self.opts, power=False, split=False)
+        opts = dataclasses.replace(self.opts, power=False, split=False, seeds=1)
         comp = Run(split.companion(self.cfg), self.mode, self.out / "nostats", opts, lib=self.lib,
                    removed=self.removed, quiet=self.quiet)
         self.log("the threshold pipeline alone (Stats = 0) for the split")

@@ -148,6 +148,45 @@ class CellArea:
 
 
 @dataclass
+class SeedResult:
+    """One ABC seed's netlist (synth.yosys.abc_script_text): seed 0 is the
+    mapping as the flow always ran it, seed k > 0 the same script on the
+    network with its inputs, outputs and node order permuted by ABC's
+    `permute -S k`; each netlist timed by OpenSTA like the first."""
+    seed: int
+    area_um2: Optional[float] = None
+    cells: Optional[int] = None
+    worst_slack_ns: Optional[float] = None
+    tns_ns: Optional[float] = None
+    fmax_mhz: Optional[float] = None
+    reg2reg_fmax_mhz: Optional[float] = None
+    startpoint: Optional[str] = None  # of the worst path
+    endpoint: Optional[str] = None
+
+    def to_dict(self):
+        return {"seed": self.seed, "area_um2": self.area_um2, "cells": self.cells,
+                "worst_slack_ns": self.worst_slack_ns, "tns_ns": self.tns_ns,
+                "fmax_mhz": self.fmax_mhz, "reg2reg_fmax_mhz": self.reg2reg_fmax_mhz,
+                "startpoint": self.startpoint, "endpoint": self.endpoint}
+
+    @classmethod
+    def from_dict(cls, d):
+        return cls(**d)
+
+
+def spread(values):
+    """(min, median, max) of the values that are not None, or None when
+    there are none; the median of an even count is the mean of the middle
+    two."""
+    v = sorted(x for x in values if x is not None)
+    if not v:
+        return None
+    n = len(v)
+    med = v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
+    return v[0], round(med, 2), v[-1]
+
+
+@dataclass
 class AsicResult:
     """Mapping onto a Liberty library, and (sta) its timing."""
     liberty: str
@@ -164,6 +203,13 @@ class AsicResult:
     comb_area_um2: float = 0.0
     top_cells_by_area: list = field(default_factory=list)  # [CellArea]
     sta: Optional[StaResult] = None  # None until OpenSTA has run
+    # --seeds N > 1: every seed's netlist, seed 0 (the one above) first;
+    # empty for a run of one seed (and absent from summary.json)
+    seeds: list = field(default_factory=list)  # [SeedResult]
+
+    def fmax_spread(self):
+        """(min, median, max) max clock over the seeds, None without seeds."""
+        return spread(s.fmax_mhz for s in self.seeds) if self.seeds else None
 
     def to_dict(self):
         d = {"liberty": self.liberty, "library": self.library, "period_ns": self.period_ns,
@@ -175,6 +221,8 @@ class AsicResult:
                                    for c in self.top_cells_by_area]}
         if self.sta is not None:
             d.update(self.sta.to_dict())
+        if self.seeds:
+            d["seeds"] = [x.to_dict() for x in self.seeds]
         return d
 
     @classmethod
@@ -183,7 +231,8 @@ class AsicResult:
                    d["driving_cell"], d["output_load"], d["dont_use_removed"], d["area_um2"],
                    d["cells"], d["flops"], d["seq_area_um2"], d["comb_area_um2"],
                    [CellArea(**c) for c in d["top_cells_by_area"]],
-                   StaResult.from_dict(d) if "worst_slack_ns" in d else None)
+                   StaResult.from_dict(d) if "worst_slack_ns" in d else None,
+                   [SeedResult.from_dict(x) for x in d.get("seeds", [])])
 
 
 @dataclass

@@ -52,6 +52,7 @@ def summary_lines(res):
             if rp.slack_ns is not None:
                 lines.append(f"  reg-to-reg: slack {rp.slack_ns:.3f} ns, max clock "
                              f"{s.reg2reg_fmax_mhz} MHz, {rp.stages} cells")
+            lines += seed_lines(a)
             lines.append("  check_setup: " + ("; ".join(s.check_setup) if s.check_setup
                                                   else "clean (every input and output constrained)"))
             if s.constant_outputs:
@@ -89,6 +90,19 @@ def summary_lines(res):
     return lines
 
 
+def seed_lines(a):
+    """The printed spread over ABC seeds (none for a run of one seed)."""
+    sp = a.fmax_spread()
+    if sp is None:
+        return []
+    per = "; ".join(f"{x.seed}: {x.fmax_mhz} MHz, {x.area_um2:,.0f} um2"
+                    + (f", {x.startpoint} -> {x.endpoint}" if x.startpoint else "")
+                    for x in a.seeds)
+    return [f"  max clock over {len(a.seeds)} ABC seeds (0 as mapped, k > 0 permute -S k): "
+            f"min {sp[0]} / median {sp[1]} / max {sp[2]} MHz",
+            f"    per seed: {per}"]
+
+
 def power_lines(pw):
     """The printed power figures: total and per block, in mW."""
     mw = lambda d: f"{d['total_w'] * 1e3:.3f} mW (internal {d['internal_w'] * 1e3:.3f}, " \
@@ -109,7 +123,8 @@ CSV_COLUMNS = ["config", "scheme", "ports", "queues", "pq", "status", "area_um2"
                "period_ns", "worst_slack_ns", "tns_ns", "fmax_mhz", "reg2reg_fmax_mhz",
                "crit_stages", "crit_start", "crit_end", "latches", "check_problems",
                "power_mw", "pipeline_area_um2", "stats_area_um2", "pipeline_transistors",
-               "stats_transistors", "pipeline_flops", "stats_flops", "runtime_s"]
+               "stats_transistors", "pipeline_flops", "stats_flops", "seeds",
+               "fmax_min_mhz", "fmax_median_mhz", "fmax_max_mhz", "runtime_s"]
 
 
 def row_of(res):
@@ -117,6 +132,7 @@ def row_of(res):
     c, g, a, sp = res.config, res.generic, res.asic, res.split
     s = a.sta if a else None
     cp = s.critical_path if s else None
+    sd = a.fmax_spread() if a else None
     return {
         "config": c.name, "scheme": c.scheme, "ports": c.ports,
         "queues": c.queues, "pq": c.ports * c.queues,
@@ -141,6 +157,10 @@ def row_of(res):
         "stats_transistors": sp.stats_transistors if sp else None,
         "pipeline_flops": sp.pipeline_flops if sp else None,
         "stats_flops": sp.stats_flops if sp else None,
+        "seeds": len(a.seeds) if a and a.seeds else (1 if s else None),
+        "fmax_min_mhz": sd[0] if sd else None,
+        "fmax_median_mhz": sd[1] if sd else None,
+        "fmax_max_mhz": sd[2] if sd else None,
         "runtime_s": res.steps_s.get("total"),
     }
 
@@ -226,17 +246,33 @@ def write_report(results, out, ctx, mode):
                                                if mode == "asic" else "") + ".")
     rtl = ctx.rtl
     md.append(f"RTL: {rtl_text(rtl)}.")
+    # with ABC seeds (--seeds N > 1) a column of the clock's spread over them
+    seeded = any(r["fmax_median_mhz"] is not None for r in rows)
     md += ["", "| config | P×Q | area µm² | flop area µm² | cells | flops | transistors (cmos est.) "
-           "| depth | worst slack ns | TNS ns | max clock MHz | reg2reg MHz | power mW | runtime |",
-           "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+           "| depth | worst slack ns | TNS ns | max clock MHz | reg2reg MHz "
+           + ("| ABC seeds: max clock min / median / max MHz " if seeded else "")
+           + "| power mW | runtime |",
+           "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+           + ("---:|" if seeded else "") + "---:|---:|"]
     f = lambda v, d=0: "-" if v is None else (f"{v:,.{d}f}" if isinstance(v, float) else f"{v:,}")
     for r in rows:
+        spread_col = ""
+        if seeded:
+            spread_col = ("| - " if r["fmax_median_mhz"] is None else
+                          f"| {r['seeds']}: {f(r['fmax_min_mhz'], 1)} / "
+                          f"{f(r['fmax_median_mhz'], 1)} / {f(r['fmax_max_mhz'], 1)} ")
         md.append(f"| {r['config']}{'' if r['status'] == 'ok' else ' (' + r['status'] + ')'} "
                   f"| {r['pq']} | {f(r['area_um2'])} | {f(r['seq_area_um2'])} | {f(r['cells'])} "
                   f"| {f(r['flops'])} | {f(r['transistors'])} | {f(r['logic_depth'])} "
                   f"| {f(r['worst_slack_ns'], 3)} | {f(r['tns_ns'], 0)} | {f(r['fmax_mhz'], 1)} "
-                  f"| {f(r['reg2reg_fmax_mhz'], 1)} | {f(r['power_mw'], 2)} "
+                  f"| {f(r['reg2reg_fmax_mhz'], 1)} {spread_col}| {f(r['power_mw'], 2)} "
                   f"| {fmt_s(r['runtime_s'])} |")
+    if seeded:
+        md += ["", "Max clock, worst slack, TNS, area and the critical path are of seed 0 (the "
+               "mapping as the flow runs it); the seeds column times every seed's netlist: "
+               "seed k > 0 is the same ABC script on the network with its inputs, outputs and "
+               "node order permuted (`permute -S k`), so that the clock is read as a spread "
+               "and not one draw."]
     # DSH over SIH
     md += ["", f"## DSH over SIH ({unit})", "",
            "| P×Q | SIH | DSH | DSH extra | depth SIH → DSH | max clock SIH → DSH MHz |",

@@ -61,6 +61,16 @@ def rtl_identity(manifest):
     return ident
 
 
+def package_has_function(manifest, name):
+    """Whether a package in the manifest's files declares function `name`."""
+    for f in rtl_files(manifest):
+        text = f.read_text(errors="replace")
+        if (re.search(r"^\s*package\b", text, re.M)
+                and re.search(rf"\bfunction\b[^;]*\b{name}\s*\(", text)):
+            return True
+    return False
+
+
 def package_default(manifest, name):
     """The value of an `int unsigned` localparam of a package in the
     manifest's files (e.g. dsh_pkg::ReadSlices), or None when none sets it."""

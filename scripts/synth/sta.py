@@ -54,17 +54,17 @@ def sta_head(liberty, netlist, period_lib, input_delay, output_delay, uncertaint
     ]
 
 
-def run_sta(tcl_lines, out, res, timeout_s=None):
-    """Run sta.tcl in out (log sta.log); the version goes into res.tools,
-    the time into res.steps_s. Returns the log's text."""
+def run_sta(tcl_lines, out, res, timeout_s=None, name="sta"):
+    """Run <name>.tcl in out (log <name>.log); the version goes into
+    res.tools, the time into res.steps_s[name]. Returns the log's text."""
     need_tool("sta")
     res.tools["sta"] = tool_version("sta")
     o = Path(out)
-    (o / "sta.tcl").write_text("\n".join(tcl_lines) + "\n")
-    rc, sec = run_tool(["sta", "-no_init", "-no_splash", "-exit", str(o / "sta.tcl")],
-                       o / "sta.log", o, timeout=timeout_s)
-    res.steps_s["sta"] = round(sec, 2)
-    return (o / "sta.log").read_text(errors="replace")
+    (o / f"{name}.tcl").write_text("\n".join(tcl_lines) + "\n")
+    rc, sec = run_tool(["sta", "-no_init", "-no_splash", "-exit", str(o / f"{name}.tcl")],
+                       o / f"{name}.log", o, timeout=timeout_s)
+    res.steps_s[name] = round(sec, 2)
+    return (o / f"{name}.log").read_text(errors="replace")
 
 
 def path_sections(text):

@@ -31,6 +31,30 @@ ABC_SCRIPTS = {
     "yosys": None,
 }
 
+
+
+def abc_script_text(name, seed=0):
+    """The ABC script `name` for one seed. ABC's mapping has no random seed;
+    what moves its result between runs of equal logic is the order it reads
+    the network in. Seed 0 is the script as it is; seed k > 0 first
+    permutes the network's inputs, outputs and node order with ABC's
+    `permute -S k` (the logic is unchanged), so that N seeds show the
+    spread of the clock a design's mapping can land on. None for Yosys's
+    own script (which has no seeds)."""
+    script = ABC_SCRIPTS[name]
+    if script is None or seed == 0:
+        return script
+    head, rest = script.split(";", 1)
+    assert head.strip() == "strash", "a seeded script starts from the strashed network"
+    return f"{head}; permute -S {seed};{rest}"
+
+
+def seed_files(out, seed):
+    """Names of one extra seed's files: its ABC script, area report, netlist."""
+    o = Path(out)
+    return o / f"abc_s{seed}.script", o / f"stat_liberty_s{seed}.txt", o / f"netlist_s{seed}.v"
+
+
 # Files the generic part of a script writes (collect_generic reads them).
 GENERIC_REPORTS = ("stat_generic.txt", "stat_cmos.txt", "check.txt", "ltp.txt")
 
@@ -88,28 +112,42 @@ def generic_script(files, cfg, out, keep=()):
     ])
 
 
-def asic_tail(out, liberty, period_ns, buf, hi=None, lo=None, abc_script_file=None):
+def asic_tail(out, liberty, period_ns, buf, hi=None, lo=None, abc_script_file=None,
+              seeds=1):
     """What follows generic_script in the ASIC flow: flops and logic mapped
     onto the library (liberty: its path), ties, buffers, area, netlist.
     buf: (cell, in pin, out pin); hi/lo: (cell, pin) tie cells or None;
-    abc_script_file: the ABC script's path, None for Yosys's own."""
+    abc_script_file: the ABC script's path, None for Yosys's own.
+    seeds > 1: the design before ABC is saved, and seeds 1..seeds-1 map it
+    again, each with its own script (seed_files: abc_s<k>.script) into
+    stat_liberty_s<k>.txt and netlist_s<k>.v."""
     o = Path(out)
     L = ys_quote(liberty)
-    tail = [
-        f"dfflibmap -liberty {L}",
-        stamp(o, "dfflibmap"),
-        f"abc -D {period_ns * 1000:.0f} -liberty {L} -constr {ys_quote(o / 'abc.constr')}"
-        + (f" -script {ys_quote(abc_script_file)}" if abc_script_file else ""),
-        stamp(o, "abc"),
-        "opt_clean -purge",
-        "setundef -zero",
-    ]
-    if hi and lo:
-        tail.append(f"hilomap -singleton -hicell {hi[0]} {hi[1]} -locell {lo[0]} {lo[1]}")
-    tail += [f"insbuf -buf {buf[0]} {buf[1]} {buf[2]}", "opt_clean",
-             f"tee -q -o {ys_quote(o / 'stat_liberty.txt')} stat -liberty {L}",
-             f"write_verilog -noattr -noexpr -nohex -nodec {ys_quote(o / 'netlist.v')}",
-             stamp(o, "write_netlist")]
+
+    def mapping(script_file, stat_file, netlist, label):
+        lines = [
+            f"abc -D {period_ns * 1000:.0f} -liberty {L} -constr {ys_quote(o / 'abc.constr')}"
+            + (f" -script {ys_quote(script_file)}" if script_file else ""),
+            stamp(o, f"abc{label}"),
+            "opt_clean -purge",
+            "setundef -zero",
+        ]
+        if hi and lo:
+            lines.append(f"hilomap -singleton -hicell {hi[0]} {hi[1]} -locell {lo[0]} {lo[1]}")
+        lines += [f"insbuf -buf {buf[0]} {buf[1]} {buf[2]}", "opt_clean",
+                  f"tee -q -o {ys_quote(stat_file)} stat -liberty {L}",
+                  f"write_verilog -noattr -noexpr -nohex -nodec {ys_quote(netlist)}",
+                  stamp(o, f"write_netlist{label}")]
+        return lines
+
+    tail = [f"dfflibmap -liberty {L}", stamp(o, "dfflibmap")]
+    if seeds > 1:
+        tail.append("design -save dsh_before_abc")
+    tail += mapping(abc_script_file, o / "stat_liberty.txt", o / "netlist.v", "")
+    for k in range(1, seeds):
+        script_file, stat_file, netlist = seed_files(o, k)
+        tail += ["design -load dsh_before_abc"] + mapping(script_file, stat_file, netlist,
+                                                           f"_s{k}")
     return tail
 
 

@@ -380,17 +380,17 @@ TEST(RecStore, HoldsWhatWasWrittenSlotOneWins) {
   unsigned both_same = 0;
   for (int i = 0; i < 20000; ++i) {
     const unsigned rq0 = rng() % kQ, rq1 = rng() % kQ, rp0 = rng() % kP, rp1 = rng() % kP, rps = rng() % kP;
-    // Each read's index comes in copies, one per memory slice (3-bit queue
-    // indices x 10, 2-bit port indices x 7).
+    // Each read's index comes in copies: the valid bits, the state bits and
+    // one per memory slice (3-bit queue indices x 11, 2-bit port indices x 8).
     auto copies = [](uint64_t i, unsigned bits, unsigned n) {
       uint64_t v = 0;
       for (unsigned k = 0; k < n; ++k) v |= i << (k * bits);
       return v;
     };
-    dut.rd_deq_idx_i = copies(rq0, 3, 10);
-    dut.rd_enq_idx_i = copies(rq1, 3, 10);
-    dut.rd_deq_p_i = copies(rp0, 2, 7);
-    dut.rd_enq_p_i = copies(rp1, 2, 7);
+    dut.rd_deq_idx_i = copies(rq0, 3, 11);
+    dut.rd_enq_idx_i = copies(rq1, 3, 11);
+    dut.rd_deq_p_i = copies(rp0, 2, 8);
+    dut.rd_enq_p_i = copies(rp1, 2, 8);
     dut.rd_stat_p_i = rps;
     dut.eval();
     auto qv = [&](unsigned k) { return q[k].valid ? q[k].bits : 0; };
@@ -435,7 +435,8 @@ TEST(RecStore, HoldsWhatWasWrittenSlotOneWins) {
 // dsh_cnt_ram, 5 entries of 6 bits, 2 slots: every count lands, through
 // back-to-back counts of one entry (the two-deep bypass) and wraps; entries
 // read 0 until their first count. Entries are named two cycles before the
-// cycle that counts them (stage D, then E, then W counts).
+// cycle that counts them (stage D, then E, then W counts). Each index in 3
+// copies, each reading 2 bits of the count.
 TEST(CntRam, CountsEveryEventBackToBack) {
   Ctx ctx;
   Vcnt_ram dut(&ctx);
@@ -450,11 +451,11 @@ TEST(CntRam, CountsEveryEventBackToBack) {
     const unsigned i0 = rng() % 3 ? name0[0] : rng() % 5, i1 = rng() % 3 ? name1[0] : rng() % 5;
     const bool inc0 = i > 1 && rng() % 2;
     const bool inc1 = i > 1 && rng() % 2 && !(inc0 && name0[1] == name1[1]);
-    dut.rmw_idx_i = i1 << 3 | i0;
+    dut.rmw_idx_i = (i1 << 3 | i0) * 0x1041u;  // 3 copies of {slot 1, slot 0}, 6 bits apart
     dut.inc_i = unsigned(inc1) << 1 | unsigned(inc0);
     // The read port is a registered read: what the entry held before the edge.
     const unsigned rd = rng() % 5;
-    dut.rd_idx_i = rd;
+    dut.rd_idx_i = rd * 0x49u;  // 3 copies, 3 bits apart
     const uint32_t want = ref[rd];
     edge(dut);
     ASSERT_EQ(dut.rd_o, want) << "step " << i << " entry " << rd;
@@ -469,7 +470,7 @@ TEST(CntRam, CountsEveryEventBackToBack) {
   EXPECT_GT(back_to_back, 1000u);
   dut.inc_i = 0;
   for (unsigned e = 0; e < 5; ++e) {
-    dut.rd_idx_i = e;
+    dut.rd_idx_i = e * 0x49u;
     edge(dut);
     EXPECT_EQ(dut.rd_o, ref[e]);
   }

@@ -105,15 +105,32 @@ class Cli(unittest.TestCase):
         err = self.refused("--period", "asic", "--period", "recorded", "--limits", str(lim))
         self.assertIn("recorded for dsh_4x4", err)
 
-    def test_cell_width_too_narrow_for_the_default_slices(self):
-        """dsh_pkg::ReadSlices (10) copies must fit CellW: refused at once,
-        not after Yosys has read the sources."""
-        err = self.refused("--cell-w", "asic", "--cell-w", "8")
-        self.assertIn("ReadSlices 10", err)
+    def test_cell_width_too_narrow_for_the_slices(self):
+        """ReadSlices copies must fit CellW: refused at once, not after
+        Yosys has read the sources. The RTL's default (dsh_pkg::read_slices:
+        one slice a bit, at most 20) fits any CellW; an RTL whose default is
+        a constant (an older snapshot, --manifest) is held to it."""
         self.refused("--read-slices", "asic", "--cell-w", "8", "--read-slices", "9")
         # with slices that fit it is accepted (and gets as far as the tools)
         rc, err = self.call("asic", "--cell-w", "8", "--size-w", "4", "--read-slices", "8")
         self.assertEqual(rc, 3, err)
+        rc, err = self.call("asic", "--cell-w", "8", "--size-w", "4")
+        self.assertEqual(rc, 3, err)
+        old = Path(self.tmp.name) / "old"
+        old.mkdir()
+        (old / "dsh_pkg.sv").write_text("package dsh_pkg;\n  localparam int unsigned ReadSlices  = 10;\n"
+                                        "endpackage\n")
+        (old / "dsh_mmu.f").write_text("dsh_pkg.sv\n")
+        err = self.refused("--cell-w", "asic", "--cell-w", "8", "--manifest", str(old / "dsh_mmu.f"))
+        self.assertIn("ReadSlices 10", err)
+
+    def test_seeds(self):
+        self.refused("--seeds", "asic", "--seeds", "0")
+        self.refused("--seeds", "report", "--seeds", "17")
+        self.refused("--seeds", "generic", "--seeds", "3")
+        self.refused("--seeds", "fpga", "--seeds", "2")
+        err = self.refused("--seeds", "asic", "--seeds", "3", "--abc-script", "yosys")
+        self.assertIn("--abc-script delay", err)
 
     def test_power_and_family_options(self):
         self.refused("--power", "fpga", "--power")

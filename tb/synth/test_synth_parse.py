@@ -233,5 +233,48 @@ class CheckSetup(unittest.TestCase):
         self.assertEqual(r.unconstrained_endpoints, 11)
 
 
+class Seeds(unittest.TestCase):
+    """Run.do_seeds times each extra seed's netlist and lists every seed,
+    seed 0 (the run's own figures) first (OpenSTA stood in for by logs)."""
+
+    def test_each_seed_timed_and_listed(self):
+        import tempfile
+        from pathlib import Path
+        from types import SimpleNamespace
+        from synth.config import Config, FlowOptions
+        from synth.flow import Run
+        calls = []
+
+        def fake_sta(tcl, out, res, timeout_s=None, name="sta"):
+            calls.append((name, [ln for ln in tcl if ln.startswith("read_verilog")][0]))
+            slack = {"sta_s1": "-0.5", "sta_s2": "0.1"}[name]
+            return STA_LOG.replace("DSHSTA worst_slack -0.25", f"DSHSTA worst_slack {slack}")
+
+        with tempfile.TemporaryDirectory() as d:
+            o = Path(d)
+            for k, area in ((1, 101.5), (2, 99.5)):
+                (o / f"stat_liberty_s{k}.txt").write_text(
+                    f"   Number of cells:                805\n"
+                    f"   Chip area for module '\\dsh_mmu': {area}\n")
+            run = Run(Config(4, 4, "dsh"), "asic", o, FlowOptions(seeds=3),
+                      lib=SimpleNamespace(path="/l.lib", time_unit_ns=1.0), quiet=True)
+            run.res = fx.asic_result(fmax=240.0)
+            orig, sta.run_sta = sta.run_sta, fake_sta
+            try:
+                run.do_seeds(4.0, "buf_2", 0.007)
+            finally:
+                sta.run_sta = orig
+            worst = (o / "critical_path_worst_s2.txt").is_file()
+        seeds = run.res.asic.seeds
+        self.assertEqual([x.seed for x in seeds], [0, 1, 2])
+        self.assertEqual([x.fmax_mhz for x in seeds], [240.0, 222.2, 256.4])
+        self.assertEqual([x.area_um2 for x in seeds], [100.0, 101.5, 99.5])
+        self.assertEqual(seeds[1].endpoint, "d_rec_q[59]$_DFF_P_")
+        self.assertEqual([c[0] for c in calls], ["sta_s1", "sta_s2"])
+        self.assertTrue(calls[1][1].endswith("netlist_s2.v}"), calls[1][1])
+        self.assertTrue(worst)
+        self.assertEqual(run.res.asic.fmax_spread(), (222.2, 240.0, 256.4))
+
+
 if __name__ == "__main__":
     sys.exit(unittest.main())

@@ -6,7 +6,7 @@ import sys
 import unittest
 
 import synth_fixtures as fx
-from synth.record import CheckVerdict, FpgaResult, RunResult
+from synth.record import CheckVerdict, FpgaResult, RunResult, SeedResult, spread
 
 TOP_KEYS = ["schema", "config", "mode", "status", "errors", "steps_s", "tools", "date", "rtl",
             "abc_script", "generic", "asic", "cache_key", "checks"]
@@ -38,6 +38,21 @@ class RoundTrip(unittest.TestCase):
         self.assertEqual(d["asic"]["critical_path"]["cells"][0],
                          {"inst": "_1_", "pin": "Y", "cell": "inv_1", "delay_ns": 0.07,
                           "at_ns": 0.42})
+
+    def test_seeds_round_trip_and_spread(self):
+        res = fx.asic_result()
+        self.assertNotIn("seeds", res.to_dict()["asic"])   # one seed: no key
+        self.assertIsNone(res.asic.fmax_spread())
+        res.asic.seeds = [SeedResult(0, 100.0, 800, -0.2, -3.0, 238.1, 238.1, "a_q", "b_q"),
+                          SeedResult(1, 101.0, 805, -0.5, -9.0, 222.2, 222.2, "c_q", "b_q"),
+                          SeedResult(2, 99.0, 790, 0.1, 0.0, 250.0, 250.0, "a_q", "d_q")]
+        d = json.loads(res.to_json())
+        self.assertEqual(list(d["asic"])[-1], "seeds")
+        self.assertEqual(d["asic"]["seeds"][1]["fmax_mhz"], 222.2)
+        self.assertEqual(RunResult.from_dict(d), res)
+        self.assertEqual(res.asic.fmax_spread(), (222.2, 238.1, 250.0))
+        self.assertEqual(spread([3.0, None, 1.0, 2.0, 10.0]), (1.0, 2.5, 10.0))
+        self.assertIsNone(spread([None]))
 
     def test_absent_parts_stay_absent(self):
         res = fx.asic_result()

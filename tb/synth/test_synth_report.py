@@ -10,14 +10,15 @@ from pathlib import Path
 
 import synth_fixtures as fx
 from synth import report, rtl
-from synth.record import RtlIdentity
+from synth.record import RtlIdentity, SeedResult
 
 COLUMNS = ["config", "scheme", "ports", "queues", "pq", "status", "area_um2", "seq_area_um2",
            "cells", "flops", "generic_cells", "transistors", "logic_depth", "period_ns",
            "worst_slack_ns", "tns_ns", "fmax_mhz", "reg2reg_fmax_mhz", "crit_stages",
            "crit_start", "crit_end", "latches", "check_problems", "power_mw",
            "pipeline_area_um2", "stats_area_um2", "pipeline_transistors", "stats_transistors",
-           "pipeline_flops", "stats_flops", "runtime_s"]
+           "pipeline_flops", "stats_flops", "seeds", "fmax_min_mhz", "fmax_median_mhz",
+           "fmax_max_mhz", "runtime_s"]
 
 
 def context():
@@ -75,6 +76,34 @@ class Report(unittest.TestCase):
         # least squares through (16, 1100) and (64, 4400): 68.75 per P·Q
         self.assertIn("- DSH: um2 ≈ 69 × P·Q + 0 (least squares); per queue 16: 69, 64: 69.", md)
         self.assertIn("- dsh_8x8: a_q$_DFF_P_ → b_q$_DFF_P_, 1 cells", md)
+        # one seed each: no seeds column, and the CSV says 1 seed, no spread
+        self.assertNotIn("ABC seeds", md)
+        with open(self.out / "report.csv", newline="") as f:
+            r = next(csv.DictReader(f))
+        self.assertEqual((r["seeds"], r["fmax_median_mhz"]), ("1", ""))
+
+    def test_seed_spread(self):
+        res = [fx.asic_result(32, 7, "dsh", fmax=204.6), fx.asic_result(32, 7, "sih")]
+        res[0].asic.seeds = [SeedResult(0, 100.0, 800, -0.9, -200.0, 204.6, 204.6, "a", "b"),
+                             SeedResult(1, 100.5, 801, -0.3, -50.0, 230.4, 230.4, "c", "b"),
+                             SeedResult(2, 99.5, 799, -0.4, -60.0, 227.3, 227.3, "a", "d")]
+        with tempfile.TemporaryDirectory() as d:
+            report.write_report(res, Path(d), context(), "asic")
+            md = (Path(d) / "report.md").read_text()
+            with open(Path(d) / "report.csv", newline="") as f:
+                rows = {r["config"]: r for r in csv.DictReader(f)}
+        self.assertIn("| ABC seeds: max clock min / median / max MHz |", md)
+        self.assertIn("| 204.6 | 204.6 | 3: 204.6 / 227.3 / 230.4 | - |", md)
+        self.assertIn("| 240.0 | 240.0 | - | - |", md)   # SIH: one seed
+        self.assertIn("permute -S k", md)
+        self.assertEqual((rows["dsh_32x7"]["seeds"], rows["dsh_32x7"]["fmax_min_mhz"],
+                          rows["dsh_32x7"]["fmax_median_mhz"], rows["dsh_32x7"]["fmax_max_mhz"]),
+                         ("3", "204.6", "227.3", "230.4"))
+        lines = report.summary_lines(res[0])
+        self.assertIn("  max clock over 3 ABC seeds (0 as mapped, k > 0 permute -S k): "
+                      "min 204.6 / median 227.3 / max 230.4 MHz", lines)
+        self.assertTrue(any(ln.startswith("    per seed: 0: 204.6 MHz, 100 um2, a -> b; 1: 230.4")
+                            for ln in lines), lines)
 
 
 # An absolute path: a slash that starts a word, then at least one more part.

@@ -63,6 +63,36 @@ class Scripts(unittest.TestCase):
         self.assertFalse(any("-script" in ln or ln.startswith("hilomap") for ln in tail))
         self.assertIn("abc -D 4600 ", "\n".join(tail))
 
+    def test_seeds_permute_the_network_first(self):
+        self.assertEqual(yosys.abc_script_text("delay"), yosys.ABC_SCRIPTS["delay"])
+        self.assertEqual(yosys.abc_script_text("delay", 0), yosys.ABC_SCRIPTS["delay"])
+        s3 = yosys.abc_script_text("delay", 3)
+        self.assertTrue(s3.startswith("strash; permute -S 3; &get -n;"), s3)
+        self.assertEqual(s3.replace(" permute -S 3;", ""), yosys.ABC_SCRIPTS["delay"])
+        self.assertIsNone(yosys.abc_script_text("yosys", 2))
+
+    def test_asic_tail_with_seeds(self):
+        tail = yosys.asic_tail(OUT, "/c/lib.lib", 4.0, ("buf_1", "A", "X"),
+                               ("conb_1", "HI"), ("conb_1", "LO"), OUT / "abc.script", seeds=3)
+        # saved once after the flops are mapped, loaded before each other seed
+        self.assertLess(index(tail, "dfflibmap"), index(tail, "design -save dsh_before_abc"))
+        self.assertLess(index(tail, "design -save"), index(tail, "abc "))
+        self.assertEqual(sum(ln == "design -load dsh_before_abc" for ln in tail), 2)
+        text = "\n".join(tail)
+        for k in (1, 2):
+            self.assertIn(f"-script /o/dsh_4x4/abc_s{k}.script", text)
+            self.assertIn(f"tee -q -o /o/dsh_4x4/stat_liberty_s{k}.txt stat -liberty", text)
+            self.assertRegex(text, rf"write_verilog .* /o/dsh_4x4/netlist_s{k}\.v")
+        # seed 0 is mapped first, into the files a run of one seed writes
+        self.assertLess(index(tail, "write_verilog -noattr -noexpr -nohex -nodec /o/dsh_4x4/netlist.v"),
+                        index(tail, "design -load"))
+        stamps = [ln.split()[1] for ln in tail if ln.startswith("!echo")]
+        self.assertEqual(stamps, ["dfflibmap", "abc", "write_netlist", "abc_s1", "write_netlist_s1",
+                                  "abc_s2", "write_netlist_s2"])
+        # one seed: nothing saved
+        one = yosys.asic_tail(OUT, "/c/lib.lib", 4.0, ("buf_1", "A", "X"))
+        self.assertFalse(any(ln.startswith("design ") for ln in one))
+
     def test_stats_zero_is_a_chparam_and_a_name(self):
         cfg = Config(4, 4, "dsh", stats=0)
         self.assertEqual(cfg.name, "dsh_4x4_nostats")
