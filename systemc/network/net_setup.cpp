@@ -94,7 +94,17 @@ NetSetup build_setup(const KeyStore& k) {
   const auto sws = k.list("net.switches"), hosts = k.list("net.hosts");
   if (sws.empty()) throw ConfigError("net.switches: no switch");
   if (hosts.empty()) throw ConfigError("net.hosts: no host");
-  s.topo = std::make_unique<Topology>(sws, hosts, links, routes, k.u64("net.ecmp_seed"));
+  try {
+    s.topo = std::make_unique<Topology>(sws, hosts, links, routes, k.u64("net.ecmp_seed"));
+  } catch (const ConfigError& e) {  // name where the refused value came from: "net.routes (--set): ..."
+    std::string m = e.what();
+    for (const std::string key : {"net.routes", "net.links", "net.failed_links", "net"})
+      if (m.rfind(key + ":", 0) == 0) {
+        if (k.declared(key)) m.insert(key.size(), k.where(key));
+        break;
+      }
+    throw ConfigError(m);
+  }
 
   s.backend = backend_from_string(k.text("run.backend"));
   s.kernel = parse_kernel(k.text("run.kernel"), "run.kernel");
