@@ -475,7 +475,8 @@ void Fabric::switch_receive(int s, int port, Pkt* p) {
     control_arrives(tx_[s][port], p);
     return;
   }
-  const int out = topo_.route(s, int(p->dst), uint64_t(p->flow) * 2 + (p->kind == Pkt::Cnp));
+  // ECMP (topology.h): a CNP carries its flow's id from receiver to sender.
+  const int out = topo_.route(s, FlowTuple{p->src, p->dst, uint32_t(p->flow)});
   if (out < 0) {
     error = "switch " + topo_.name(s) + " has no route to " + topo_.name(topo_.host_node(int(p->dst)));
     ev_.stop();

@@ -9,13 +9,6 @@
 
 namespace dsh::net {
 
-uint64_t mix64(uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-
 LinkSpec parse_link(const std::string& item, double gbps, double delay_ns, const std::string& what) {
   LinkSpec l;
   l.gbps = gbps;
@@ -45,7 +38,7 @@ Route parse_route(const std::string& item, const std::string& what) {
 }
 
 Topology::Topology(std::vector<std::string> switches, std::vector<std::string> hosts, const std::vector<LinkSpec>& links,
-                   const std::vector<Route>& routes)
+                   const std::vector<Route>& routes, uint64_t ecmp_seed)
     : n_sw_(switches.size()) {
   names_ = std::move(switches);
   for (auto& h : hosts) names_.push_back(std::move(h));
@@ -97,15 +90,77 @@ Topology::Topology(std::vector<std::string> switches, std::vector<std::string> h
   }
   for (const auto& r : routes) {
     const int s = node(r.sw), d = node(r.dest), nx = node(r.next);
-    if (s < 0 || !is_switch(s)) throw ConfigError("net.routes: " + quoted(r.sw) + " is not a switch");
-    if (d < 0) throw ConfigError("net.routes: destination " + quoted(r.dest) + " is not a node");
+    if (s < 0 || !is_switch(s)) throw ConfigError("net.routes: " + quoted(r.text()) + ": " + quoted(r.sw) + " is not a switch");
+    if (d < 0) throw ConfigError("net.routes: " + quoted(r.text()) + ": destination " + quoted(r.dest) + " is not a node");
     int port = -1;
     for (size_t i = 0; i < ports_[s].size(); ++i)
       if (ports_[s][i].peer == nx) port = int(i);
-    if (port < 0) throw ConfigError("net.routes: " + r.next + " is not a working neighbour of " + r.sw);
+    if (nx < 0 || port < 0)
+      throw ConfigError("net.routes: " + quoted(r.text()) + ": " + r.next + " is not a working neighbour of " + r.sw);
     for (size_t h = 0; h < n_hosts(); ++h) {
       const int hn = host_node(int(h));
-      if (hn == d || (is_switch(d) && ports_[hn][0].peer == d)) next_[s][h] = {port};
+      if (hn != d && !(is_switch(d) && ports_[hn][0].peer == d)) continue;
+      if (!is_switch(nx) && nx != hn)
+        throw ConfigError("net.routes: " + quoted(r.text()) + " hands packets for " + names_[hn] + " to host " + r.next);
+      next_[s][h] = {port};
+    }
+  }
+  // The seed of each switch's hash: its index (HPCC's simulator seeds a
+  // switch with its node id), mixed with the scenario's net.ecmp_seed.
+  for (size_t s = 0; s < n_sw_; ++s) seed_.push_back(mix64(ecmp_seed * 0x9e3779b97f4a7c15ULL + s));
+  if (!routes.empty()) refuse_loops(routes);
+}
+
+// Shortest-path candidates always lead one hop nearer, so only a pinned
+// route can close a loop: for each destination, a depth-first search over
+// every candidate of every switch finds a cycle, and the pinned route of a
+// switch on it is named.
+void Topology::refuse_loops(const std::vector<Route>& routes) const {
+  auto pinned_at = [&](int sw, int h) -> const Route* {
+    const int hn = host_node(h);
+    for (auto it = routes.rbegin(); it != routes.rend(); ++it) {  // the last one given wins
+      const int d = node(it->dest);
+      if (node(it->sw) == sw && (d == hn || (is_switch(d) && ports_[hn][0].peer == d))) return &*it;
+    }
+    return nullptr;
+  };
+  for (size_t h = 0; h < n_hosts(); ++h) {
+    std::vector<int> colour(n_sw_, 0), parent(n_sw_, -1);
+    for (size_t root = 0; root < n_sw_; ++root) {
+      if (colour[root]) continue;
+      std::vector<std::pair<int, size_t>> stack{{int(root), 0}};
+      colour[root] = 1;
+      while (!stack.empty()) {
+        auto& [v, i] = stack.back();
+        const auto& c = next_[v][h];
+        if (i == c.size()) {
+          colour[v] = 2;
+          stack.pop_back();
+          continue;
+        }
+        const int w = ports_[v][c[i++]].peer;
+        if (w < 0 || !is_switch(w)) continue;
+        if (colour[w] == 1) {  // back edge: the loop w -> ... -> v -> w
+          std::vector<int> loop;
+          for (int x = v; x != w; x = parent[x]) loop.push_back(x);
+          loop.push_back(w);
+          std::reverse(loop.begin(), loop.end());
+          const Route* r = nullptr;
+          int at = -1;
+          for (int x : loop)
+            if (!r && (r = pinned_at(x, int(h)))) at = x;
+          std::string text;
+          for (int x : loop) text += names_[x] + " -> ";
+          text += names_[w];
+          throw ConfigError("net.routes: " + quoted(r ? r->text() : "?") + " at switch " + (at >= 0 ? names_[at] : "?") +
+                            " makes a routing loop toward " + names_[host_node(int(h))] + ": " + text);
+        }
+        if (colour[w] == 0) {
+          colour[w] = 1;
+          parent[w] = v;
+          stack.push_back({w, 0});
+        }
+      }
     }
   }
 }
@@ -120,18 +175,12 @@ int Topology::host(const std::string& name) const {
   return n < 0 || is_switch(n) ? -1 : node_host(n);
 }
 
-int Topology::route(int sw, int dst, uint64_t flow_key) const {
-  const auto& c = next_[sw][dst];
-  if (c.empty()) return -1;
-  if (c.size() == 1) return c[0];
-  return c[mix64(flow_key * 1000003ULL + uint64_t(sw)) % c.size()];
-}
-
-std::vector<std::pair<int, int>> Topology::path(int src_host, int dst_host, uint64_t flow_key) const {
+std::vector<std::pair<int, int>> Topology::path(int src_host, int dst_host, uint32_t flow) const {
   std::vector<std::pair<int, int>> out;
   int n = host_switch(src_host);
+  const FlowTuple t{uint32_t(src_host), uint32_t(dst_host), flow};
   for (size_t hop = 0; hop < 4 * names_.size(); ++hop) {
-    const int p = route(n, dst_host, flow_key);
+    const int p = route(n, t);
     if (p < 0) return {};
     out.emplace_back(n, p);
     const int peer = ports_[n][p].peer;
@@ -139,7 +188,7 @@ std::vector<std::pair<int, int>> Topology::path(int src_host, int dst_host, uint
     if (!is_switch(peer)) return {};
     n = peer;
   }
-  return {};  // a routing loop
+  return {};  // a routing loop (refused at construction)
 }
 
 }  // namespace dsh::net

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <ctime>
 #include <deque>
+#include <functional>
 #include <sstream>
 
 #include "child_process.h"
@@ -19,6 +20,7 @@
 #include "tlm_netlist.h"
 #include "output.h"
 #include "resources.h"
+#include "wilson.h"
 #include "workload.h"
 
 namespace dsh::net {
@@ -30,7 +32,18 @@ void declare_deadlock_keys(KeyStore& k) {
   k.declare(uint_key("traffic.fanin_min", 1, 1000, "1", "senders per burst, at least"));
   k.declare(uint_key("traffic.fanin_max", 1, 1000, "15", "senders per burst, at most (uniform)"));
   k.declare(text_key("traffic.cdf", "../data/hadoop.cdf", "flow-size CDF file (relative to the scenario file)"));
-  k.declare(real_key("traffic.load", 0, 1, true, "0.5", "offered load of the destination leaf's downlinks"));
+  k.declare(choice_key("traffic.load_unit", {"receiver", "leaf"}, "receiver",
+                       "what traffic.load is a fraction of: receiver = the downlink of the one host each leaf pair "
+                       "sends to (drawn per pair and seed; every burst goes to it); leaf = the destination leaf's "
+                       "downlinks together (each burst to a host of the leaf drawn per burst)"));
+  k.declare(list_key("traffic.load", "0.5",
+                     "offered load of each leaf pair, a fraction of traffic.load_unit's capacity, each in (0, 1]; "
+                     "a list runs each (a point coordinate)",
+                     [](const std::string& v) {
+                       const auto items = sc::list_items(v);
+                       if (items.empty()) throw ConfigError("traffic.load = " + quoted(v) + ": empty");
+                       for (const auto& x : items) parse_real("traffic.load", x, 0, 1, true);
+                     }));
   k.declare(bool_key("traffic.whole_packets", "true",
                      "round every flow up to whole packets: the headroom (spec §1.3) counts cells of full packets"));
   const auto seeds = [](const std::string& key) {
@@ -39,9 +52,9 @@ void declare_deadlock_keys(KeyStore& k) {
       if (expand_list(v, key).empty()) throw ConfigError(key + " = " + quoted(v) + ": empty");
     };
   };
-  k.declare(list_key("deadlock.seeds", "1..8", "seeds of the default run (one run per scheme, cc and seed)",
+  k.declare(list_key("deadlock.seeds", "1..8", "seeds of the default run (one run per scheme, cc, load and seed)",
                      seeds("deadlock.seeds")));
-  k.declare(real_key("deadlock.duration_ms", 0, 1e6, true, "5", "simulated time of a default run"));
+  k.declare(real_key("deadlock.duration_ms", 0, 1e6, true, "100", "simulated time of a default run (the paper: 100 ms)"));
   k.declare(list_key("deadlock.full_seeds", "1..100", "seeds with --full (the paper: 100 runs)",
                      seeds("deadlock.full_seeds")));
   k.declare(real_key("deadlock.full_duration_ms", 0, 1e6, true, "100", "duration with --full (the paper: 100 ms)"));
@@ -51,7 +64,38 @@ void declare_deadlock_keys(KeyStore& k) {
 }
 
 namespace {
-std::vector<int> hosts_of(const Topology& t, int leaf);
+
+std::vector<int> hosts_of(const Topology& t, int leaf) {
+  std::vector<int> v;
+  for (size_t h = 0; h < t.n_hosts(); ++h)
+    if (t.host_switch(int(h)) == leaf) v.push_back(int(h));
+  return v;
+}
+
+std::string load_text(double x) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.10g", x);
+  return b;
+}
+
+// "SRC>DST" of two switches, or (-1, -1).
+std::pair<int, int> leaf_pair(const Topology& t, const std::string& pair) {
+  const auto gt = pair.find('>');
+  const int a = gt == std::string::npos ? -1 : t.node(pair.substr(0, gt));
+  const int b = gt == std::string::npos ? -1 : t.node(pair.substr(gt + 1));
+  if (a < 0 || b < 0 || !t.is_switch(a) || !t.is_switch(b)) return {-1, -1};
+  return {a, b};
+}
+
+}  // namespace
+
+std::vector<std::string> deadlock_loads(const KeyStore& k) {
+  std::vector<std::string> out;
+  for (const auto& x : sc::list_items(k.text("traffic.load"))) {
+    const std::string t = load_text(parse_real("traffic.load", x, 0, 1, true));
+    if (std::find(out.begin(), out.end(), t) == out.end()) out.push_back(t);
+  }
+  return out;
 }
 
 void validate_deadlock(const KeyStore& k, const NetSetup& s) {
@@ -66,34 +110,65 @@ void validate_deadlock(const KeyStore& k, const NetSetup& s) {
   const auto pairs = k.list("traffic.pairs");
   if (pairs.empty()) k.refuse("traffic.pairs", "empty");
   for (const auto& pair : pairs) {
-    const auto gt = pair.find('>');
-    const int a = gt == std::string::npos ? -1 : t.node(pair.substr(0, gt));
-    const int b = gt == std::string::npos ? -1 : t.node(pair.substr(gt + 1));
-    if (a < 0 || b < 0 || !t.is_switch(a) || !t.is_switch(b))
-      k.refuse("traffic.pairs", quoted(pair) + " is not SRC_LEAF>DST_LEAF of two switches");
+    const auto [a, b] = leaf_pair(t, pair);
+    if (a < 0) k.refuse("traffic.pairs", quoted(pair) + " is not SRC_LEAF>DST_LEAF of two switches");
     if (hosts_of(t, a).size() < nmax)
       k.refuse("traffic.fanin_max", "leaf " + t.name(a) + " has only " + std::to_string(hosts_of(t, a).size()) + " hosts");
     if (hosts_of(t, b).empty()) k.refuse("traffic.pairs", "leaf " + t.name(b) + " has no hosts");
   }
 }
 
-namespace {
-
-std::vector<int> hosts_of(const Topology& t, int leaf) {
-  std::vector<int> v;
-  for (size_t h = 0; h < t.n_hosts(); ++h)
-    if (t.host_switch(int(h)) == leaf) v.push_back(int(h));
-  return v;
+OfferedLoad offered_load(const KeyStore& k, const Topology& t, double load) {
+  const bool per_receiver = k.text("traffic.load_unit") == "receiver";
+  // Expected Gb/s per link direction [node][port]: each pair's rate split
+  // evenly over the ECMP candidates at every switch (a fair hash over many
+  // flows). Every host of a leaf is reached through the same switches, so
+  // one receiver stands for the pair's in receiver mode; in leaf mode each
+  // host of the destination leaf takes its share.
+  std::vector<std::vector<double>> gbps(t.n_nodes());
+  for (size_t n = 0; n < t.n_nodes(); ++n) gbps[n].assign(t.ports(int(n)).size(), 0);
+  for (const auto& pair : k.list("traffic.pairs")) {
+    const auto [a, b] = leaf_pair(t, pair);
+    const auto dst = hosts_of(t, b);
+    if (a < 0 || dst.empty()) continue;
+    double cap = 0;
+    for (int h : dst) cap += t.ports(t.host_node(h))[0].gbps;
+    cap = per_receiver ? cap / double(dst.size()) : cap;  // receiver: a downlink (all alike here)
+    const double rate = load * cap;
+    const std::vector<int> rx = per_receiver ? std::vector<int>{dst[0]} : dst;
+    for (int h : rx) {
+      std::function<void(int, double)> go = [&](int n, double m) {
+        if (!t.is_switch(n)) return;
+        const auto& c = t.next_ports(n, h);
+        for (int p : c) {
+          gbps[size_t(n)][size_t(p)] += m / double(c.size());
+          go(t.ports(n)[size_t(p)].peer, m / double(c.size()));
+        }
+      };
+      go(a, rate / double(rx.size()));
+    }
+  }
+  OfferedLoad o;
+  for (size_t n = 0; n < t.n_switches(); ++n)
+    for (size_t p = 0; p < gbps[n].size(); ++p) {
+      if (t.ports(int(n))[p].peer < 0 || !t.is_switch(t.ports(int(n))[p].peer)) continue;  // downlinks: at `load`
+      const double u = gbps[n][p] / t.ports(int(n))[p].gbps;
+      if (u > o.utilisation + 1e-12) {
+        o.utilisation = u;
+        o.gbps = gbps[n][p];
+        o.link = t.name(int(n)) + ">" + t.name(t.ports(int(n))[p].peer);
+      }
+    }
+  return o;
 }
 
-}  // namespace
-
 DeadlockRun run_deadlock(const KeyStore& k, NetSetup& s, Scheme scheme, const std::string& cc, uint64_t seed,
-                         double duration_ms) {
+                         double duration_ms, double load) {
   DeadlockRun r;
   r.scheme = scheme == Scheme::DSH ? "dsh" : "sih";
   r.cc = cc;
   r.seed = seed;
+  r.load = load_text(load);
   configure_run(s, k, scheme, cc);
   s.fp.seed = seed;
   const Topology& t = *s.topo;
@@ -105,7 +180,7 @@ DeadlockRun run_deadlock(const KeyStore& k, NetSetup& s, Scheme scheme, const st
   const SizeCdf cdf = SizeCdf::load(k.path("traffic.cdf"));
   const uint8_t cls = uint8_t(k.u64("traffic.class"));
   const uint64_t nmin = k.u64("traffic.fanin_min"), nmax = k.u64("traffic.fanin_max");
-  const double load = k.num("traffic.load");
+  const bool per_receiver = k.text("traffic.load_unit") == "receiver";
   const uint64_t end_ps = uint64_t(duration_ms * 1e9);
   // A port is lossless for the packet size its headroom was computed for
   // (spec §1.3: 1500 B packets of 6 cells); a shorter last packet wastes
@@ -130,28 +205,33 @@ DeadlockRun run_deadlock(const KeyStore& k, NetSetup& s, Scheme scheme, const st
   uint64_t pair_index = 0;
   for (const auto& pair : k.list("traffic.pairs")) {
     // One generator per pair: a run's first milliseconds are the same
-    // whatever its duration (a short lockstep window repeats a long run's start).
+    // whatever its duration (a short lockstep window repeats a long run's
+    // start), and a seed's bursts are the same at every load but for their
+    // spacing.
     std::mt19937_64 rng(mix64(seed * 0x9e3779b97f4a7c15ULL + ++pair_index));
-    const auto gt = pair.find('>');
-    const int a = gt == std::string::npos ? -1 : t.node(pair.substr(0, gt));
-    const int b = gt == std::string::npos ? -1 : t.node(pair.substr(gt + 1));
-    if (a < 0 || b < 0 || !t.is_switch(a) || !t.is_switch(b))
-      throw ConfigError("traffic.pairs: " + quoted(pair) + " is not SRC_LEAF>DST_LEAF of two switches");
+    const auto [a, b] = leaf_pair(t, pair);
+    if (a < 0) throw ConfigError("traffic.pairs: " + quoted(pair) + " is not SRC_LEAF>DST_LEAF of two switches");
     const auto src = hosts_of(t, a), dst = hosts_of(t, b);
     if (src.size() < nmax) throw ConfigError("traffic.fanin_max = " + std::to_string(nmax) + ": leaf " + t.name(a) +
                                              " has only " + std::to_string(src.size()) + " hosts");
     if (dst.empty()) throw ConfigError("traffic.pairs: leaf " + t.name(b) + " has no hosts");
-    double down_gbps = 0;
-    for (int h : dst) down_gbps += t.ports(t.host_node(h))[0].gbps;
+    // receiver: one host of the destination leaf takes every burst of the
+    // pair, at `load` of its downlink; leaf: each burst goes to a host drawn
+    // for it, at `load` of the leaf's downlinks together.
+    const int receiver = per_receiver ? dst[std::uniform_int_distribution<size_t>(0, dst.size() - 1)(rng)] : -1;
+    double cap_gbps = 0;
+    if (per_receiver) cap_gbps = t.ports(t.host_node(receiver))[0].gbps;
+    else
+      for (int h : dst) cap_gbps += t.ports(t.host_node(h))[0].gbps;
     const double burst_bytes = mean_size * double(nmin + nmax) / 2;
-    for (uint64_t at = poisson_gap_ps(rng, burst_bytes, down_gbps, load); at < end_ps;
-         at += poisson_gap_ps(rng, burst_bytes, down_gbps, load)) {
+    for (uint64_t at = poisson_gap_ps(rng, burst_bytes, cap_gbps, load); at < end_ps;
+         at += poisson_gap_ps(rng, burst_bytes, cap_gbps, load)) {
       const size_t n = size_t(std::uniform_int_distribution<uint64_t>(nmin, nmax)(rng));
-      const int rx = dst[std::uniform_int_distribution<size_t>(0, dst.size() - 1)(rng)];
+      const int rx = per_receiver ? receiver : dst[std::uniform_int_distribution<size_t>(0, dst.size() - 1)(rng)];
       for (int tx : pick_distinct(rng, src, n)) specs.push_back({at, uint32_t(tx), uint32_t(rx), size_of(cdf.sample(rng))});
     }
   }
-  // Flows numbered by start time: the ECMP hash of a flow (its number) is
+  // Flows numbered by start time: a flow's number (its ECMP port pair) is
   // then the same in a run of any duration.
   std::stable_sort(specs.begin(), specs.end(), [](const Spec& a, const Spec& b) { return a.at < b.at; });
   for (const Spec& f : specs) fab.add_flow(f.src, f.dst, cls, f.bytes, f.at, 1);
@@ -197,17 +277,18 @@ DeadlockRun run_deadlock(const KeyStore& k, NetSetup& s, Scheme scheme, const st
 namespace {
 
 nlohmann::ordered_json to_json(const DeadlockRun& r) {
-  return {{"scheme", r.scheme},   {"cc", r.cc},           {"seed", r.seed},         {"deadlocked", r.deadlocked},
-          {"onset_ms", r.onset_ms}, {"detected_ms", r.detected_ms}, {"sim_ms", r.sim_ms}, {"cycle", r.cycle},
-          {"lossless_drops", r.lossless_drops}, {"packets_forwarded", r.forwarded}, {"flows", r.flows},
-          {"flows_done", r.flows_done}, {"pause_frames", r.pause_frames}, {"wall_s", r.wall_s}, {"cpu_s", r.cpu_s},
-          {"error", r.error}};
+  return {{"scheme", r.scheme},   {"cc", r.cc},           {"load", r.load},         {"seed", r.seed},
+          {"deadlocked", r.deadlocked}, {"onset_ms", r.onset_ms}, {"detected_ms", r.detected_ms}, {"sim_ms", r.sim_ms},
+          {"cycle", r.cycle},     {"lossless_drops", r.lossless_drops}, {"packets_forwarded", r.forwarded},
+          {"flows", r.flows},     {"flows_done", r.flows_done}, {"pause_frames", r.pause_frames}, {"wall_s", r.wall_s},
+          {"cpu_s", r.cpu_s},     {"error", r.error}};
 }
 
 DeadlockRun from_json(const nlohmann::json& j) {
   DeadlockRun r;
   r.scheme = j.at("scheme");
   r.cc = j.at("cc");
+  r.load = j.at("load");
   r.seed = j.at("seed");
   r.deadlocked = j.at("deadlocked");
   r.onset_ms = j.at("onset_ms");
@@ -226,7 +307,7 @@ DeadlockRun from_json(const nlohmann::json& j) {
 }
 
 struct Job {
-  std::string scheme, cc;
+  std::string scheme, cc, load;
   uint64_t seed;
   size_t point;  // index into the sweep's points
 };
@@ -236,23 +317,27 @@ struct Job {
 void run_all(const KeyStore& k, const std::vector<Job>& todo, unsigned jobs, double duration_ms,
              const NetPointDone& done) {
   size_t next = 0;
+  auto failed = [](const Job& j, const std::string& why) {
+    DeadlockRun r;
+    r.scheme = j.scheme;
+    r.cc = j.cc;
+    r.load = j.load;
+    r.seed = j.seed;
+    r.error = why;
+    return r;
+  };
   run_pool(
       jobs,
       [&]() -> std::optional<PoolTask> {
         if (next == todo.size()) return std::nullopt;
         const Job j = todo[next++];
-        return PoolTask{[&k, j, duration_ms] {
+        return PoolTask{[&k, j, duration_ms, failed] {
                           try {
                             NetSetup s = build_setup(k);
                             const Scheme sch = j.scheme == "dsh" ? Scheme::DSH : Scheme::SIH;
-                            return to_json(run_deadlock(k, s, sch, j.cc, j.seed, duration_ms)).dump();
+                            return to_json(run_deadlock(k, s, sch, j.cc, j.seed, duration_ms, std::stod(j.load))).dump();
                           } catch (const std::exception& e) {
-                            DeadlockRun r;
-                            r.scheme = j.scheme;
-                            r.cc = j.cc;
-                            r.seed = j.seed;
-                            r.error = e.what();
-                            return to_json(r).dump();
+                            return to_json(failed(j, e.what())).dump();
                           }
                         },
                         ""};
@@ -263,14 +348,11 @@ void run_all(const KeyStore& k, const std::vector<Job>& todo, unsigned jobs, dou
         try {
           r = from_json(nlohmann::json::parse(out));
         } catch (...) {
-          r.scheme = j.scheme;
-          r.cc = j.cc;
-          r.seed = j.seed;
-          r.error = "run process ended without a result (status " + std::to_string(st) + ")";
+          r = failed(j, "run process ended without a result (status " + std::to_string(st) + ")");
         }
-        std::fprintf(stderr, "%s %s seed %llu: %s%s; %llu flows (%llu done), %llu PAUSE frames, %llu lossless drops, "
-                             "%.2f ms simulated in %.1f s (CPU %.1f s, %.2f M packets/CPU s)%s%s\n",
-                     r.scheme.c_str(), r.cc.c_str(), (unsigned long long)r.seed,
+        std::fprintf(stderr, "%s %s load %s seed %llu: %s%s; %llu flows (%llu done), %llu PAUSE frames, %llu lossless "
+                             "drops, %.2f ms simulated in %.1f s (CPU %.1f s, %.2f M packets/CPU s)%s%s\n",
+                     r.scheme.c_str(), r.cc.c_str(), r.load.c_str(), (unsigned long long)r.seed,
                      r.deadlocked ? "DEADLOCK" : "no deadlock",
                      r.deadlocked ? (" formed at " + std::to_string(r.onset_ms) + " ms (" + r.cycle + ")").c_str() : "",
                      (unsigned long long)r.flows, (unsigned long long)r.flows_done, (unsigned long long)r.pause_frames,
@@ -280,6 +362,13 @@ void run_all(const KeyStore& k, const std::vector<Job>& todo, unsigned jobs, dou
         done(j.point, to_json(r), r.error);
         return true;  // a failed run is reported in the outputs; the others go on
       });
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 }  // namespace
@@ -294,30 +383,34 @@ int deadlock_main(const KeyStore& k, const NetSweepOptions& o, bool plot, const 
     if (std::find(seeds.begin(), seeds.end(), seed) == seeds.end()) seeds.push_back(seed);
   }
   if (seeds.empty()) throw ConfigError(seeds_key + ": empty");
+  const auto loads = deadlock_loads(k);
   const double duration_ms = k.num(full ? "deadlock.full_duration_ms" : "deadlock.duration_ms");
   const unsigned jobs = unsigned(k.u64("run.jobs"));
   // A point is one run; its result depends on the duration, not on which
-  // key gave it nor on the other seeds.
+  // key gave it nor on the other seeds and loads.
   NetSweep sw;
   std::vector<Job> jobs_of_points;
   const std::string name = k.text("scenario.name");
   for (const auto& sch : s.schemes)
     for (const auto& cc : s.ccs)
-      for (uint64_t seed : seeds) {
-        sw.points.push_back({net_point_id(name, sch, cc, &seed), sch, cc, seed});
-        jobs_of_points.push_back({sch, cc, seed, sw.points.size() - 1});
-      }
+      for (const auto& load : loads)
+        for (uint64_t seed : seeds) {
+          sw.points.push_back({net_point_id(name, sch, cc, &seed, load), sch, cc, seed, load});
+          jobs_of_points.push_back({sch, cc, load, seed, sw.points.size() - 1});
+        }
   char dur[40];
   std::snprintf(dur, sizeof dur, "%.10g", duration_ms);
   sw.params = net_point_params(k,
-                               {"run.jobs", "run.kernel", "run.schemes", "run.cc", "run.mismatch_dir", "deadlock.seeds",
-                                "deadlock.full_seeds", "deadlock.full_duration_ms"},
+                               {"run.jobs", "run.kernel", "run.schemes", "run.cc", "run.mismatch_dir", "traffic.load",
+                                "deadlock.seeds", "deadlock.full_seeds", "deadlock.full_duration_ms"},
                                {{"deadlock.duration_ms", dur}});
   sw.run = [&](const std::vector<size_t>& todo, const NetPointDone& done) {
     std::vector<Job> js;
     for (size_t i : todo) js.push_back(jobs_of_points[i]);
-    std::fprintf(stderr, "dsh-sim: %s: %zu of %zu runs (%zu seeds x schemes x cc), %.1f ms each at most, %u at a time\n",
-                 name.c_str(), js.size(), sw.points.size(), seeds.size(), duration_ms, jobs);
+    std::fprintf(stderr,
+                 "dsh-sim: %s: %zu of %zu runs (%zu seeds x %zu loads x schemes x cc), %.1f ms each at most, %u at a "
+                 "time\n",
+                 name.c_str(), js.size(), sw.points.size(), seeds.size(), loads.size(), duration_ms, jobs);
     run_all(k, js, jobs, duration_ms, done);
   };
   sw.point_status = [](const nlohmann::json& m) {
@@ -326,44 +419,58 @@ int deadlock_main(const KeyStore& k, const NetSweepOptions& o, bool plot, const 
   sw.write_outputs = [&](const std::vector<nlohmann::json>& ms) {
     std::vector<DeadlockRun> runs;
     for (const auto& m : ms) runs.push_back(from_json(m));
-    return write_deadlock_outputs(k, runs, seeds, duration_ms, o.out_dir, plot, python, plot_script, reproducible);
+    return write_deadlock_outputs(k, *s.topo, runs, seeds, duration_ms, o.out_dir, plot, python, plot_script,
+                                  reproducible);
   };
   return run_net_sweep(sw, o);
 }
 
-int write_deadlock_outputs(const KeyStore& k, std::vector<DeadlockRun> runs, const std::vector<uint64_t>& seeds,
-                           double duration_ms, const std::string& out_dir, bool plot, const std::string& python,
-                           const std::string& plot_script, bool reproducible) {
+int write_deadlock_outputs(const KeyStore& k, const Topology& topo, std::vector<DeadlockRun> runs,
+                           const std::vector<uint64_t>& seeds, double duration_ms, const std::string& out_dir,
+                           bool plot, const std::string& python, const std::string& plot_script, bool reproducible) {
   std::sort(runs.begin(), runs.end(), [](const DeadlockRun& a, const DeadlockRun& b) {
-    return std::tie(a.scheme, a.cc, a.seed) < std::tie(b.scheme, b.cc, b.seed);
+    const double la = std::stod(a.load), lb = std::stod(b.load);
+    return std::tie(a.scheme, a.cc, la, a.seed) < std::tie(b.scheme, b.cc, lb, b.seed);
   });
+  const auto loads = deadlock_loads(k);
+  const std::string unit = k.text("traffic.load_unit");
   std::ostringstream csv;
-  csv << "scheme,cc,seed,deadlocked,onset_ms,detected_ms,sim_ms,lossless_drops,pause_frames,flows,flows_done,"
+  csv << "scheme,cc,load,seed,deadlocked,onset_ms,detected_ms,sim_ms,lossless_drops,pause_frames,flows,flows_done,"
          "packets_forwarded,cpu_s,wall_s,cycle,error\n";
   nlohmann::json j;
   j["scenario"] = k.text("scenario.name");
   j["kind"] = "deadlock";
   j["backend"] = k.text("run.backend");
   j["rtl_switches"] = k.list("net.rtl_switches");
+  j["routes"] = k.list("net.routes").empty() ? "ecmp" : "pinned";
   j["duration_ms"] = duration_ms;
   j["seeds"] = seeds;
   j["still_us"] = k.num("deadlock.still_us");
+  j["load_unit"] = unit;
+  j["loads"] = loads;
+  // The paper's Fig. 12: fraction of 100 runs of 100 ms that deadlocked.
+  j["paper"] = {{"sih", {{"dcqcn", 1.0}, {"powertcp", 1.0}}}, {"dsh", {{"dcqcn", 0.04}, {"powertcp", 0.0}}}};
+  for (const auto& l : loads) {
+    const OfferedLoad ol = offered_load(k, topo, std::stod(l));
+    j["offered"][l] = {{"busiest_link", ol.link}, {"gbps", ol.gbps}, {"utilisation", ol.utilisation}};
+  }
   bool errors = false;
   uint64_t drops = 0, fwd = 0;
   double cpu = 0;
   for (const auto& r : runs) {
     char b[400], times[64] = ",";  // --reproducible: no CPU or wall seconds
     if (!reproducible) std::snprintf(times, sizeof times, "%.2f,%.2f", r.cpu_s, r.wall_s);
-    std::snprintf(b, sizeof b, "%s,%s,%llu,%d,%.4f,%.4f,%.4f,%llu,%llu,%llu,%llu,%llu,%s,", r.scheme.c_str(),
-                  r.cc.c_str(), (unsigned long long)r.seed, int(r.deadlocked), r.onset_ms, r.detected_ms, r.sim_ms,
-                  (unsigned long long)r.lossless_drops, (unsigned long long)r.pause_frames, (unsigned long long)r.flows,
-                  (unsigned long long)r.flows_done, (unsigned long long)r.forwarded, times);
+    std::snprintf(b, sizeof b, "%s,%s,%s,%llu,%d,%.4f,%.4f,%.4f,%llu,%llu,%llu,%llu,%llu,%s,", r.scheme.c_str(),
+                  r.cc.c_str(), r.load.c_str(), (unsigned long long)r.seed, int(r.deadlocked), r.onset_ms, r.detected_ms,
+                  r.sim_ms, (unsigned long long)r.lossless_drops, (unsigned long long)r.pause_frames,
+                  (unsigned long long)r.flows, (unsigned long long)r.flows_done, (unsigned long long)r.forwarded, times);
     std::string err = r.error;
     std::replace(err.begin(), err.end(), ',', ';');
     std::replace(err.begin(), err.end(), '\n', ' ');
     csv << b << r.cycle << "," << err << "\n";
-    auto& x = j["results"][r.scheme][r.cc];
-    if (x.is_null()) x = {{"runs", 0}, {"deadlocked_runs", 0}, {"onset_ms", nlohmann::json::array()}, {"lossless_drops", 0}};
+    auto& x = j["results"][r.scheme][r.cc][r.load];
+    if (x.is_null())
+      x = {{"runs", 0}, {"deadlocked_runs", 0}, {"onset_ms", nlohmann::json::array()}, {"lossless_drops", 0}};
     x["runs"] = x["runs"].get<int>() + 1;
     if (r.deadlocked) {
       x["deadlocked_runs"] = x["deadlocked_runs"].get<int>() + 1;
@@ -376,39 +483,64 @@ int write_deadlock_outputs(const KeyStore& k, std::vector<DeadlockRun> runs, con
     fwd += r.forwarded;
     cpu += r.cpu_s;
   }
-  for (auto& [sch, by_cc] : j["results"].items())
-    for (auto& [cc, x] : by_cc.items()) {
-      auto v = x["onset_ms"].get<std::vector<double>>();
-      std::sort(v.begin(), v.end());
-      x["onset_ms"] = v;
-      x["deadlocked_fraction"] = double(x["deadlocked_runs"].get<int>()) / x["runs"].get<int>();
-    }
   nlohmann::json targets;
-  if (j["results"].contains("sih") && j["results"]["sih"].contains("dcqcn"))
-    targets["sih_dcqcn_deadlocked_ge_80pct"] = j["results"]["sih"]["dcqcn"]["deadlocked_fraction"].get<double>() >= 0.8;
-  if (j["results"].contains("dsh") && j["results"]["dsh"].contains("dcqcn"))
-    targets["dsh_dcqcn_deadlocked_le_20pct"] = j["results"]["dsh"]["dcqcn"]["deadlocked_fraction"].get<double>() <= 0.2;
+  for (auto& [sch, by_cc] : j["results"].items())
+    for (auto& [cc, by_load] : by_cc.items())
+      for (auto& [load, x] : by_load.items()) {
+        auto v = x["onset_ms"].get<std::vector<double>>();
+        std::sort(v.begin(), v.end());
+        x["onset_ms"] = v;
+        const uint64_t n = x["runs"].get<uint64_t>(), d = x["deadlocked_runs"].get<uint64_t>();
+        const Interval ci = wilson_interval(d, n);
+        x["deadlocked_fraction"] = double(d) / double(n);
+        x["ci95"] = {ci.lo, ci.hi};
+        x["median_onset_ms"] = v.empty() ? nlohmann::json(nullptr) : nlohmann::json(median(v));
+        // Does the 95 % interval hold the paper's fraction (DCQCN: SIH 100 %, DSH 4 %)?
+        if (cc == "dcqcn") {
+          const double paper = sch == "sih" ? 1.0 : 0.04;
+          targets["load=" + load][sch + "_dcqcn_ci_holds_paper_" + (sch == "sih" ? "100pct" : "4pct")] =
+              paper >= ci.lo - 1e-12 && paper <= ci.hi + 1e-12;
+        }
+      }
   targets["zero_lossless_drops"] = drops == 0;
   j["targets"] = targets;
   j["speed"] = {{"packets_forwarded", fwd}, {"cpu_s", cpu}, {"packets_per_cpu_s", cpu > 0 ? double(fwd) / cpu : 0}};
   if (reproducible) j["speed"]["cpu_s"] = j["speed"]["packets_per_cpu_s"] = nullptr;
   std::ostringstream txt;
   txt << "S3 deadlock (" << k.text("scenario.name") << "): " << seeds.size() << " seeds, " << duration_ms
-      << " ms each at most, a deadlock = a cycle of paused links with no packet moving for " << k.text("deadlock.still_us")
-      << " us\n";
-  txt << "scheme  cc      runs  deadlocked  onset ms (sorted)\n";
+      << " ms each at most, routes " << j["routes"].get<std::string>() << "; load = a fraction of "
+      << (unit == "receiver" ? "one receiver's downlink per leaf pair" : "the destination leaf's downlinks together")
+      << "; a deadlock = a cycle of paused links with no packet moving for " << k.text("deadlock.still_us") << " us\n";
+  for (const auto& l : loads) {
+    const auto& of = j["offered"][l];
+    char b[200];
+    std::snprintf(b, sizeof b, "load %s: busiest switch-to-switch link %s offered %.0f Gb/s, %.2f of its rate%s\n", l.c_str(),
+                  of["busiest_link"].get<std::string>().c_str(), of["gbps"].get<double>(),
+                  of["utilisation"].get<double>(), of["utilisation"].get<double>() > 1 ? " (OVERLOADED)" : "");
+    txt << b;
+  }
+  txt << "scheme  cc      load    runs  deadlocked  fraction  95 % CI (Wilson)  onset ms: median (min..max)\n";
   for (auto& [sch, by_cc] : j["results"].items())
-    for (auto& [cc, x] : by_cc.items()) {
-      char b[200];
-      std::snprintf(b, sizeof b, "%-7s %-7s %4d  %10d  ", sch.c_str(), cc.c_str(), x["runs"].get<int>(),
-                    x["deadlocked_runs"].get<int>());
-      txt << b;
-      for (double o : x["onset_ms"].get<std::vector<double>>()) {
-        std::snprintf(b, sizeof b, "%.2f ", o);
+    for (auto& [cc, by_load] : by_cc.items())
+      for (const auto& l : loads) {
+        if (!by_load.contains(l)) continue;
+        const auto& x = by_load[l];
+        const auto v = x["onset_ms"].get<std::vector<double>>();
+        char b[300];
+        std::snprintf(b, sizeof b, "%-7s %-7s %-7s %4d  %10d  %7.1f %%  [%5.1f, %5.1f] %%  ", sch.c_str(), cc.c_str(),
+                      l.c_str(), x["runs"].get<int>(), x["deadlocked_runs"].get<int>(),
+                      100 * x["deadlocked_fraction"].get<double>(), 100 * x["ci95"][0].get<double>(),
+                      100 * x["ci95"][1].get<double>());
         txt << b;
+        if (v.empty()) txt << "-";
+        else {
+          std::snprintf(b, sizeof b, "%.2f (%.2f..%.2f)", median(v), v.front(), v.back());
+          txt << b;
+        }
+        txt << "\n";
       }
-      txt << "\n";
-    }
+  txt << "paper (Fig. 12, 100 runs x 100 ms): SIH 100 % with DCQCN and PowerTCP; DSH 4 % with DCQCN, 0 % with "
+         "PowerTCP (not in this model)\n";
   txt << "targets: " << targets.dump() << "\n";
   write_file_atomically(out_dir + "/deadlock.csv", csv.str());
   write_file_atomically(out_dir + "/summary.json", j.dump(2) + "\n");

@@ -1,15 +1,17 @@
 // S3, PFC deadlock (DSH paper §V-A, Fig. 12): a leaf-spine with two failed
-// links whose routes close the cycle S0 -> L1 -> S1 -> L2 -> S0; fan-in
-// bursts between leaf pairs (1..15 senders, Hadoop flow sizes, Poisson
-// arrivals at a load of the destination leaf's downlinks). Each run (scheme,
-// congestion control, seed) ends at the first deadlock (deadlock_detector.h)
-// or at its duration; the output is the CDF of onset times per scheme.
+// links, routed by ECMP around them, so that the detours close the cycles
+// S0 -> L1 -> S1 -> L2 -> S0 and S0 -> L2 -> S1 -> L1 -> S0; fan-in bursts
+// between leaf pairs (1..15 senders, Hadoop flow sizes, Poisson arrivals at
+// traffic.load of one receiver's downlink or of the destination leaf's
+// downlinks, traffic.load_unit). Each run (scheme, congestion control,
+// load, seed) ends at the first deadlock (deadlock_detector.h) or at its
+// duration; the outputs are the deadlocked fraction with its Wilson 95 %
+// interval and the CDF of onset times per scheme, CC and load.
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include "net_setup.h"
 #include "net_setup.h"
 
 namespace dsh::net {
@@ -18,8 +20,21 @@ void declare_deadlock_keys(KeyStore& k);
 // Every traffic and deadlock key, before any run (throws ConfigError naming the key).
 void validate_deadlock(const KeyStore& k, const NetSetup& s);
 
+// traffic.load's items as point text ("0.5"), in order, each once.
+std::vector<std::string> deadlock_loads(const KeyStore& k);
+
+// The busiest switch-to-switch link at `load` (a receiver's downlink is at
+// `load` in either reading): each leaf pair's rate split
+// evenly over the ECMP candidates at every switch (what a fair hash gives
+// over many flows). Above 1: the reading of the load overloads the network.
+struct OfferedLoad {
+  std::string link;  // "S0>L1"
+  double gbps = 0, utilisation = 0;
+};
+OfferedLoad offered_load(const KeyStore& k, const Topology& t, double load);
+
 struct DeadlockRun {
-  std::string scheme, cc;
+  std::string scheme, cc, load;
   uint64_t seed = 0;
   bool deadlocked = false;
   double onset_ms = 0, detected_ms = 0, sim_ms = 0;
@@ -30,7 +45,7 @@ struct DeadlockRun {
 };
 
 DeadlockRun run_deadlock(const KeyStore& k, NetSetup& s, Scheme scheme, const std::string& cc, uint64_t seed,
-                         double duration_ms);
+                         double duration_ms, double load);
 
 struct NetSweepOptions;
 
@@ -40,9 +55,9 @@ struct NetSweepOptions;
 int deadlock_main(const KeyStore& k, const NetSweepOptions& o, bool plot, const std::string& python,
                   const std::string& plot_script, bool full, bool reproducible);
 
-// The outputs from the runs (any order; one per scheme, cc and seed).
-int write_deadlock_outputs(const KeyStore& k, std::vector<DeadlockRun> runs, const std::vector<uint64_t>& seeds,
-                           double duration_ms, const std::string& out_dir, bool plot, const std::string& python,
-                           const std::string& plot_script, bool reproducible);
+// The outputs from the runs (any order; one per scheme, cc, load and seed).
+int write_deadlock_outputs(const KeyStore& k, const Topology& topo, std::vector<DeadlockRun> runs,
+                           const std::vector<uint64_t>& seeds, double duration_ms, const std::string& out_dir,
+                           bool plot, const std::string& python, const std::string& plot_script, bool reproducible);
 
 }  // namespace dsh::net

@@ -13,8 +13,9 @@
 namespace dsh::net {
 
 std::string net_point_id(const std::string& name, const std::string& scheme, const std::string& cc,
-                         const uint64_t* seed) {
+                         const uint64_t* seed, const std::string& load) {
   KeyValues coords{{"scheme", scheme}, {"cc", cc}};
+  if (!load.empty()) coords.emplace_back("load", load);
   if (seed) coords.emplace_back("seed", std::to_string(*seed));
   return sc::make_point_id(name, coords);
 }

@@ -1,7 +1,7 @@
 // The network scenarios as sweeps of points (issue 15's machinery, reused):
-// a point of S2 is (scheme, cc), a point of S3 is (scheme, cc, seed), each
-// with an ID (collateral-damage,scheme=dsh,cc=none;
-// deadlock,scheme=sih,cc=dcqcn,seed=3) and a result file of its own
+// a point of S2 is (scheme, cc), a point of S3 is (scheme, cc, load, seed),
+// each with an ID (collateral-damage,scheme=dsh,cc=none;
+// deadlock,scheme=sih,cc=dcqcn,load=0.5,seed=3) and a result file of its own
 // (point_files.h). One driver gives both scenarios --list-points,
 // --point ID -o DIR, --merge DIR and the resume of the default run; the
 // scenario runners give it their points, how to run them and how to write
@@ -25,11 +25,12 @@ using sc::KeyValues;
 struct NetPoint {
   std::string id, scheme, cc;
   uint64_t seed = 0;  // S3 only
+  std::string load;   // S3 only: the load as its point text ("0.5")
 };
 
-// A point's ID: <scenario.name>,scheme=S,cc=C[,seed=N].
+// A point's ID: <scenario.name>,scheme=S,cc=C[,load=L][,seed=N].
 std::string net_point_id(const std::string& name, const std::string& scheme, const std::string& cc,
-                         const uint64_t* seed);
+                         const uint64_t* seed, const std::string& load = "");
 
 // What decides every point's result: every key of the scenario but those in
 // `drop` (the point's own coordinates, the lists that choose points,

@@ -18,7 +18,11 @@ void declare_network_keys(KeyStore& k) {
   k.declare(list_key("net.links", "", "links A-B[:gbps[:delay_ns]]; a node's ports are numbered in this order",
                      names("net.links")));
   k.declare(list_key("net.failed_links", "", "links A-B that carry nothing (their ports stay)", names("net.failed_links")));
-  k.declare(list_key("net.routes", "", "explicit routes SWITCH:DEST:NEXT (DEST a host, or a switch = its hosts)"));
+  k.declare(list_key("net.routes", "",
+                     "pinned routes SWITCH:DEST:NEXT (DEST a host, or a switch = its hosts) instead of ECMP there; "
+                     "a route that makes a loop is refused"));
+  k.declare(uint_key("net.ecmp_seed", 0, ~uint32_t(0), "0",
+                     "mixed into every switch's ECMP hash seed (0: switch s hashes with a seed from s alone)"));
   k.declare(list_key("net.rtl_switches", "", "switches whose MMU is run.backend (rtl|lockstep); empty = every switch"));
   // DCQCN, HPCC ns-3 simulator defaults (see the scenario files for the sources).
   k.declare(real_key("dcqcn.kmin_kb", 0, 1e6, false, "400", "ECN Kmin at 100 Gb/s, KB = 1000 B; scaled with the link rate"));
@@ -101,7 +105,17 @@ NetSetup build_setup(const KeyStore& k) {
   const auto sws = k.list("net.switches"), hosts = k.list("net.hosts");
   if (sws.empty()) throw ConfigError("net.switches: no switch");
   if (hosts.empty()) throw ConfigError("net.hosts: no host");
-  s.topo = std::make_unique<Topology>(sws, hosts, links, routes);
+  try {
+    s.topo = std::make_unique<Topology>(sws, hosts, links, routes, k.u64("net.ecmp_seed"));
+  } catch (const ConfigError& e) {  // name where the refused value came from: "net.routes (--set): ..."
+    std::string m = e.what();
+    for (const std::string key : {"net.routes", "net.links", "net.failed_links", "net"})
+      if (m.rfind(key + ":", 0) == 0) {
+        if (k.declared(key)) m.insert(key.size(), k.where(key));
+        break;
+      }
+    throw ConfigError(m);
+  }
 
   s.backend = backend_from_string(k.text("run.backend"));
   s.kernel = parse_kernel(k.text("run.kernel"), "run.kernel");

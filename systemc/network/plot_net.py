@@ -4,7 +4,9 @@
 usage: plot_net.py throughput.csv out.png          S2: F0 throughput around the fan-in
                                                    (paper Fig. 13), one panel per CC
        plot_net.py --deadlock summary.json out.png S3: CDF over runs of the deadlock
-                                                   onset time (paper Fig. 12b)
+                                                   onset time (paper Fig. 12b); with
+                                                   several loads also the deadlocked
+                                                   fraction against the load (Wilson 95 %)
 """
 import json
 import csv
@@ -40,12 +42,17 @@ def main(csv_path, png_path):
     fig.savefig(png_path, dpi=120)
 
 
-def deadlock(summary_path, png_path):
-    s = json.load(open(summary_path))
-    fig, ax = plt.subplots(figsize=(6.4, 4))
-    styles = {"none": "--", "dcqcn": "-"}
+CC_NAMES = {"none": "no CC", "dcqcn": "DCQCN", "powertcp": "PowerTCP"}
+CC_STYLES = {"none": "--", "dcqcn": "-", "powertcp": ":"}
+
+
+def onset_cdf(ax, s, load):
+    """The CDF over runs of the deadlock onset time at one load (paper Fig. 12b)."""
     for scheme, by_cc in sorted(s["results"].items()):
-        for cc, r in sorted(by_cc.items()):
+        for cc, by_load in sorted(by_cc.items()):
+            if load not in by_load:
+                continue
+            r = by_load[load]
             onsets = sorted(r["onset_ms"])
             n = r["runs"]
             xs, ys = [0.0], [0.0]
@@ -54,16 +61,71 @@ def deadlock(summary_path, png_path):
                 ys += [i / n, (i + 1) / n]
             xs.append(s["duration_ms"])
             ys.append(len(onsets) / n)
-            ax.plot(xs, ys, styles.get(cc, "-"), color=COLORS.get(scheme, "k"), lw=1.5,
-                    label="%s, %s: %d/%d runs deadlock" % (scheme.upper(), "DCQCN" if cc == "dcqcn" else "no CC",
-                                                          len(onsets), n))
+            lo, hi = r["ci95"]
+            ax.plot(xs, ys, CC_STYLES.get(cc, "-"), color=COLORS.get(scheme, "k"), lw=1.5,
+                    label="%s, %s: %d/%d [%.0f-%.0f %%]" % (scheme.upper(), CC_NAMES.get(cc, cc), len(onsets), n,
+                                                            100 * lo, 100 * hi))
     ax.set_xlim(0, s["duration_ms"])
     ax.set_ylim(0, 1.02)
     ax.set_xlabel("deadlock onset (ms)")
     ax.set_ylabel("fraction of runs deadlocked")
-    ax.set_title("S3: PFC deadlock onset, %d seeds x %g ms" % (len(s["seeds"]), s["duration_ms"]))
+    ax.set_title("load %s" % load, fontsize=9)
     ax.grid(alpha=0.3)
-    ax.legend(loc="center right", fontsize=8)
+    ax.legend(loc="lower right", fontsize=6)
+
+
+def fraction_vs_load(ax, s):
+    """Deadlocked fraction against the load, with the Wilson 95 % interval."""
+    loads = s["loads"]
+    xs = [float(x) for x in loads]
+    for scheme, by_cc in sorted(s["results"].items()):
+        for cc, by_load in sorted(by_cc.items()):
+            pts = [(float(l), by_load[l]) for l in loads if l in by_load]
+            if not pts:
+                continue
+            x = [p[0] for p in pts]
+            y = [p[1]["deadlocked_fraction"] for p in pts]
+            err = [[p[1]["deadlocked_fraction"] - p[1]["ci95"][0] for p in pts],
+                   [p[1]["ci95"][1] - p[1]["deadlocked_fraction"] for p in pts]]
+            ax.errorbar(x, y, yerr=err, fmt="o" + CC_STYLES.get(cc, "-"), color=COLORS.get(scheme, "k"), lw=1.2,
+                        ms=3, capsize=2, label="%s, %s" % (scheme.upper(), CC_NAMES.get(cc, cc)))
+    paper = s.get("paper", {})
+    if "0.5" in loads or len(loads) > 1:
+        for scheme in ("sih", "dsh"):
+            f = paper.get(scheme, {}).get("dcqcn")
+            if f is not None:
+                ax.plot([0.5], [f], "*", color=COLORS[scheme], ms=11, mec="k", mew=0.6,
+                        label="paper, %s, DCQCN" % scheme.upper())
+    ax.set_xlim(0, max(xs) * 1.05 if xs else 1)
+    ax.set_ylim(-0.02, 1.02)
+    unit = "one receiver's downlink" if s.get("load_unit") == "receiver" else "the destination leaf's downlinks"
+    ax.set_xlabel("load (fraction of %s)" % unit)
+    ax.set_ylabel("fraction of runs deadlocked (95 % CI)")
+    ax.set_title("deadlocked within %g ms, %d seeds" % (s["duration_ms"], len(s["seeds"])), fontsize=9)
+    ax.grid(alpha=0.3)
+    ax.legend(loc="best", fontsize=6)
+
+
+def deadlock(summary_path, png_path):
+    s = json.load(open(summary_path))
+    loads = s["loads"]
+    unit = "receiver" if s.get("load_unit") == "receiver" else "leaf"
+    if len(loads) == 1:
+        fig, ax = plt.subplots(figsize=(6.4, 4))
+        onset_cdf(ax, s, loads[0])
+        ax.set_title("S3: PFC deadlock onset, %d seeds x %g ms, load %s per %s, routes %s" %
+                     (len(s["seeds"]), s["duration_ms"], loads[0], unit, s.get("routes", "?")), fontsize=9)
+    else:
+        cols = min(4, len(loads) + 1)
+        rows = (len(loads) + 1 + cols - 1) // cols
+        fig, axes = plt.subplots(rows, cols, figsize=(3.6 * cols, 3.0 * rows), squeeze=False)
+        flat = [a for row in axes for a in row]
+        fraction_vs_load(flat[0], s)
+        for ax, load in zip(flat[1:], loads):
+            onset_cdf(ax, s, load)
+        for ax in flat[len(loads) + 1:]:
+            ax.axis("off")
+        fig.suptitle("S3: PFC deadlock, load per %s, routes %s" % (unit, s.get("routes", "?")), fontsize=10)
     fig.tight_layout()
     fig.savefig(png_path, dpi=120)
 

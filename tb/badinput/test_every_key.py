@@ -154,6 +154,8 @@ def hand_cases(tmp):
          "net.rtl_switches", "collateral-damage.toml:"),
         ("a fault on a golden network", [s["deadlock"], "--set", "run.rtl_fault=1"], "run.rtl_fault",
          "has no effect with run.backend = golden"),
+        ("a pinned route that loops", [s["deadlock"], "--set", "net.routes=S0:L3:L1,L1:L3:S0"], "net.routes",
+         'net.routes (--set): \'S0:L3:L1\' at switch S0 makes a routing loop toward H48: S0 -> L1 -> S0'),
         ("--trace on a network", [s["deadlock"], "--trace", "dsh:10"], "--trace", "a single-switch option"),
         ("--allow-lossy on a network", [s["deadlock"], "--allow-lossy"], "run.allow_lossy", "unknown key"),
         ("--full on the single switch", [s["pfc-avoidance"], "--full"], "--full", "the deadlock scenario's option"),

@@ -3,6 +3,7 @@
 // worked by hand (in the comments), never read from the code under test.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <random>
@@ -15,6 +16,7 @@
 #include "mmu_model.h"
 #include "powertcp.h"
 #include "topology.h"
+#include "wilson.h"
 #include "workload.h"
 
 using namespace dsh;
@@ -69,13 +71,125 @@ TEST(NetRouting, ExplicitRouteMakesThePapersCycle) {
 TEST(NetRouting, EcmpSpreadsFlowsOverEqualPaths) {
   const Topology t = leaf_spine({}, {});
   std::map<int, int> count;
-  for (uint64_t f = 0; f < 2000; ++f) ++count[t.route(t.node("L0"), t.host("A1"), f)];
+  const int l0 = t.node("L0");
+  const uint32_t a0 = uint32_t(t.host("A0")), a1 = uint32_t(t.host("A1"));
+  for (uint32_t f = 0; f < 2000; ++f) ++count[t.route(l0, FlowTuple{a0, a1, f})];
   // Two uplinks, a fair hash: each share binomial(2000, 1/2), sd = 22; +-150 is ~7 sd.
   ASSERT_EQ(count.size(), 2u);
   EXPECT_NEAR(count[0], 1000, 150);
   EXPECT_NEAR(count[1], 1000, 150);
   // A flow keeps its path (per-flow hash, no reordering).
-  EXPECT_EQ(t.route(t.node("L0"), t.host("A1"), 42), t.route(t.node("L0"), t.host("A1"), 42));
+  EXPECT_EQ(t.route(l0, FlowTuple{a0, a1, 42}), t.route(l0, FlowTuple{a0, a1, 42}));
+  // Every field of the tuple counts: with the flow id fixed, the source
+  // alone spreads too (A0..A3 and 500 flow ids: about half change sides).
+  int moved = 0;
+  for (uint32_t f = 0; f < 500; ++f)
+    moved += t.route(l0, FlowTuple{a0, a1, f}) != t.route(l0, FlowTuple{uint32_t(t.host("A2")), a1, f});
+  EXPECT_NEAR(moved, 250, 60);  // binomial(500, 1/2): sd 11
+}
+
+// Two ECMP stages in series, worked by hand:
+//
+//        +- M0 -+        +- N0 -+
+//   A - S           X -          - Z - B        (S, X, Z, M*, N* switches)
+//        +- M1 -+        +- N1 -+
+//
+// plus a longer way S - P - Q - X that is never a candidate (3 hops to X
+// against 2). S reaches B by M0 or M1 (ports 1, 2: its links are listed
+// A, M0, M1, P), X by N0 or N1. Four equal paths; with a seed per switch
+// the two choices are independent and each path takes a quarter of the
+// flows. Had S and X hashed with the same seed they would pick the same
+// side every time (hash polarisation) and two paths would carry nothing.
+TEST(NetRouting, EcmpHandWorkedTwoStages) {
+  std::vector<LinkSpec> links = {{"A", "S"},  {"S", "M0"}, {"S", "M1"}, {"S", "P"},  {"P", "Q"},  {"Q", "X"},
+                                 {"M0", "X"}, {"M1", "X"}, {"X", "N0"}, {"X", "N1"}, {"N0", "Z"}, {"N1", "Z"},
+                                 {"Z", "B"}};
+  const Topology t({"S", "M0", "M1", "P", "Q", "X", "N0", "N1", "Z"}, {"A", "B"}, links, {});
+  const int b = t.host("B");
+  EXPECT_EQ(t.next_ports(t.node("S"), b), (std::vector<int>{1, 2}));   // M0, M1; not P
+  EXPECT_EQ(t.next_ports(t.node("M0"), b), (std::vector<int>{1}));     // X
+  // X's links: Q, M0, M1, N0, N1: toward B by N0 (3) or N1 (4).
+  EXPECT_EQ(t.next_ports(t.node("X"), b), (std::vector<int>{3, 4}));
+  EXPECT_EQ(t.next_ports(t.node("X"), t.host("A")), (std::vector<int>{1, 2}));  // back by M0 or M1, not Q
+  std::map<std::vector<std::string>, int> paths;
+  for (uint32_t f = 0; f < 4000; ++f) ++paths[names(t, t.path(t.host("A"), b, f))];
+  ASSERT_EQ(paths.size(), 4u);
+  // Each binomial(4000, 1/4): sd 27; +-150 is ~5.5 sd.
+  for (const auto& [p, n] : paths) {
+    EXPECT_EQ(p.size(), 5u);  // S, M?, X, N?, Z
+    EXPECT_NEAR(n, 1000, 150) << p[1] << " " << p[3];
+  }
+  // Per-switch seeds: two switches, seeded from their own index, differ.
+  EXPECT_NE(t.switch_seed(t.node("S")), t.switch_seed(t.node("X")));
+}
+
+// A failed link leaves the graph and the routes go around it. A square
+// S0 - S1 - S2 - S3 - S0, host A on S0, host C on S2 (each switch's links
+// in the order listed: S0: S1, S3, A; S1: S0, S2; ...).
+TEST(NetRouting, FailedLinkChangesTheRoutes) {
+  auto square = [](bool fail_s0s1, const std::vector<Route>& routes) {
+    std::vector<LinkSpec> links = {{"S0", "S1"}, {"S1", "S2"}, {"S2", "S3"}, {"S3", "S0"}, {"A", "S0"}, {"C", "S2"}};
+    links[0].failed = fail_s0s1;
+    return Topology({"S0", "S1", "S2", "S3"}, {"A", "C"}, links, routes);
+  };
+  const Topology up = square(false, {});
+  const int c = up.host("C"), a = up.host("A");
+  // S0 reaches C in two hops either way: by S1 (port 0) or S3 (port 1).
+  EXPECT_EQ(up.next_ports(up.node("S0"), c), (std::vector<int>{0, 1}));
+  EXPECT_EQ(up.next_ports(up.node("S1"), a), (std::vector<int>{0}));  // straight to S0
+  const Topology down = square(true, {});
+  // S0-S1 failed: S0 has one way left (S3), and S1 reaches A the long way,
+  // S1 -> S2 -> S3 -> S0 (its port 1).
+  EXPECT_EQ(down.next_ports(down.node("S0"), c), (std::vector<int>{1}));
+  EXPECT_EQ(down.next_ports(down.node("S1"), a), (std::vector<int>{1}));
+  for (uint32_t f = 0; f < 50; ++f)
+    EXPECT_EQ(names(down, down.path(a, c, f)), (std::vector<std::string>{"S0", "S3", "S2"}));
+  EXPECT_EQ(names(down, down.path(c, a, 7)), (std::vector<std::string>{"S2", "S3", "S0"}));
+  // A pinned route over the failed link is refused.
+  EXPECT_THROW(square(true, {{"S0", "C", "S1"}}), ConfigError);
+}
+
+// A pinned route that closes a loop is refused, naming the route, its
+// switch and the loop: in the square, S1 -> S0 toward C while S0 may send
+// C's packets to S1 (one of its two equal ways).
+TEST(NetRouting, LoopingPinnedRouteIsRefused) {
+  std::vector<LinkSpec> links = {{"S0", "S1"}, {"S1", "S2"}, {"S2", "S3"}, {"S3", "S0"}, {"A", "S0"}, {"C", "S2"}};
+  const std::vector<std::string> sw = {"S0", "S1", "S2", "S3"}, hosts = {"A", "C"};
+  try {
+    Topology(sw, hosts, links, {{"S1", "C", "S0"}});
+    FAIL() << "a looping pinned route was accepted";
+  } catch (const ConfigError& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("net.routes"), std::string::npos) << m;
+    EXPECT_NE(m.find("S1:C:S0"), std::string::npos) << m;
+    EXPECT_NE(m.find("at switch S1"), std::string::npos) << m;
+    EXPECT_NE(m.find("loop toward C: S0 -> S1 -> S0"), std::string::npos) << m;
+  }
+  // Pinning S0 to S3 as well removes the loop: S1 -> S0 -> S3 -> S2.
+  const Topology ok(sw, hosts, links, {{"S1", "C", "S0"}, {"S0", "C", "S3"}});
+  EXPECT_EQ(ok.next_ports(ok.node("S1"), ok.host("C")), (std::vector<int>{0}));
+  // Two pinned routes that point at each other: named too.
+  EXPECT_THROW(Topology(sw, hosts, links, {{"S0", "S2", "S3"}, {"S3", "S2", "S0"}}), ConfigError);
+}
+
+// The Wilson 95 % interval, worked by hand with z = 1.959964, z^2 = 3.841459:
+//   k = 0, n = 10: centre = half = z^2/2 / (n + z^2), so [0, z^2/(n + z^2)]
+//     = [0, 3.841459/13.841459] = [0, 0.277533].
+//   k = 4, n = 100: centre = (4 + 1.920729)/103.841459 = 0.057017;
+//     half = 1.959964 * 10/103.841459 * sqrt(0.04*0.96 + 3.841459/400)
+//          = 0.188746 * sqrt(0.048004) = 0.188746 * 0.219098 = 0.041354;
+//     [0.015663, 0.098371] (the paper's DSH/DCQCN 4 of 100).
+//   k = n = 16: the mirror of k = 0: [16/(16 + z^2), 1] = [16/19.841459, 1] = [0.806392, 1].
+TEST(NetStats, WilsonIntervalByHand) {
+  const Interval a = wilson_interval(0, 10);
+  EXPECT_EQ(a.lo, 0);
+  EXPECT_NEAR(a.hi, 0.277533, 1e-6);
+  const Interval b = wilson_interval(4, 100);
+  EXPECT_NEAR(b.lo, 0.015663, 1e-6);
+  EXPECT_NEAR(b.hi, 0.098371, 1e-6);
+  const Interval c = wilson_interval(16, 16);
+  EXPECT_NEAR(c.lo, 0.806392, 1e-6);
+  EXPECT_EQ(c.hi, 1);
 }
 
 TEST(NetRouting, BadTopologiesAreRefused) {
@@ -397,16 +511,19 @@ TEST(NetKeys, UnknownAndBadValuesAreRefusedByName) {
 }
 
 // The detector on a running fabric. The S3 leaf-spine with its two failed
-// links and detour routes at load 0.5 offers the cycle links S0->L1 and
-// S1->L2 three times their 400 Gb/s (L0->L3 traffic and half of L2->L1 on
-// S0->L1), so PFC closes the cycle S0->L1->S1->L2->S0 within a millisecond.
-// The same network without failures routes up-down (no cyclic buffer
-// dependency): congested, with PAUSE frames, but it can never deadlock.
+// links, routed by ECMP, at the per-leaf reading of the paper's load 0.5
+// (800 Gb/s per leaf pair) offers L0's one working uplink L0->S0 and the
+// detour links S0->L1, S0->L2 twice their 400 Gb/s (worked in
+// OfferedLoadByHand), so PFC closes one of the two detour cycles within a
+// millisecond. The same network without failures routes up-down (no cyclic
+// buffer dependency): congested, with PAUSE frames, but it can never
+// deadlock.
 namespace {
 KeyStore deadlock_keys() {
   KeyStore k;
   declare_deadlock_keys(k);
   k.load_toml(DSH_SCENARIO_DIR "/deadlock.toml");
+  k.set("traffic.load_unit", "leaf");
   k.set("traffic.load", "0.5");
   k.set("deadlock.still_us", "200");
   return k;
@@ -416,11 +533,15 @@ KeyStore deadlock_keys() {
 TEST(NetDeadlock, DetectedInTheFailedLinkLeafSpine) {
   KeyStore k = deadlock_keys();
   NetSetup s = build_setup(k);
-  const DeadlockRun r = run_deadlock(k, s, Scheme::SIH, "none", 1, 1.5);
+  const DeadlockRun r = run_deadlock(k, s, Scheme::SIH, "none", 1, 1.5, 0.5);
   ASSERT_TRUE(r.error.empty()) << r.error;
   EXPECT_TRUE(r.deadlocked);
-  EXPECT_NE(r.cycle.find("S0>L1"), std::string::npos) << r.cycle;
-  EXPECT_NE(r.cycle.find("S1>L2"), std::string::npos) << r.cycle;
+  // One of the two detour cycles, as the detector prints it from its first link.
+  const std::vector<std::string> cycles = {"S0>L1 L1>S1 S1>L2 L2>S0", "L1>S1 S1>L2 L2>S0 S0>L1",
+                                           "S1>L2 L2>S0 S0>L1 L1>S1", "L2>S0 S0>L1 L1>S1 S1>L2",
+                                           "S0>L2 L2>S1 S1>L1 L1>S0", "L2>S1 S1>L1 L1>S0 S0>L2",
+                                           "S1>L1 L1>S0 S0>L2 L2>S1", "L1>S0 S0>L2 L2>S1 S1>L1"};
+  EXPECT_NE(std::find(cycles.begin(), cycles.end(), r.cycle), cycles.end()) << r.cycle;
   EXPECT_LT(r.onset_ms, r.detected_ms);
   EXPECT_GE(r.detected_ms - r.onset_ms, 0.2);  // still for deadlock.still_us before it counts
   EXPECT_EQ(r.lossless_drops, 0u);
@@ -431,11 +552,34 @@ TEST(NetDeadlock, CongestedUpDownNetworkIsNot) {
   k.set("net.failed_links", "");
   k.set("net.routes", "");
   NetSetup s = build_setup(k);
-  const DeadlockRun r = run_deadlock(k, s, Scheme::SIH, "none", 1, 1.0);
+  const DeadlockRun r = run_deadlock(k, s, Scheme::SIH, "none", 1, 1.0, 0.5);
   ASSERT_TRUE(r.error.empty()) << r.error;
   EXPECT_GT(r.pause_frames, 0u);  // congested: PFC at work
   EXPECT_FALSE(r.deadlocked) << r.cycle;
   EXPECT_EQ(r.lossless_drops, 0u);
+}
+
+// The load's two readings on the S3 network, worked by hand. Per leaf pair:
+// leaf = load x 16 x 100 Gb/s, receiver = load x 100 Gb/s. ECMP splits
+// evenly: L0 -> S0 carries all of L0->L3 (S1-L0 failed); S0 -> L1 carries
+// half of L0->L3 (S0 -> {L1, L2}) plus half of L2->L1 (L2 -> {S0, S1}).
+//   leaf 0.25: 400 Gb/s per pair; L0->S0 = 400, S0->L1 = 200 + 200 = 400:
+//     both exactly full (1.0): the largest feasible per-leaf load.
+//   leaf 0.5: 800 per pair: 2.0, infeasible.
+//   receiver 0.5: 50 per pair: L0->S0 = 50 of 400 = 0.125.
+TEST(NetDeadlock, OfferedLoadByHand) {
+  KeyStore k = deadlock_keys();
+  NetSetup s = build_setup(k);
+  EXPECT_NEAR(offered_load(k, *s.topo, 0.25).utilisation, 1.0, 1e-9);
+  EXPECT_NEAR(offered_load(k, *s.topo, 0.5).utilisation, 2.0, 1e-9);
+  EXPECT_NEAR(offered_load(k, *s.topo, 0.5).gbps, 800, 1e-6);
+  k.set("traffic.load_unit", "receiver");
+  EXPECT_NEAR(offered_load(k, *s.topo, 0.5).utilisation, 0.125, 1e-9);
+  // The load list: each once, as point text.
+  k.set("traffic.load", "0.1, 0.50, 0.1,0.9");
+  EXPECT_EQ(deadlock_loads(k), (std::vector<std::string>{"0.1", "0.5", "0.9"}));
+  EXPECT_THROW(k.set("traffic.load", "0.5,0"), ConfigError);
+  EXPECT_THROW(k.set("traffic.load", "1.5"), ConfigError);
 }
 
 // One switch's MMU as the Verilated RTL in lockstep with the golden model,

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The network scenarios as sweeps of points: S3 (scheme x cc x seed) and S2
+"""The network scenarios as sweeps of points: S3 (scheme x cc x load x seed) and S2
 (scheme x cc) listed, run one point per process under GNU Parallel and
 merged into the same outputs as one process; the merge's refusals (missing,
 duplicate, foreign points), the resume of the default run (done points are
@@ -20,10 +20,12 @@ import unittest
 SIM, SCENARIOS, WORK = sys.argv[1], sys.argv[2], sys.argv[3]
 S2 = os.path.join(SCENARIOS, "collateral-damage.toml")
 S3 = os.path.join(SCENARIOS, "deadlock.toml")
-# S3 shortened: two seeds, 0.4 ms, the paper's load (SIH without CC deadlocks early).
+# S3 shortened: two seeds, 0.4 ms, the paper's load 0.5 read per leaf (an
+# overload: SIH without CC deadlocks early).
 SHORT3 = ["--set", "deadlock.seeds=3,1", "--set", "deadlock.duration_ms=0.4", "--set", "deadlock.still_us=100",
-          "--set", "traffic.load=0.5"]
-IDS3 = [f"deadlock,scheme={s},cc={c},seed={n}" for s in ("dsh", "sih") for c in ("none", "dcqcn") for n in (3, 1)]
+          "--set", "traffic.load_unit=leaf", "--set", "traffic.load=0.5"]
+IDS3 = [f"deadlock,scheme={s},cc={c},load=0.5,seed={n}" for s in ("dsh", "sih") for c in ("none", "dcqcn")
+        for n in (3, 1)]
 # S2 shortened: no CC, fan-in after 100 us of steady long flows.
 SHORT2 = ["--set", "run.cc=none", "--set", "traffic.settle_us=100", "--set", "traffic.tail_us=20"]
 IDS2 = ["collateral-damage,scheme=dsh,cc=none", "collateral-damage,scheme=sih,cc=none"]
@@ -59,11 +61,16 @@ class NetPoints(unittest.TestCase):
         rc, out, err = sim(S3, *SHORT3, "--list-points")
         self.assertEqual(rc, 0, err)
         self.assertEqual(out.splitlines(), IDS3)
-        # --full: deadlock.full_seeds = 1..100, 2 schemes x 2 cc.
+        # --full: deadlock.full_seeds = 1..100, 2 schemes x 2 cc, the file's one load.
         rc, out, err = sim(S3, "--full", "--list-points")
         self.assertEqual(rc, 0, err)
         self.assertEqual(len(out.splitlines()), 400)
-        self.assertIn("deadlock,scheme=sih,cc=dcqcn,seed=100", out.splitlines())
+        self.assertIn("deadlock,scheme=sih,cc=dcqcn,load=0.5,seed=100", out.splitlines())
+        # A load sweep: each load a coordinate, written as given once (0.50 is 0.5).
+        rc, out, err = sim(S3, "--set", "traffic.load=0.1,0.50,0.9", "--set", "deadlock.seeds=1", "--set",
+                           "run.schemes=dsh", "--set", "run.cc=dcqcn", "--list-points")
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(out.splitlines(), [f"deadlock,scheme=dsh,cc=dcqcn,load={x},seed=1" for x in ("0.1", "0.5", "0.9")])
         rc, out, err = sim(S2, "--list-points")
         self.assertEqual(rc, 0, err)
         self.assertEqual(out.splitlines(), [f"collateral-damage,scheme={s},cc={c}" for s in ("dsh", "sih")
@@ -90,7 +97,7 @@ class NetPoints(unittest.TestCase):
         self.assertEqual(s["seeds"], [3, 1])
         for sch in ("dsh", "sih"):
             for cc in ("none", "dcqcn"):
-                self.assertEqual(s["results"][sch][cc]["runs"], 2)
+                self.assertEqual(s["results"][sch][cc]["0.5"]["runs"], 2)
         self.assertIsNone(s["speed"]["cpu_s"])  # --reproducible
 
     def test_s3_merge_refuses_missing_duplicate_foreign(self):
@@ -117,11 +124,11 @@ class NetPoints(unittest.TestCase):
         self.assertIn("duplicate", err)
         self.assertIn(ids[0], err)
         self.assertFalse(os.path.exists(os.path.join(out, "summary.json")))
-        # A point run with another load (foreign): the message names the key.
+        # A point run with the other load unit (foreign): the message names the key.
         os.remove(os.path.join(pts, "node2", ids[0] + ".json"))
         other = os.path.join(d, "other")
-        # (a key is given once on a command line: the other load replaces SHORT3's)
-        other_opts = [o.replace("traffic.load=0.5", "traffic.load=0.4") for o in opts]
+        # (a key is given once on a command line: the other unit replaces SHORT3's)
+        other_opts = [o.replace("traffic.load_unit=leaf", "traffic.load_unit=receiver") for o in opts]
         rc, _, err = sim(S3, *other_opts, "--point", ids[1], "-o", other)
         self.assertIn(rc, (0, 1), err)
         shutil.copy(os.path.join(other, ids[1] + ".json"), os.path.join(pts, "node2"))
@@ -129,7 +136,7 @@ class NetPoints(unittest.TestCase):
         rc, _, err = sim(S3, *opts, "--merge", pts, "-o", out)
         self.assertEqual(rc, 2, err)
         self.assertIn("foreign", err)
-        self.assertIn("traffic.load = 0.4 there, 0.5 here", err)
+        self.assertIn("traffic.load_unit = receiver there, leaf here", err)
         # A point of a 0.4 ms run is not one of a 0.5 ms run, whichever key set the duration.
         longer = [o.replace("deadlock.duration_ms=0.4", "deadlock.duration_ms=0.5") for o in opts]
         rc, _, err = sim(S3, *longer, "--merge", pts, "-o", out)

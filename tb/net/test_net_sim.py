@@ -56,21 +56,32 @@ class NetSim(unittest.TestCase):
 
     def test_deadlock_summary_and_cdf(self):
         out = fresh("s3")
-        # The paper's load 0.5 overloads the detour links: SIH without CC deadlocks within ~1 ms.
+        # The paper's load 0.5 read per leaf overloads L0's one uplink and the
+        # detour links twice over: SIH without CC deadlocks within ~1 ms.
         rc, log = run(S3, "--set", "deadlock.seeds=1", "--set", "deadlock.duration_ms=1.5", "--set",
-                      "deadlock.still_us=200", "--set", "traffic.load=0.5", "--set", "run.schemes=sih", "--set",
-                      "run.cc=none", "-o", out)
+                      "deadlock.still_us=200", "--set", "traffic.load_unit=leaf", "--set", "traffic.load=0.5",
+                      "--set", "run.schemes=sih", "--set", "run.cc=none", "-o", out)
         self.assertEqual(rc, 0, log)
         with open(os.path.join(out, "summary.json")) as f:
             s = json.load(f)
-        r = s["results"]["sih"]["none"]
+        self.assertEqual(s["routes"], "ecmp")
+        self.assertEqual(s["load_unit"], "leaf")
+        self.assertEqual(s["loads"], ["0.5"])
+        self.assertEqual(s["offered"]["0.5"]["utilisation"], 2.0)  # worked in test_net.cpp OfferedLoadByHand
+        r = s["results"]["sih"]["none"]["0.5"]
         self.assertEqual(r["runs"], 1)
         self.assertEqual(r["deadlocked_runs"], 1)
         self.assertEqual(len(r["onset_ms"]), 1)
+        self.assertEqual(r["median_onset_ms"], r["onset_ms"][0])
+        # Wilson 95 % for 1 of 1: [1/(1 + z^2), 1] = [1/4.841459, 1].
+        self.assertAlmostEqual(r["ci95"][0], 0.206549, places=6)
+        self.assertEqual(r["ci95"][1], 1.0)
         self.assertEqual(r["lossless_drops"], 0)
+        self.assertIn("OVERLOADED", log)
         with open(os.path.join(out, "deadlock.csv"), newline="") as f:
             rows = list(csv.DictReader(f))
-        self.assertEqual(rows[0]["cycle"], "S0>L1 L1>S1 S1>L2 L2>S0")
+        self.assertEqual(rows[0]["load"], "0.5")
+        self.assertIn(rows[0]["cycle"], ("S0>L1 L1>S1 S1>L2 L2>S0", "S0>L2 L2>S1 S1>L1 L1>S0"))
         self.assertTrue(os.path.getsize(os.path.join(out, "deadlock.png")) > 1000, "no plot")
 
     def test_bad_keys_are_refused_before_any_run(self):
