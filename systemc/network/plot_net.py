@@ -95,7 +95,7 @@ def fraction_vs_load(ax, s):
             f = paper.get(scheme, {}).get("dcqcn")
             if f is not None:
                 ax.plot([0.5], [f], "*", color=COLORS[scheme], ms=11, mec="k", mew=0.6,
-                        label="paper, %s, DCQCN" % scheme.upper())
+                        label="paper, %s, DCQCN (its 0.5)" % scheme.upper())
     ax.set_xlim(0, max(xs) * 1.05 if xs else 1)
     ax.set_ylim(-0.02, 1.02)
     unit = "one receiver's downlink" if s.get("load_unit") == "receiver" else "the destination leaf's downlinks"
