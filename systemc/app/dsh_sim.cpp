@@ -142,8 +142,6 @@ int run_single_switch(const SimOptions& o) {
       std::printf("%s", p.dump().c_str());
       return kExitOk;
     }
-    if (o.has_out && out_dir.empty())
-      throw InputError("-o = '': expected a directory name (without -o: out/<scenario.name>)");
     if (out_dir.empty()) out_dir = "out/" + p.name;
     check_output_dir_usable("-o", out_dir);  // created when the run writes: a refused run leaves nothing
     for (const char* f : {"sweep.csv", "sweep.partial.csv", "summary.txt", "summary.json", "sweep.png", "saturate.csv"})

@@ -152,8 +152,6 @@ void check_burst_pct(const std::string& what, double pct) {
 
 Params::Params() : keys(s1_keys()) { apply(); }
 
-std::string Params::key_help() { return s1_keys().help(); }
-
 void Params::set(const std::string& key, const std::string& value, const std::string& origin) {
   keys.set(key, value, origin);
   apply();

@@ -109,7 +109,6 @@ struct Params {
   void set(const std::string& key, const std::string& value, const std::string& origin = "");
   void load_toml(const std::string& path);  // every key of the file, in file order
   void load_toml_text(const std::string& text, const std::string& name);  // the same from text
-  static std::string key_help();            // every key: help, accepted values, default
   std::string dump() const;                 // "key = value" per line, all keys, then the generation rows
   // Throws ConfigError naming the key and limit: validate_scenario(), and
   // at least one scheme of sweep.schemes feasible on this chip.
