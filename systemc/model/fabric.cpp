@@ -406,10 +406,7 @@ void Fabric::host_receive(int h, Pkt* p) {
   if (p->ecn && p_.dcqcn && (!f.cnp_sent || now - f.last_cnp_ps >= uint64_t(p_.cnp_interval_us * 1e6))) {
     f.cnp_sent = true;
     f.last_cnp_ps = now;
-    Pkt* c = alloc();
-    c->kind = Pkt::Cnp;
-    c->cls = kControlClass;
-    c->bytes = uint32_t(p_.cnp_bytes);
+    Pkt* c = control(Pkt::Cnp, p_.cnp_bytes);
     c->src = uint32_t(h);
     c->dst = f.src;
     c->flow = p->flow;
@@ -423,6 +420,14 @@ void Fabric::host_receive(int h, Pkt* p) {
     f.done_ps = now;
     if (on_flow_done) on_flow_done(fi);
   }
+}
+
+Pkt* Fabric::control(Pkt::Kind kind, uint64_t bytes) {
+  Pkt* c = alloc();
+  c->kind = kind;
+  c->cls = kControlClass;
+  c->bytes = uint32_t(bytes);
+  return c;
 }
 
 // ---------------------------------------------------------------- PowerTCP
@@ -439,10 +444,7 @@ void Fabric::stamp(const TxPort& t, Pkt& p) {
 // order, carrying the data packet's telemetry (the ACK takes it over).
 void Fabric::send_ack(int h, Pkt* d) {
   const NetFlow& f = flows_[d->flow];
-  Pkt* a = alloc();
-  a->kind = Pkt::Ack;
-  a->cls = kControlClass;
-  a->bytes = uint32_t(p_.ack_bytes);
+  Pkt* a = control(Pkt::Ack, p_.ack_bytes);
   a->src = uint32_t(h);
   a->dst = f.src;
   a->flow = d->flow;
@@ -607,10 +609,7 @@ void Fabric::mmu_apply(int s) {
     const bool pause = e.kind == Event::Pause || e.kind == Event::PortPause;
     ++(pause ? sw.st.pause_frames : sw.st.resume_frames);
     if (on_control) on_control(s, e);
-    Pkt* f = alloc();
-    f->kind = Pkt::Pause;
-    f->cls = kControlClass;
-    f->bytes = uint32_t(p_.pause_frame_bytes);
+    Pkt* f = control(Pkt::Pause, p_.pause_frame_bytes);
     f->fc = e;
     if (size_t(e.port) < tx_[s].size()) port_push(tx_[s][e.port], f);
     else release(f);

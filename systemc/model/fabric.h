@@ -223,6 +223,7 @@ class Fabric {
   void port_push(TxPort& t, Pkt* p);
   void port_try_start(TxPort& t);
   Pkt* alloc();
+  Pkt* control(Pkt::Kind kind, uint64_t bytes);  // a class-7 frame (CNP, ACK, PAUSE) from the pool
   void release(Pkt* p) {
     if (p->tel >= 0) free_tel(p);
     free_.push_back(p);
