@@ -21,9 +21,9 @@ activity is applied, not propagated:
 The clock pins keep the clock's own activity (2 edges a cycle)."""
 
 import fnmatch
+from dataclasses import dataclass
 import re
 import shutil
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
@@ -40,6 +40,27 @@ BLOCKS = [
 ]
 REST = "rest (top: admission, FSMs, forwarding, I/O registers)"
 DEFAULT_SIM = ROOT / "build" / "tools" / "dsh-run"
+DEFAULT_S1_SIM = ROOT / "build" / "systemc" / "dsh-sim"
+DEFAULT_S1_REPLAY = ROOT / "build" / "tools" / "dsh-replay"
+S1_SCENARIO = ROOT / "scenarios" / "pfc-avoidance.toml"
+S1_CHIP = {"ports": 32, "queues": 7, "latency": 2, "cell_w": 20, "size_w": 8, "cnt_w": 32}
+
+
+def s1_applies(cfg):
+    """Whether cfg is the chip of S1 (scenarios/pfc-avoidance.toml) with an RTL
+    model built into dsh-replay."""
+    return all(getattr(cfg, k) == v for k, v in S1_CHIP.items()) and cfg.stats == 1
+
+
+def workload_of(cfg, wanted):
+    """The workload --power-workload names for cfg: auto is s1 on S1's chip."""
+    if wanted == "auto":
+        return "s1" if s1_applies(cfg) else "random"
+    if wanted == "s1" and not s1_applies(cfg):
+        chip = ", ".join(f"{k} {v}" for k, v in S1_CHIP.items())
+        raise UsageError(f"--power-workload s1: S1's chip is {chip} with statistics; this "
+                         f"configuration ({cfg.name}) is not: use --power-workload random")
+    return wanted
 
 
 def keep_patterns():
@@ -59,19 +80,6 @@ def block_of(name):
 
 
 # ------------------------------------------------------------ the workload
-@dataclass
-class Workload:
-    """How the activity was obtained, for the report."""
-    source: str
-    cycles: int
-    enq_rate: float   # enqueues per cycle in the window (enq_valid_i at 1)
-    deq_rate: float
-    command: str
-    matched_flops: int = 0
-    flops: int = 0
-    block_activity: dict = field(default_factory=dict)  # block -> mean toggles/cycle
-
-
 def dsh_run_config(cfg):
     """dsh-run's options for cfg: the golden model's fields that the RTL
     parameters set (the rest at dsh-run's defaults, the paper's chip)."""
@@ -103,6 +111,74 @@ def simulate(cfg, out, sim, cycles, window, seed, timeout_s):
     shown = [Path(cmd[0]).name] + [c if not c.startswith(str(o)) else Path(c).name
                                    for c in cmd[1:]]
     return vcd, " ".join(shown)
+
+
+def busiest_window(stim_path, window):
+    """(first cycle, operations) of the `window` cycles holding the most
+    enqueues and dequeues in a stimulus file (vector format: cycle, then the
+    dequeue's and the enqueue's fields, empty when idle)."""
+    cyc, ops = [], []
+    with open(stim_path) as f:
+        for ln in f:
+            if not ln[:1].isdigit():
+                continue
+            v = ln.rstrip("\n").split(",")
+            cyc.append(int(v[0]))
+            ops.append((v[1] != "") + (v[4] != ""))
+    best, best_at, total, lo = 0, 0, 0, 0
+    for hi, c in enumerate(cyc):
+        total += ops[hi]
+        while cyc[lo] <= c - window:
+            total -= ops[lo]
+            lo += 1
+        if total > best:
+            best, best_at = total, cyc[lo]
+    return best_at, best
+
+
+def simulate_s1(cfg, out, tools, burst_pct, window, clock_mhz, timeout_s):
+    """S1 (pfc-avoidance) at one burst with the MMU clocked at the power
+    report's clock, its MMU stimulus recorded (dsh-sim --trace), then the
+    busiest `window` cycles of it replayed through the Verilated RTL with an
+    FST (dsh-replay), converted to VCD. Returns (vcd path, command, source
+    text, (enqueues, dequeues) per cycle)."""
+    sim, replay = tools
+    for t, what in ((sim, "dsh-sim"), (replay, "dsh-replay")):
+        if not Path(t).is_file():
+            raise UsageError(f"--power-workload s1: {t} is not built (cmake --build build --target {what})")
+    if not shutil.which("fst2vcd"):
+        raise ToolError("'fst2vcd' not found on PATH; install the Debian package gtkwave")
+    o = Path(out)
+    s1_dir = o / "s1"
+    shutil.rmtree(s1_dir, ignore_errors=True)
+    point = f"{cfg.scheme}:{burst_pct:g}"
+    ghz = f"{clock_mhz / 1000:.6g}"
+    cmd = [str(sim), str(S1_SCENARIO), "--trace", point, "-o", str(s1_dir), "-b", "golden",
+           "--set", f"chip.mmu_clock_ghz={ghz}", "--no-plot"]
+    rc, _ = run_tool(cmd, o / "workload_s1.log", o, timeout=timeout_s)
+    stim = s1_dir / f"trace_{cfg.scheme}_{burst_pct:g}.stim.csv"
+    if rc != 0 or not stim.is_file():
+        raise ToolError(f"dsh-sim failed on the S1 point (exit {rc}); see {o / 'workload_s1.log'}")
+    start, ops = busiest_window(stim, window)
+    fst, vcd = o / "workload.fst", o / "workload.vcd"
+    rcmd = [str(replay), str(stim), "-b", "rtl", "-o", "/dev/null", "--fst", str(fst),
+            "--trace-from", str(start), "--trace-cycles", str(window)]
+    rc, _ = run_tool(rcmd, o / "workload.log", o, timeout=timeout_s)
+    if rc != 0:
+        raise ToolError(f"dsh-replay failed (exit {rc}); see {o / 'workload.log'}")
+    with open(vcd, "w"):
+        pass
+    rc, _ = run_tool(["fst2vcd", "-o", str(vcd), str(fst)], o / "fst2vcd.log", o, timeout=timeout_s)
+    if rc != 0 or vcd.stat().st_size == 0:
+        raise ToolError(f"fst2vcd failed (exit {rc}); see {o / 'fst2vcd.log'}")
+    shown = (f"dsh-sim scenarios/pfc-avoidance.toml --trace {point} -b golden --set "
+             f"chip.mmu_clock_ghz={ghz}; dsh-replay {stim.name} -b rtl --fst workload.fst "
+             f"--trace-from {start} --trace-cycles {window}")
+    source = (f"S1 (scenarios/pfc-avoidance.toml), {cfg.scheme.upper()} at a {burst_pct:g} % burst "
+              f"with the MMU clocked at {clock_mhz:g} MHz, the power's clock: its MMU stimulus "
+              f"replayed through the Verilated RTL, the {window} cycles from cycle {start} "
+              f"(the busiest window: {ops} enqueues and dequeues)")
+    return vcd, shown, source
 
 
 # ---------------------------------------------------------- the activities
@@ -304,8 +380,14 @@ def run_power(cfg, out, lib, head, opts, res_tools, steps):
     from .tools import tool_version
     o = Path(out)
     t0 = time.monotonic()
-    vcd, cmd = simulate(cfg, o, opts.power_sim, opts.power_cycles, opts.power_window,
-                        opts.power_seed, opts.timeout_s)
+    if workload_of(cfg, opts.power_workload) == "s1":
+        clock_mhz = 1000.0 / opts.period
+        vcd, cmd, source = simulate_s1(cfg, o, (opts.s1_sim, opts.s1_replay), opts.power_burst,
+                                       opts.power_window, clock_mhz, opts.timeout_s)
+    else:
+        vcd, cmd = simulate(cfg, o, opts.power_sim, opts.power_cycles, opts.power_window,
+                            opts.power_seed, opts.timeout_s)
+        source = None
     steps["power_sim"] = round(time.monotonic() - t0, 2)
     t0 = time.monotonic()
     act = read_vcd(str(vcd), skip_cycles=1)
@@ -329,8 +411,8 @@ def run_power(cfg, out, lib, head, opts, res_tools, steps):
     means = block_means(act)
     rate = lambda n: round(act.duty(n), 4) if n in act.bits else None
     return {
-        "source": (f"dsh-run random bursty traffic through the Verilated RTL, seed "
-                   f"{opts.power_seed}: the last {act.cycles} of {opts.power_cycles} cycles"),
+        "source": source or (f"dsh-run random bursty traffic through the Verilated RTL, seed "
+                             f"{opts.power_seed}: the last {act.cycles} of {opts.power_cycles} cycles"),
         "command": cmd, "cycles": act.cycles,
         "enq_rate": rate("enq_valid_i"), "deq_rate": rate("deq_valid_i"),
         "flops": int(m.group(1)) if m else None, "matched_flops": int(m.group(2)) if m else None,

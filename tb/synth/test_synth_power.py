@@ -196,5 +196,34 @@ class ReportPower(unittest.TestCase):
         self.assertIsNone(power.flop_net("_123_"))
 
 
+class S1Workload(unittest.TestCase):
+    def test_busiest_window(self):
+        # ops per cycle: 10: 1, 11: 2, 12: 1; 100..104: 1 each; 500: 2.
+        # Of equally busy windows the first wins (4 cycles: 10..13 and
+        # 100..103 hold 4 each); 5 cycles: 100..104 hold 5, 10..14 only 4.
+        import tempfile
+        rows = ["# dsh-vectors 2 stimulus", "cycle,deq_port,deq_queue,deq_cells,enq_port,enq_queue,enq_cells",
+                "10,,,,0,1,6", "11,0,1,6,1,1,6", "12,1,1,6,,,",
+                "100,,,,0,1,6", "101,,,,0,1,6", "102,,,,0,1,6", "103,,,,0,1,6", "104,,,,0,1,6",
+                "500,2,0,1,3,0,1"]
+        with tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False) as f:
+            f.write("\n".join(rows) + "\n")
+        self.assertEqual(power.busiest_window(f.name, 4), (10, 4))
+        self.assertEqual(power.busiest_window(f.name, 5), (100, 5))
+        self.assertEqual(power.busiest_window(f.name, 3), (10, 4))
+        self.assertEqual(power.busiest_window(f.name, 1), (11, 2))
+        self.assertEqual(power.busiest_window(f.name, 1000), (10, 11))
+
+    def test_workload_of(self):
+        from synth.config import Config
+        self.assertEqual(power.workload_of(Config(32, 7, "dsh"), "auto"), "s1")
+        self.assertEqual(power.workload_of(Config(32, 7, "sih"), "auto"), "s1")
+        self.assertEqual(power.workload_of(Config(4, 4, "dsh"), "auto"), "random")
+        self.assertEqual(power.workload_of(Config(32, 7, "dsh", stats=0), "auto"), "random")
+        self.assertEqual(power.workload_of(Config(32, 7, "dsh"), "random"), "random")
+        with self.assertRaisesRegex(Exception, "S1's chip is ports 32, queues 7.*dsh_4x4"):
+            power.workload_of(Config(4, 4, "dsh"), "s1")
+
+
 if __name__ == "__main__":
     sys.exit(unittest.main())
