@@ -225,5 +225,63 @@ class S1Workload(unittest.TestCase):
             power.workload_of(Config(4, 4, "dsh"), "s1")
 
 
+NETLIST = """module \\$paramod$1\\dsh_rec_store (clk_i, a_i, q_o);
+  input clk_i;
+  input a_i;
+  output q_o;
+  wire _1_;
+  sky130_fd_sc_hd__inv_1 _2_ (
+    .A(a_i),
+    .Y(_1_)
+  );
+  sky130_fd_sc_hd__dfxtp_1 \\q_q$_DFF_P_  (
+    .CLK(clk_i),
+    .D(_1_),
+    .Q(q_o)
+  );
+endmodule
+module dsh_mmu(clk_i, x_i, y_o);
+  input clk_i;
+  input x_i;
+  output y_o;
+  wire _5_;
+  sky130_fd_sc_hd__buf_1 _6_ (
+    .A(x_i),
+    .X(_5_)
+  );
+  \\$paramod$1\\dsh_rec_store  u_store (
+    .clk_i(clk_i),
+    .a_i(_5_),
+    .q_o(y_o)
+  );
+  assign _7_ = _5_;
+endmodule
+"""
+
+
+class SplitRuns(unittest.TestCase):
+    CELLS = {"sky130_fd_sc_hd__inv_1", "sky130_fd_sc_hd__dfxtp_1", "sky130_fd_sc_hd__buf_1"}
+
+    def test_module_of(self):
+        self.assertEqual(power.module_of(NETLIST, "u_store"), "\\$paramod$1\\dsh_rec_store")
+        self.assertIsNone(power.module_of(NETLIST, "u_other"))
+
+    def test_emptied_module_keeps_ports(self):
+        t = power.emptied_module(NETLIST, power.module_of(NETLIST, "u_store"))
+        rec = t[:t.index("endmodule")]
+        self.assertIn("input a_i;", rec)
+        self.assertIn("output q_o;", rec)
+        self.assertNotIn("sky130", rec)
+        self.assertIn("sky130_fd_sc_hd__buf_1 _6_", t)  # the top untouched
+
+    def test_without_top_cells(self):
+        t = power.without_top_cells(NETLIST, self.CELLS)
+        top = t[t.index("module dsh_mmu("):]
+        self.assertNotIn("sky130_fd_sc_hd__buf_1", top)
+        self.assertNotIn("assign", top)
+        self.assertIn("u_store (", top)
+        self.assertIn("sky130_fd_sc_hd__dfxtp_1", t)  # the block untouched
+
+
 if __name__ == "__main__":
     sys.exit(unittest.main())
