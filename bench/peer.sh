@@ -14,8 +14,8 @@ ns-3 3.37 on the same leaf-spine, flows and window, each as its own
 process, and prints packets forwarded, wall and CPU seconds, packets per
 wall second of each, the ratio fabric / ns-3, and what the two models do
 not share. Default scenario: bench/peer/leafspine256.toml (256 hosts,
-load 0.9, 0.2 ms: about 5 minutes on a shared 2-core machine, nearly all
-of it ns-3's).
+load 0.9, 0.5 ms: ns-3 takes about 110 CPU s, 5.5 min wall on a shared 2-core
+machine; the fabric a few seconds).
 
 Environment:
   DSH_JOBS=N         build jobs (default: nproc)
