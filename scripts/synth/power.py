@@ -69,12 +69,13 @@ def keep_patterns():
 
 
 def block_of(name):
-    """The block a cell or net belongs to, from the leading components of
-    its path (hierarchical 'u_store/_12_' or flattened 'u_store.x_q[3]',
-    'u_stage_exec.u_thresh_pipe/_7_')."""
+    """The block a cell, net or instance belongs to, from the leading
+    components of its path (hierarchical 'u_store/_12_' or flattened
+    'u_store.x_q[3]', 'u_stage_exec.u_thresh_pipe/_7_'), the block's own
+    instance ('u_store') included."""
     parts = re.split(r"[/.]", name.lstrip("\\"))
     for blk, pats in BLOCKS:
-        for n in range(1, len(parts)):
+        for n in range(1, len(parts) + 1):
             if any(fnmatch.fnmatchcase(".".join(parts[:n]), p) for p in pats):
                 return blk
     return REST

@@ -274,6 +274,13 @@ class SplitRuns(unittest.TestCase):
         self.assertNotIn("sky130", rec)
         self.assertIn("sky130_fd_sc_hd__buf_1 _6_", t)  # the top untouched
 
+    def test_kept_blocks(self):
+        # the records' instance is found as a block (its activity is applied
+        # to its cells); the top's own cells are not blocks
+        self.assertEqual(power.kept_blocks(NETLIST, self.CELLS), {"records": "u_store"})
+        self.assertEqual(power.block_of("u_store"), "records")
+        self.assertEqual(power.block_of("g_stats.u_stats"), "statistics")
+
     def test_without_top_cells(self):
         t = power.without_top_cells(NETLIST, self.CELLS)
         top = t[t.index("module dsh_mmu("):]
