@@ -489,7 +489,6 @@ def run_power(cfg, out, lib, head, opts, res_tools, steps):
         fallback = (f"OpenSTA's report_power crashed on the whole netlist (exit {rc}); each "
                     "block is from a run that holds it: the records from the netlist without "
                     "the top's cells, the rest from the one without the records' cells")
-        text = (o / "power_without_records.log").read_text(errors="replace")
     elif rc != 0:
         raise ToolError(f"OpenSTA failed in report_power (exit {rc}{', a crash' if rc < 0 else ''}); "
                         f"see {o / 'power.log'}")
