@@ -7,11 +7,21 @@
 // Events at the same time run by `phase` (lower first), then in the order
 // they were scheduled (a sequence number): an MMU cycle (kPhaseMmu) sees
 // every request made at its start.
+//
+// Lanes: a lane is a FIFO of events whose (time, phase, sequence number)
+// never decrease in the order they are scheduled, such as the packets in
+// flight on one link direction (sent one after another, each arriving a
+// fixed delay after its last bit). Only a lane's first event waits in the
+// heap; the next one enters it when the first runs, with the sequence
+// number it got when it was scheduled. The heap then holds one entry per
+// lane instead of one per packet in flight (at 256 hosts, ~2,000 instead of
+// ~20,000), and the events run in exactly the order one heap would give
+// them: a lane's first event is never later than the rest of it.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
-#include <queue>
 #include <string>
 #include <vector>
 
@@ -35,32 +45,71 @@ inline constexpr unsigned kPhaseMmu = 1;
 class EventQueue {
  public:
   using Action = std::function<void()>;
+  // A lane's events all call its handler with the item they were given.
+  using LaneHandler = void (*)(void* ctx, void* item);
+
   uint64_t now() const { return now_; }
   void at(uint64_t t_ps, Action a, unsigned phase = kPhaseNormal) {
-    uint32_t slot;
-    if (free_.empty()) {
-      slot = uint32_t(actions_.size());
-      actions_.push_back(std::move(a));
-    } else {
-      slot = free_.back();
-      free_.pop_back();
-      actions_[slot] = std::move(a);
-    }
-    heap_.push(Entry{t_ps < now_ ? now_ : t_ps, (uint64_t(phase) << 56) | seq_++, slot});
+    schedule(t_ps < now_ ? now_ : t_ps, key(phase), std::move(a));
   }
   void after(uint64_t d_ps, Action a, unsigned phase = kPhaseNormal) { at(now_ + d_ps, std::move(a), phase); }
+
+  // A new lane whose events call handler(ctx, item).
+  uint32_t add_lane(LaneHandler handler, void* ctx) {
+    lanes_.push_back(Lane{handler, ctx, {}, 0});
+    return uint32_t(lanes_.size() - 1);
+  }
+  // handler(ctx, item) at t_ps in lane `lane`. An event earlier than the
+  // lane's last (time, phase, sequence) goes to the heap by itself: the
+  // order of events is the same either way.
+  void lane_at(uint32_t lane, uint64_t t_ps, void* item, unsigned phase = kPhaseNormal) {
+    Lane& l = lanes_[lane];
+    const Entry e{t_ps < now_ ? now_ : t_ps, key(phase), lane | kLaneBit};
+    if (l.head == l.items.size()) {  // empty: its first event enters the heap
+      l.items.clear();
+      l.head = 0;
+      l.items.push_back(LaneItem{e.t, e.key, item});
+      push(e);
+      return;
+    }
+    const LaneItem& back = l.items.back();
+    if (e.t < back.t || (e.t == back.t && e.key < back.key)) {
+      const LaneHandler h = l.handler;
+      void* ctx = l.ctx;
+      schedule(e.t, e.key, [h, ctx, item] { h(ctx, item); });
+      return;
+    }
+    if (l.head >= 256 && 2 * l.head >= l.items.size()) {  // drop what has run: memory follows what waits
+      l.items.erase(l.items.begin(), l.items.begin() + std::ptrdiff_t(l.head));
+      l.head = 0;
+    }
+    l.items.push_back(LaneItem{e.t, e.key, item});
+  }
+
   // Time of the next event; ~0 when none.
-  uint64_t next_time() const { return heap_.empty() ? ~uint64_t(0) : heap_.top().t; }
+  uint64_t next_time() const { return heap_.empty() ? ~uint64_t(0) : heap_[0].t; }
   bool empty() const { return heap_.empty(); }
   // Runs events up to and including `until_ps` (or until stop()).
   void run(uint64_t until_ps) {
     stopped_ = false;
     while (!heap_.empty() && !stopped_) {
-      const Entry e = heap_.top();
+      const Entry e = heap_[0];
       if (e.t > until_ps) break;
-      heap_.pop();
       now_ = e.t;
       ++executed_;
+      if (e.slot & kLaneBit) {
+        Lane& l = lanes_[e.slot & ~kLaneBit];
+        void* item = l.items[l.head].item;
+        if (++l.head < l.items.size()) {  // the lane's next event takes its place
+          const LaneItem& n = l.items[l.head];
+          replace_top(Entry{n.t, n.key, e.slot});
+        } else {
+          pop_top();
+        }
+        l.handler(l.ctx, item);
+        continue;
+      }
+      pop_top();
       Action a = std::move(actions_[e.slot]);
       free_.push_back(e.slot);
       a();
@@ -77,16 +126,83 @@ class EventQueue {
   uint64_t executed() const { return executed_; }
 
  private:
-  // Small entries (the actions live in a slab): the heap moves 24 bytes.
+  static constexpr uint32_t kLaneBit = uint32_t(1) << 31;
+  // Small entries (the actions live in a slab, a lane's events in the lane):
+  // the heap moves 24 bytes.
   struct Entry {
     uint64_t t;
-    uint64_t key;  // phase in the top byte, then the order of scheduling
-    uint32_t slot;
-    bool operator>(const Entry& o) const { return t != o.t ? t > o.t : key > o.key; }
+    uint64_t key;   // phase in the top byte, then the order of scheduling
+    uint32_t slot;  // an action's slot, or kLaneBit | lane
+    bool before(const Entry& o) const { return t != o.t ? t < o.t : key < o.key; }
   };
-  std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> heap_;
+  struct LaneItem {
+    uint64_t t, key;
+    void* item;
+  };
+  struct Lane {
+    LaneHandler handler;
+    void* ctx;
+    std::vector<LaneItem> items;  // items[head..] wait; items[head] is in the heap
+    size_t head;
+  };
+  uint64_t key(unsigned phase) { return (uint64_t(phase) << 56) | seq_++; }
+  void schedule(uint64_t t, uint64_t k, Action a) {
+    uint32_t slot;
+    if (free_.empty()) {
+      slot = uint32_t(actions_.size());
+      actions_.push_back(std::move(a));
+    } else {
+      slot = free_.back();
+      free_.pop_back();
+      actions_[slot] = std::move(a);
+    }
+    push(Entry{t, k, slot});
+  }
+
+  // A 4-ary min-heap on (t, key): half the levels of a binary heap, and the
+  // four children of a node share a cache line or two.
+  void push(const Entry& e) {
+    heap_.push_back(e);
+    sift_up(heap_.size() - 1);
+  }
+  void sift_up(size_t i) {
+    const Entry e = heap_[i];
+    while (i > 0) {
+      const size_t parent = (i - 1) / 4;
+      if (!e.before(heap_[parent])) break;
+      heap_[i] = heap_[parent];
+      i = parent;
+    }
+    heap_[i] = e;
+  }
+  void pop_top() {
+    const Entry last = heap_.back();
+    heap_.pop_back();
+    if (!heap_.empty()) sift_down(last);
+  }
+  void replace_top(const Entry& e) { sift_down(e); }
+  // Puts e at the root's place and moves it down to where it belongs.
+  void sift_down(const Entry& e) {
+    const size_t n = heap_.size();
+    size_t i = 0;
+    for (;;) {
+      const size_t first = 4 * i + 1;
+      if (first >= n) break;
+      size_t best = first;
+      const size_t last = first + 4 < n ? first + 4 : n;
+      for (size_t c = first + 1; c < last; ++c)
+        if (heap_[c].before(heap_[best])) best = c;
+      if (!heap_[best].before(e)) break;
+      heap_[i] = heap_[best];
+      i = best;
+    }
+    heap_[i] = e;
+  }
+
+  std::vector<Entry> heap_;
   std::vector<Action> actions_;
   std::vector<uint32_t> free_;
+  std::vector<Lane> lanes_;
   uint64_t now_ = 0, seq_ = 0, executed_ = 0;
   bool stopped_ = false;
 };

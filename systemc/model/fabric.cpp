@@ -90,8 +90,18 @@ Fabric::Fabric(const Topology& topo, std::vector<SwitchChip> chips, const Fabric
       t.ps_per_byte = 8000.0 / ports[i].gbps;
       t.prop_ps = uint64_t(ports[i].delay_ns * 1000.0 + 0.5);
       t.arb = ClassArbiter(p.dwrr_quantum_bytes);
+      // Packets arrive in the order they were sent on a link: one lane.
+      t.lane = ev_.add_lane(
+          [](void* port, void* pkt) {
+            TxPort& x = *static_cast<TxPort*>(port);
+            x.fab->receive(x.peer, x.peer_port, static_cast<Pkt*>(pkt));
+          },
+          &t);
     }
   }
+  start_lane_ = ev_.add_lane(
+      [](void* fab, void* flow) { static_cast<Fabric*>(fab)->start_flow(int32_t(reinterpret_cast<intptr_t>(flow))); },
+      this);
   if (chips.size() != topo.n_switches()) throw std::logic_error("Fabric: one chip per switch");
   for (size_t s = 0; s < topo.n_switches(); ++s) {
     if (!chips[s].mmu || chips[s].mmu->latency() != kRtlLatency)
@@ -176,7 +186,7 @@ int32_t Fabric::add_flow(uint32_t src, uint32_t dst, uint8_t cls, uint64_t bytes
 
 void Fabric::start_flow_at(int32_t id, uint64_t t_ps) {
   flows_[id].start_ps = t_ps;
-  ev_.at(t_ps, [this, id] { start_flow(id); });
+  ev_.lane_at(start_lane_, t_ps, reinterpret_cast<void*>(intptr_t(id)));
 }
 
 // ---------------------------------------------------------------- ports
@@ -221,7 +231,7 @@ void Fabric::port_try_start(TxPort& t) {
   p->to_node = t.peer;
   p->to_port = uint16_t(t.peer_port);
   if (t.wire) t.wire(p, ser);
-  else ev_.after(ser + t.prop_ps, [this, p] { receive(p->to_node, p->to_port, p); });  // fits std::function's small buffer
+  else ev_.lane_at(t.lane, ev_.now() + ser + t.prop_ps, p);
 }
 
 void TxPort::set_pause(const Event& e, uint64_t now) {

@@ -139,6 +139,7 @@ struct TxPort {
   std::array<bool, kClasses> pause_seen{};  // tx_pause per class as last accounted (and traced)
   std::array<uint64_t, kClasses> paused_ps{}, paused_since{};
   uint64_t last_start_ps = 0;  // when a lossless packet last started (deadlock detector)
+  uint32_t lane = 0;           // the event-queue lane of its packets in flight (fabric delivers them)
   // Hands a packet that starts now to the link, `ser` ps of serialization;
   // empty: the fabric delivers it itself after ser + prop_ps.
   std::function<void(Pkt*, uint64_t ser)> wire;
@@ -263,6 +264,7 @@ class Fabric {
   std::vector<IntStack> tel_;     // PowerTCP telemetry, one per packet carrying it
   std::vector<int32_t> tel_free_;
   std::mt19937_64 rng_;
+  uint32_t start_lane_ = 0;  // flow starts, scheduled in time order by most scenarios
 };
 
 }  // namespace dsh::net
