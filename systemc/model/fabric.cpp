@@ -223,11 +223,14 @@ void Fabric::port_try_start(TxPort& t) {
   t.arb.popped(unsigned(c), t.q[c].empty());
   on_tx_start(t, *p);
   const uint64_t ser = t.ser_ps(p->bytes);
-  TxPort* tp = &t;
-  ev_.after(ser, [this, tp] {
-    tp->busy = false;
-    port_try_start(*tp);
-  });
+  ev_.call_at(
+      ev_.now() + ser,
+      [](void* fab, void* port) {
+        TxPort& x = *static_cast<TxPort*>(port);
+        x.busy = false;
+        static_cast<Fabric*>(fab)->port_try_start(x);
+      },
+      this, &t);
   p->to_node = t.peer;
   p->to_port = uint16_t(t.peer_port);
   if (t.wire) t.wire(p, ser);
@@ -521,8 +524,19 @@ void Fabric::mmu_want(int s, uint64_t c) {
   if (c < sw.next_cycle) c = sw.next_cycle;
   if (c == sw.last_wanted) return;  // most repeats are of the last one; others run as stale ticks
   sw.last_wanted = c;
-  const uint64_t key = uint64_t(s) << 48 | c;  // one capture: fits std::function's small buffer
-  ev_.at(c * sw.period_ps, [this, key] { mmu_tick(int(key >> 48), key & ((uint64_t(1) << 48) - 1)); }, kPhaseMmu);
+  if (c * sw.period_ps < ev_.now()) {  // (not seen: a cycle is wanted at or after its start)
+    ev_.at(c * sw.period_ps, [this, s, c] { mmu_tick(s, c); }, kPhaseMmu);
+    return;
+  }
+  // The cycle is the event's time over the period.
+  ev_.call_at(
+      c * sw.period_ps,
+      [](void* fab, void* node) {
+        Fabric& f = *static_cast<Fabric*>(fab);
+        const SwitchNode& x = *static_cast<SwitchNode*>(node);
+        f.mmu_tick(x.id, f.ev_.now() / x.period_ps);
+      },
+      this, &sw, kPhaseMmu);
 }
 
 // Steps one cycle; a cycle whose results come out (a packet admitted or
