@@ -15,12 +15,12 @@ struct Fabric::SwitchNode {
     Op op;
     uint64_t at;
   };
-  std::deque<Req> enq, deq;
+  Ring<Req> enq, deq;
   struct InFlight {  // a stepped cycle whose results have not come out yet
     CycleIn in;
     Pkt* pkt;
   };
-  std::deque<InFlight> in_flight;
+  Ring<InFlight> in_flight;
   size_t real_in_flight = 0;
   uint64_t next_cycle = 0;  // cycles stepped so far
   uint64_t last_wanted = ~uint64_t(0);  // the cycle last given an event
@@ -196,9 +196,9 @@ void Fabric::port_push(TxPort& t, Pkt* p) {
   if (p->kind == Pkt::Pause) {
     // The MAC sends PFC frames before any queued CNP (their order among
     // themselves kept), so that a CNP burst never delays a pause.
-    auto it = q.begin();
-    while (it != q.end() && (*it)->kind == Pkt::Pause) ++it;
-    q.insert(it, p);
+    size_t i = 0;
+    while (i < q.size() && q[i]->kind == Pkt::Pause) ++i;
+    q.insert(i, p);
   } else {
     q.push_back(p);
   }
@@ -551,14 +551,14 @@ void Fabric::mmu_step(int s, const CycleIn& in, Pkt* enq_pkt) {
   sw.st.mmu_busy_cycles += real;
   sw.real_in_flight += real;
   sw.in_flight.push_back({in, enq_pkt});
-  if (real) mmu_want(s, cycle + sw.mmu->latency() + 1);  // its results act then
-  if (sw.in_flight.size() <= sw.mmu->latency()) return;  // pipeline filling: no results yet
+  if (real) mmu_want(s, cycle + kRtlLatency + 1);  // its results act then (every MMU here has kRtlLatency)
+  if (sw.in_flight.size() <= kRtlLatency) return;  // pipeline filling: no results yet
   const SwitchNode::InFlight done = sw.in_flight.front();
   sw.in_flight.pop_front();
   sw.real_in_flight -= !done.in.idle();
   if (out.error())
     throw std::runtime_error("switch " + topo_.name(s) + ": MMU protocol error at cycle " +
-                             std::to_string(cycle - sw.mmu->latency()) + (out.enq_error ? " (enqueue)" : " (dequeue)"));
+                             std::to_string(cycle - kRtlLatency) + (out.enq_error ? " (enqueue)" : " (dequeue)"));
   if (on_retire && !done.in.idle()) on_retire(s, done.in);
   if (done.pkt || out.n_events) {
     sw.st.peak_s = std::max(sw.st.peak_s, sw.mmu->s());

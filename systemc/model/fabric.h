@@ -50,6 +50,7 @@
 #include "event_queue.h"
 #include "mmu_model.h"
 #include "powertcp.h"
+#include "ring.h"
 #include "topology.h"
 
 namespace dsh::net {
@@ -129,7 +130,7 @@ struct TxPort {
   double ps_per_byte = 80;
   uint64_t prop_ps = 0;
   double gbps = 100;
-  std::array<std::deque<Pkt*>, kClasses> q;
+  std::array<Ring<Pkt*>, kClasses> q;
   std::array<uint64_t, kClasses> qbytes{};
   uint64_t rx_bytes = 0;  // bytes that entered the queues so far (PowerTCP's INT)
   ClassArbiter arb{1600};
