@@ -80,7 +80,7 @@ class EventQueue {
   // order of events is the same either way.
   void lane_at(uint32_t lane, uint64_t t_ps, void* item, unsigned phase = kPhaseNormal) {
     Lane& l = lanes_[lane];
-    const Entry e{t_ps < now_ ? now_ : t_ps, key(phase), item, lane | kLaneBit};
+    const Entry e{t_ps < now_ ? now_ : t_ps, key(phase), item, lane | kLaneBit};  // (now_ <= t: its bucket)
     if (l.head == l.items.size()) {  // empty: its first event enters the heap
       l.items.clear();
       l.head = 0;
@@ -101,30 +101,31 @@ class EventQueue {
   }
 
   // Time of the next event; ~0 when none.
-  uint64_t next_time() const { return heap_.empty() ? ~uint64_t(0) : heap_[0].t; }
-  bool empty() const { return heap_.empty(); }
+  uint64_t next_time() const {
+    const Entry* e = peek();
+    return e ? e->t : ~uint64_t(0);
+  }
+  bool empty() const { return near_n_ == 0 && far_.empty(); }
   // Runs events up to and including `until_ps` (or until stop()).
   void run(uint64_t until_ps) {
     stopped_ = false;
-    while (!heap_.empty() && !stopped_) {
-      const Entry e = heap_[0];
-      if (e.t > until_ps) break;
+    while (!stopped_) {
+      const Entry* top = peek();
+      if (!top || top->t > until_ps) break;
+      const Entry e = *top;
+      take(top);
       now_ = e.t;
+      now_bucket_ = e.t >> kBucketShift;
       ++executed_;
       if (e.slot & kLaneBit) {
         Lane& l = lanes_[e.slot & ~kLaneBit];
         if (++l.head < l.items.size()) {  // the lane's next event takes its place
           const LaneItem& n = l.items[l.head];
-          replace_top(Entry{n.t, n.key, n.item, e.slot});
-        } else {
-          pop_top();
+          push(Entry{n.t, n.key, n.item, e.slot});
         }
-        prefetch_next();
         l.handler(l.ctx, e.item);
         continue;
       }
-      pop_top();
-      prefetch_next();
       if (e.slot & kCallBit) {
         const Call c = calls_[e.slot & ~kCallBit];
         free_calls_.push_back(e.slot & ~kCallBit);
@@ -135,14 +136,20 @@ class EventQueue {
       free_.push_back(e.slot);
       a();
     }
-    if (!stopped_ && now_ < until_ps && until_ps != ~uint64_t(0)) now_ = until_ps;
+    if (!stopped_ && now_ < until_ps && until_ps != ~uint64_t(0)) {
+      now_ = until_ps;
+      now_bucket_ = now_ >> kBucketShift;
+    }
   }
   void stop() { stopped_ = true; }
   bool stopped() const { return stopped_; }
   // An MMU that steps ahead through quiet cycles moves time itself; only
   // while no event is due before `t`.
   void advance_to(uint64_t t) {
-    if (t > now_) now_ = t;
+    if (t > now_) {
+      now_ = t;
+      now_bucket_ = t >> kBucketShift;
+    }
   }
   uint64_t executed() const { return executed_; }
 
@@ -185,48 +192,133 @@ class EventQueue {
     }
     push(Entry{t, k, item, slot | kCallBit});
   }
-  // The next event's packet (or port) is most likely not in the cache: ask
-  // for it while this one runs.
-  void prefetch_next() const {
-    if (!heap_.empty() && heap_[0].item) __builtin_prefetch(heap_[0].item);
+  // Where the events wait: a calendar of kBuckets buckets of 2^kBucketShift
+  // ps (1.024 ns) from the current time on, each a list sorted by (t, key),
+  // with a bit per bucket that is not empty; events beyond it (a flow's
+  // start, a timer) in a 4-ary heap. An event lands in its bucket in a few
+  // steps: most come in (t, key) order within their bucket, and are
+  // appended. The calendar spans 4.2 us, more than a packet's
+  // serialisation and propagation on the links of every scenario so far;
+  // a later event only costs the heap's log(n).
+  static constexpr unsigned kBucketShift = 10;
+  static constexpr size_t kBuckets = 4096;
+  static constexpr uint32_t kNil = ~uint32_t(0);
+  struct Node {
+    Entry e;
+    uint32_t next;
+  };
+  void push(const Entry& e) {
+    const uint64_t b = e.t >> kBucketShift;
+    if (b >= now_bucket_ + kBuckets) {
+      push_far(e);
+      return;
+    }
+    uint32_t n;
+    if (free_nodes_.empty()) {
+      n = uint32_t(nodes_.size());
+      nodes_.push_back(Node{e, kNil});
+    } else {
+      n = free_nodes_.back();
+      free_nodes_.pop_back();
+      nodes_[n] = Node{e, kNil};
+    }
+    const size_t i = size_t(b) & (kBuckets - 1);
+    ++near_n_;
+    uint32_t& head = head_[i];
+    uint32_t& tail = tail_[i];
+    if (head == kNil) {
+      head = tail = n;
+      bits_[i >> 6] |= uint64_t(1) << (i & 63);
+    } else if (nodes_[tail].e.before(e)) {
+      nodes_[tail].next = n;
+      tail = n;
+    } else if (e.before(nodes_[head].e)) {
+      nodes_[n].next = head;
+      head = n;
+    } else {
+      uint32_t p = head;
+      while (nodes_[nodes_[p].next].e.before(e)) p = nodes_[p].next;  // stops before the tail: e is before it
+      nodes_[n].next = nodes_[p].next;
+      nodes_[p].next = n;
+    }
+  }
+  // The earliest event, or null.
+  const Entry* peek() const {
+    const Entry* near = nullptr;
+    if (near_n_) {
+      // Every waiting bucket is within kBuckets of now's: the first set bit
+      // from now's bucket on, wrapping around.
+      const size_t start = size_t(now_bucket_) & (kBuckets - 1);
+      size_t w = start >> 6;
+      uint64_t bits = bits_[w] & (~uint64_t(0) << (start & 63));
+      while (!bits) {  // back at start's word after a full turn: its bits before start (they were checked after)
+        w = (w + 1) & (kBuckets / 64 - 1);
+        bits = bits_[w];
+      }
+      const size_t i = (w << 6) | size_t(__builtin_ctzll(bits));
+      near = &nodes_[head_[i]].e;
+    }
+    if (far_.empty()) return near;
+    if (!near || far_[0].before(*near)) return &far_[0];
+    return near;
+  }
+  // Removes the event peek() returned.
+  void take(const Entry* e) {
+    if (!far_.empty() && e == &far_[0]) {
+      pop_far();
+      return;
+    }
+    const size_t i = size_t(e->t >> kBucketShift) & (kBuckets - 1);
+    const uint32_t n = head_[i];
+    head_[i] = nodes_[n].next;
+    if (head_[i] == kNil) {
+      tail_[i] = kNil;
+      bits_[i >> 6] &= ~(uint64_t(1) << (i & 63));
+    } else {
+      __builtin_prefetch(nodes_[head_[i]].e.item);  // most likely the next event's packet or port
+    }
+    free_nodes_.push_back(n);
+    --near_n_;
   }
 
-  // A 4-ary min-heap on (t, key): half the levels of a binary heap.
-  void push(const Entry& e) {
-    heap_.push_back(e);
-    size_t i = heap_.size() - 1;
+  // The far events: a 4-ary min-heap on (t, key).
+  void push_far(const Entry& e) {
+    far_.push_back(e);
+    size_t i = far_.size() - 1;
     while (i > 0) {
       const size_t parent = (i - 1) / 4;
-      if (!e.before(heap_[parent])) break;
-      heap_[i] = heap_[parent];
+      if (!e.before(far_[parent])) break;
+      far_[i] = far_[parent];
       i = parent;
     }
-    heap_[i] = e;
+    far_[i] = e;
   }
-  void pop_top() {
-    const Entry last = heap_.back();
-    heap_.pop_back();
-    if (!heap_.empty()) sift_down(last);
-  }
-  void replace_top(const Entry& e) { sift_down(e); }
-  // Puts e at the root's place and moves it down to where it belongs.
-  void sift_down(const Entry& e) {
-    const size_t n = heap_.size();
+  void pop_far() {
+    const Entry e = far_.back();
+    far_.pop_back();
+    if (far_.empty()) return;
+    const size_t n = far_.size();
     size_t i = 0;
     for (;;) {
       const size_t first = 4 * i + 1;
       if (first >= n) break;
       size_t best = first;
       const size_t last = first + 4 < n ? first + 4 : n;
-      for (size_t c = first + 1; c < last; ++c) best = heap_[c].before(heap_[best]) ? c : best;
-      if (!heap_[best].before(e)) break;
-      heap_[i] = heap_[best];
+      for (size_t c = first + 1; c < last; ++c) best = far_[c].before(far_[best]) ? c : best;
+      if (!far_[best].before(e)) break;
+      far_[i] = far_[best];
       i = best;
     }
-    heap_[i] = e;
+    far_[i] = e;
   }
 
-  std::vector<Entry> heap_;
+  std::vector<Node> nodes_;
+  std::vector<uint32_t> free_nodes_;
+  std::vector<uint32_t> head_ = std::vector<uint32_t>(kBuckets, kNil), tail_ = std::vector<uint32_t>(kBuckets, kNil);
+  std::vector<uint64_t> bits_ = std::vector<uint64_t>(kBuckets / 64, 0);
+  size_t near_n_ = 0;
+  uint64_t now_bucket_ = 0;
+  std::vector<Entry> far_;
   std::vector<Action> actions_;
   std::vector<uint32_t> free_;
   std::vector<Call> calls_;
