@@ -12,11 +12,15 @@
 // never decrease in the order they are scheduled, such as the packets in
 // flight on one link direction (sent one after another, each arriving a
 // fixed delay after its last bit). Only a lane's first event waits in the
-// heap; the next one enters it when the first runs, with the sequence
-// number it got when it was scheduled. The heap then holds one entry per
-// lane instead of one per packet in flight (at 256 hosts, ~2,000 instead of
-// ~20,000), and the events run in exactly the order one heap would give
-// them: a lane's first event is never later than the rest of it.
+// queue; the next one enters it when the first runs, with the sequence
+// number it got when it was scheduled. The queue then holds one entry per
+// lane instead of one per packet in flight (at 256 hosts, ~1,000 instead
+// of ~20,000), and the events run in exactly the order one priority queue
+// would give them: a lane's first event is never later than the rest of it.
+//
+// The queue itself is a calendar of 1.024 ns buckets over the next 4.2 us
+// (almost every event: MMU cycles, ends of transmission, arrivals), with a
+// 4-ary heap for later events; see push() and peek().
 #pragma once
 
 #include <cstddef>
