@@ -220,6 +220,7 @@ void Fabric::port_try_start(TxPort& t) {
   // A host refills a class that ran empty before the arbiter sees it: a
   // flow with more to send keeps its class backlogged (and its deficit).
   if (t.q[c].empty()) on_tx_empty(t, unsigned(c));
+  else __builtin_prefetch(t.q[c].front());  // the class's next packet: the arbiter reads it when this one is out
   t.arb.popped(unsigned(c), t.q[c].empty());
   on_tx_start(t, *p);
   const uint64_t ser = t.ser_ps(p->bytes);
