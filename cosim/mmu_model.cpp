@@ -369,18 +369,24 @@ class Lockstep final : public MmuModel {
 
 class Delayed final : public MmuModel {
  public:
-  Delayed(std::unique_ptr<MmuModel> inner, unsigned d) : inner_(std::move(inner)), d_(d) {}
+  Delayed(std::unique_ptr<MmuModel> inner, unsigned d) : inner_(std::move(inner)), d_(d), pending_(d) {}
+  // pending_ is a ring of the last d inputs (idle before the first d
+  // cycles); next_ is the oldest, the one the inner model takes now.
   const CycleOut& step(const CycleIn& in) override {
     ++cycle_;
-    pending_.push_back(in);
-    if (pending_.size() <= d_) return idle_;
-    const CycleIn next = pending_.front();
-    pending_.pop_front();
+    if (d_ == 0) return inner_->step(in);
+    const CycleIn next = pending_[next_];
+    pending_[next_] = in;
+    if (++next_ == d_) next_ = 0;
+    if (filled_ < d_) {
+      ++filled_;
+      return idle_;
+    }
     return inner_->step(next);
   }
   void finish() override { inner_->finish(); }
   bool quiet() const override {
-    return inner_->quiet() && all_idle(pending_);
+    return inner_->quiet() && std::all_of(pending_.begin(), pending_.end(), [](const CycleIn& i) { return i.idle(); });
   }
   const CycleOut& skip_idle(uint64_t n) override {
     const CycleOut* o = &idle_;
@@ -403,7 +409,8 @@ class Delayed final : public MmuModel {
  private:
   std::unique_ptr<MmuModel> inner_;
   unsigned d_;
-  std::deque<CycleIn> pending_;
+  std::vector<CycleIn> pending_;
+  unsigned next_ = 0, filled_ = 0;
   CycleOut idle_;
   uint64_t cycle_ = 0;
 };

@@ -15,12 +15,12 @@ struct Fabric::SwitchNode {
     Op op;
     uint64_t at;
   };
-  std::deque<Req> enq, deq;
+  Ring<Req> enq, deq;
   struct InFlight {  // a stepped cycle whose results have not come out yet
     CycleIn in;
     Pkt* pkt;
   };
-  std::deque<InFlight> in_flight;
+  Ring<InFlight> in_flight;
   size_t real_in_flight = 0;
   uint64_t next_cycle = 0;  // cycles stepped so far
   uint64_t last_wanted = ~uint64_t(0);  // the cycle last given an event
@@ -90,8 +90,18 @@ Fabric::Fabric(const Topology& topo, std::vector<SwitchChip> chips, const Fabric
       t.ps_per_byte = 8000.0 / ports[i].gbps;
       t.prop_ps = uint64_t(ports[i].delay_ns * 1000.0 + 0.5);
       t.arb = ClassArbiter(p.dwrr_quantum_bytes);
+      // Packets arrive in the order they were sent on a link: one lane.
+      t.lane = ev_.add_lane(
+          [](void* port, void* pkt) {
+            TxPort& x = *static_cast<TxPort*>(port);
+            x.fab->receive(x.peer, x.peer_port, static_cast<Pkt*>(pkt));
+          },
+          &t);
     }
   }
+  start_lane_ = ev_.add_lane(
+      [](void* fab, void* flow) { static_cast<Fabric*>(fab)->start_flow(int32_t(reinterpret_cast<intptr_t>(flow))); },
+      this);
   if (chips.size() != topo.n_switches()) throw std::logic_error("Fabric: one chip per switch");
   for (size_t s = 0; s < topo.n_switches(); ++s) {
     if (!chips[s].mmu || chips[s].mmu->latency() != kRtlLatency)
@@ -176,7 +186,7 @@ int32_t Fabric::add_flow(uint32_t src, uint32_t dst, uint8_t cls, uint64_t bytes
 
 void Fabric::start_flow_at(int32_t id, uint64_t t_ps) {
   flows_[id].start_ps = t_ps;
-  ev_.at(t_ps, [this, id] { start_flow(id); });
+  ev_.lane_at(start_lane_, t_ps, reinterpret_cast<void*>(intptr_t(id)));
 }
 
 // ---------------------------------------------------------------- ports
@@ -186,9 +196,9 @@ void Fabric::port_push(TxPort& t, Pkt* p) {
   if (p->kind == Pkt::Pause) {
     // The MAC sends PFC frames before any queued CNP (their order among
     // themselves kept), so that a CNP burst never delays a pause.
-    auto it = q.begin();
-    while (it != q.end() && (*it)->kind == Pkt::Pause) ++it;
-    q.insert(it, p);
+    size_t i = 0;
+    while (i < q.size() && q[i]->kind == Pkt::Pause) ++i;
+    q.insert(i, p);
   } else {
     q.push_back(p);
   }
@@ -210,18 +220,22 @@ void Fabric::port_try_start(TxPort& t) {
   // A host refills a class that ran empty before the arbiter sees it: a
   // flow with more to send keeps its class backlogged (and its deficit).
   if (t.q[c].empty()) on_tx_empty(t, unsigned(c));
+  else __builtin_prefetch(t.q[c].front());  // the class's next packet: the arbiter reads it when this one is out
   t.arb.popped(unsigned(c), t.q[c].empty());
   on_tx_start(t, *p);
   const uint64_t ser = t.ser_ps(p->bytes);
-  TxPort* tp = &t;
-  ev_.after(ser, [this, tp] {
-    tp->busy = false;
-    port_try_start(*tp);
-  });
+  ev_.call_at(
+      ev_.now() + ser,
+      [](void* fab, void* port) {
+        TxPort& x = *static_cast<TxPort*>(port);
+        x.busy = false;
+        static_cast<Fabric*>(fab)->port_try_start(x);
+      },
+      this, &t);
   p->to_node = t.peer;
   p->to_port = uint16_t(t.peer_port);
   if (t.wire) t.wire(p, ser);
-  else ev_.after(ser + t.prop_ps, [this, p] { receive(p->to_node, p->to_port, p); });  // fits std::function's small buffer
+  else ev_.lane_at(t.lane, ev_.now() + ser + t.prop_ps, p);
 }
 
 void TxPort::set_pause(const Event& e, uint64_t now) {
@@ -511,8 +525,19 @@ void Fabric::mmu_want(int s, uint64_t c) {
   if (c < sw.next_cycle) c = sw.next_cycle;
   if (c == sw.last_wanted) return;  // most repeats are of the last one; others run as stale ticks
   sw.last_wanted = c;
-  const uint64_t key = uint64_t(s) << 48 | c;  // one capture: fits std::function's small buffer
-  ev_.at(c * sw.period_ps, [this, key] { mmu_tick(int(key >> 48), key & ((uint64_t(1) << 48) - 1)); }, kPhaseMmu);
+  if (c * sw.period_ps < ev_.now()) {  // (not seen: a cycle is wanted at or after its start)
+    ev_.at(c * sw.period_ps, [this, s, c] { mmu_tick(s, c); }, kPhaseMmu);
+    return;
+  }
+  // The cycle is the event's time over the period.
+  ev_.call_at(
+      c * sw.period_ps,
+      [](void* fab, void* node) {
+        Fabric& f = *static_cast<Fabric*>(fab);
+        const SwitchNode& x = *static_cast<SwitchNode*>(node);
+        f.mmu_tick(x.id, f.ev_.now() / x.period_ps);
+      },
+      this, &sw, kPhaseMmu);
 }
 
 // Steps one cycle; a cycle whose results come out (a packet admitted or
@@ -527,14 +552,14 @@ void Fabric::mmu_step(int s, const CycleIn& in, Pkt* enq_pkt) {
   sw.st.mmu_busy_cycles += real;
   sw.real_in_flight += real;
   sw.in_flight.push_back({in, enq_pkt});
-  if (real) mmu_want(s, cycle + sw.mmu->latency() + 1);  // its results act then
-  if (sw.in_flight.size() <= sw.mmu->latency()) return;  // pipeline filling: no results yet
+  if (real) mmu_want(s, cycle + kRtlLatency + 1);  // its results act then (every MMU here has kRtlLatency)
+  if (sw.in_flight.size() <= kRtlLatency) return;  // pipeline filling: no results yet
   const SwitchNode::InFlight done = sw.in_flight.front();
   sw.in_flight.pop_front();
   sw.real_in_flight -= !done.in.idle();
   if (out.error())
     throw std::runtime_error("switch " + topo_.name(s) + ": MMU protocol error at cycle " +
-                             std::to_string(cycle - sw.mmu->latency()) + (out.enq_error ? " (enqueue)" : " (dequeue)"));
+                             std::to_string(cycle - kRtlLatency) + (out.enq_error ? " (enqueue)" : " (dequeue)"));
   if (on_retire && !done.in.idle()) on_retire(s, done.in);
   if (done.pkt || out.n_events) {
     sw.st.peak_s = std::max(sw.st.peak_s, sw.mmu->s());

@@ -50,6 +50,7 @@
 #include "event_queue.h"
 #include "mmu_model.h"
 #include "powertcp.h"
+#include "ring.h"
 #include "topology.h"
 
 namespace dsh::net {
@@ -129,7 +130,7 @@ struct TxPort {
   double ps_per_byte = 80;
   uint64_t prop_ps = 0;
   double gbps = 100;
-  std::array<std::deque<Pkt*>, kClasses> q;
+  std::array<Ring<Pkt*>, kClasses> q;
   std::array<uint64_t, kClasses> qbytes{};
   uint64_t rx_bytes = 0;  // bytes that entered the queues so far (PowerTCP's INT)
   ClassArbiter arb{1600};
@@ -139,6 +140,7 @@ struct TxPort {
   std::array<bool, kClasses> pause_seen{};  // tx_pause per class as last accounted (and traced)
   std::array<uint64_t, kClasses> paused_ps{}, paused_since{};
   uint64_t last_start_ps = 0;  // when a lossless packet last started (deadlock detector)
+  uint32_t lane = 0;           // the event-queue lane of its packets in flight (fabric delivers them)
   // Hands a packet that starts now to the link, `ser` ps of serialization;
   // empty: the fabric delivers it itself after ser + prop_ps.
   std::function<void(Pkt*, uint64_t ser)> wire;
@@ -263,6 +265,7 @@ class Fabric {
   std::vector<IntStack> tel_;     // PowerTCP telemetry, one per packet carrying it
   std::vector<int32_t> tel_free_;
   std::mt19937_64 rng_;
+  uint32_t start_lane_ = 0;  // flow starts, scheduled in time order by most scenarios
 };
 
 }  // namespace dsh::net
