@@ -65,9 +65,7 @@ std::vector<uint64_t> seeds_of(const KeyStore& k, const std::string& key) {
 
 std::vector<uint64_t> bucket_edges(const KeyStore& k) {
   std::vector<uint64_t> e;
-  for (const auto& x : k.list("bench.size_buckets")) e.push_back(parse_uint("bench.size_buckets", x, 1, uint64_t(1) << 40));
-  for (size_t i = 1; i < e.size(); ++i)
-    if (e[i] <= e[i - 1]) k.refuse("bench.size_buckets", "edges must increase");
+  for (const auto& x : k.list("bench.size_buckets")) e.push_back(std::stoull(x));  // checked by the declaration
   return e;
 }
 
@@ -129,7 +127,15 @@ void declare_benchmark_keys(KeyStore& k) {
                        for (const auto& x : sc::list_items(v)) parse_real("bench.buffer_mb", x, 0, 1e4, true);
                      }));
   k.declare(list_key("bench.size_buckets", "100000,1000000,10000000",
-                     "upper edges (bytes) of the flow-size buckets of summary.json"));
+                     "upper edges (bytes) of the flow-size buckets of summary.json, increasing",
+                     [](const std::string& v) {
+                       uint64_t last = 0;
+                       for (const auto& x : sc::list_items(v)) {
+                         const uint64_t e = parse_uint("bench.size_buckets", x, 1, uint64_t(1) << 40);
+                         if (e <= last) throw ConfigError("bench.size_buckets = " + quoted(v) + ": edges must increase");
+                         last = e;
+                       }
+                     }));
 }
 
 void validate_benchmark(const KeyStore& k, const NetSetup& s) {
@@ -159,7 +165,7 @@ void validate_benchmark(const KeyStore& k, const NetSetup& s) {
   if (t.n_hosts() - largest < n)
     k.refuse("traffic.fanin_senders", "only " + std::to_string(t.n_hosts() - largest) +
                                           " hosts are outside the largest rack");
-  if (k.u64("traffic.fanin_class") >= k.u64("chip.n_queues"))
+  if (k.u64("traffic.fanin_class") >= uint64_t(k.i64("chip.n_queues")))
     k.refuse("traffic.fanin_class", "not a lossless class of the chip (chip.n_queues = " + k.text("chip.n_queues") + ")");
 }
 
@@ -275,7 +281,7 @@ nlohmann::ordered_json run_benchmark(const KeyStore& k, NetSetup& s, const Bench
   const uint64_t fi_n = k.u64("traffic.fanin_senders"), fi_bytes = size_of(k.u64("traffic.fanin_bytes"));
   const uint8_t fi_cls = uint8_t(k.u64("traffic.fanin_class"));
   std::vector<uint8_t> bg_classes;
-  for (unsigned c = 0; c < unsigned(k.u64("chip.n_queues")) && c < kControlClass; ++c)
+  for (unsigned c = 0; c < unsigned(uint64_t(k.i64("chip.n_queues"))) && c < kControlClass; ++c)
     if (c != fi_cls) bg_classes.push_back(uint8_t(c));
   if (bg_classes.empty()) bg_classes.push_back(fi_cls);
   double cap_gbps = 0;  // the hosts' link capacity together
