@@ -383,10 +383,11 @@ nlohmann::ordered_json run_benchmark(const KeyStore& k, NetSetup& s, const Bench
   }
   // PAUSE frames by kind: a queue's (its class only) or DSH's port pause
   // (every lossless class of the port, background classes too).
-  uint64_t port_pauses = 0, queue_pauses = 0;
+  uint64_t port_pauses = 0, queue_pauses = 0, fanin_class_pauses = 0;
   fab.on_control = [&](int, const Event& e) {
     port_pauses += e.kind == Event::PortPause;
     queue_pauses += e.kind == Event::Pause;
+    fanin_class_pauses += e.kind == Event::Pause && e.queue == fi_cls;
   };
   fab.on_flow_done = [&](int32_t fi) {
     row(fi, fab.flows()[size_t(fi)], true);
@@ -444,6 +445,7 @@ nlohmann::ordered_json run_benchmark(const KeyStore& k, NetSetup& s, const Bench
   m["pause_frames"] = pauses;
   m["queue_pause_frames"] = queue_pauses;
   m["port_pause_frames"] = port_pauses;
+  m["fanin_class_pause_frames"] = fanin_class_pauses;  // queue pauses of the fan-in's class (the rest: background classes)
   m["packets_forwarded"] = fab.forwarded();
   m["sim_ms"] = double(ev.now()) / 1e9;
   m["wall_s"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -469,7 +471,7 @@ struct Cell {
   uint64_t flows[2] = {0, 0}, finished[2] = {0, 0}, unfinished[2] = {0, 0}, unfinished_bytes[2] = {0, 0};
   FctStats all[2];
   std::map<std::string, FctStats> buckets[2];
-  uint64_t drops = 0, pauses = 0, port_pauses = 0, runs = 0;
+  uint64_t drops = 0, pauses = 0, port_pauses = 0, fanin_class_pauses = 0, runs = 0;
 };
 
 nlohmann::ordered_json stats_json(const FctStats& s) {
@@ -555,6 +557,7 @@ int write_benchmark_outputs(const KeyStore& k, const NetSetup& s, const std::vec
     c.drops += m["lossless_drops"].get<uint64_t>();
     c.pauses += m["pause_frames"].get<uint64_t>();
     c.port_pauses += m.value("port_pause_frames", uint64_t(0));
+    c.fanin_class_pauses += m.value("fanin_class_pause_frames", uint64_t(0));
     for (int i = 0; i < 2; ++i) {
       const auto& x = m["kinds"][kKinds[i]];
       c.flows[i] += x["flows"].get<uint64_t>();
@@ -609,6 +612,7 @@ int write_benchmark_outputs(const KeyStore& k, const NetSetup& s, const std::vec
     x["lossless_drops"] = c.drops;
     x["pause_frames"] = c.pauses;
     x["port_pause_frames"] = c.port_pauses;
+    x["fanin_class_pause_frames"] = c.fanin_class_pauses;
     drops += c.drops;
     for (int i = 0; i < 2; ++i) {
       auto& y = x[kKinds[i]];
@@ -781,12 +785,14 @@ int benchmark_main(const KeyStore& k, const NetSweepOptions& o, bool plot, const
             const auto& b = m["kinds"]["background"];
             const auto& f = m["kinds"]["fanin"];
             std::fprintf(stderr,
-                         "%s: %llu+%llu flows (background+fan-in), %llu+%llu unfinished, %llu PAUSE frames (%llu port), %llu lossless "
+                         "%s: %llu+%llu flows (background+fan-in), %llu+%llu unfinished, %llu PAUSE frames (%llu port, %llu of the "
+                         "fan-in's class), %llu lossless "
                          "drops, %.2f ms simulated in %.1f s (CPU %.1f s, %.2f M packets/CPU s, %.0f MiB)\n",
                          sw.points[i].id.c_str(), (unsigned long long)b["flows"].get<uint64_t>(),
                          (unsigned long long)f["flows"].get<uint64_t>(), (unsigned long long)b["unfinished"].get<uint64_t>(),
                          (unsigned long long)f["unfinished"].get<uint64_t>(), (unsigned long long)m["pause_frames"].get<uint64_t>(),
                          (unsigned long long)m["port_pause_frames"].get<uint64_t>(),
+                         (unsigned long long)m["fanin_class_pause_frames"].get<uint64_t>(),
                          (unsigned long long)m["lossless_drops"].get<uint64_t>(), m["sim_ms"].get<double>(),
                          m["wall_s"].get<double>(), m["cpu_s"].get<double>(),
                          m["packets_forwarded"].get<double>() / std::max(1e-9, m["cpu_s"].get<double>()) / 1e6,
