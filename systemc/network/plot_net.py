@@ -162,6 +162,7 @@ def benchmark(summary_path, png_path):
                 ax.plot([p[0] for p in pts], [p[1] for p in pts], "o-", color=COLORS.get(sch, "k"),
                         label="%s, %s, %s, bg load %s" % (sch.upper(), CC_TITLES.get(cc, cc), w, load))
         ax.set_xlabel("buffer (MiB)")
+        ax.set_ylim(bottom=0)
         ax.set_ylabel("average FCT (us)")
         ax.set_title("FCT against buffer size (paper Fig. 5), " + where)
         ax.grid(alpha=0.3)
