@@ -436,8 +436,11 @@ nlohmann::ordered_json run_benchmark(const KeyStore& k, NetSetup& s, const Bench
     x["all"] = kinds[i].all.to_json();
     for (size_t b = 0; b < bnames.size(); ++b) x["buckets"][bnames[b]] = kinds[i].buckets[b].to_json();
   }
-  uint64_t pauses = 0;
-  for (size_t sw = 0; sw < t.n_switches(); ++sw) pauses += fab.stats(int(sw)).pause_frames;
+  uint64_t pauses = 0, ecn = 0;
+  for (size_t sw = 0; sw < t.n_switches(); ++sw) {
+    pauses += fab.stats(int(sw)).pause_frames;
+    ecn += fab.stats(int(sw)).ecn_marked;
+  }
   struct rusage ru {};
   getrusage(RUSAGE_SELF, &ru);
   m["fanin_load"] = num_text(fi_load);
@@ -446,6 +449,7 @@ nlohmann::ordered_json run_benchmark(const KeyStore& k, NetSetup& s, const Bench
   m["queue_pause_frames"] = queue_pauses;
   m["port_pause_frames"] = port_pauses;
   m["fanin_class_pause_frames"] = fanin_class_pauses;  // queue pauses of the fan-in's class (the rest: background classes)
+  m["ecn_marked"] = ecn;                                // DCQCN: packets the switches marked
   m["packets_forwarded"] = fab.forwarded();
   m["sim_ms"] = double(ev.now()) / 1e9;
   m["wall_s"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -471,7 +475,7 @@ struct Cell {
   uint64_t flows[2] = {0, 0}, finished[2] = {0, 0}, unfinished[2] = {0, 0}, unfinished_bytes[2] = {0, 0};
   FctStats all[2];
   std::map<std::string, FctStats> buckets[2];
-  uint64_t drops = 0, pauses = 0, port_pauses = 0, fanin_class_pauses = 0, runs = 0;
+  uint64_t drops = 0, pauses = 0, port_pauses = 0, fanin_class_pauses = 0, ecn = 0, runs = 0;
 };
 
 nlohmann::ordered_json stats_json(const FctStats& s) {
@@ -558,6 +562,7 @@ int write_benchmark_outputs(const KeyStore& k, const NetSetup& s, const std::vec
     c.pauses += m["pause_frames"].get<uint64_t>();
     c.port_pauses += m.value("port_pause_frames", uint64_t(0));
     c.fanin_class_pauses += m.value("fanin_class_pause_frames", uint64_t(0));
+    c.ecn += m.value("ecn_marked", uint64_t(0));
     for (int i = 0; i < 2; ++i) {
       const auto& x = m["kinds"][kKinds[i]];
       c.flows[i] += x["flows"].get<uint64_t>();
@@ -613,6 +618,7 @@ int write_benchmark_outputs(const KeyStore& k, const NetSetup& s, const std::vec
     x["pause_frames"] = c.pauses;
     x["port_pause_frames"] = c.port_pauses;
     x["fanin_class_pause_frames"] = c.fanin_class_pauses;
+    x["ecn_marked"] = c.ecn;
     drops += c.drops;
     for (int i = 0; i < 2; ++i) {
       auto& y = x[kKinds[i]];
@@ -786,13 +792,14 @@ int benchmark_main(const KeyStore& k, const NetSweepOptions& o, bool plot, const
             const auto& f = m["kinds"]["fanin"];
             std::fprintf(stderr,
                          "%s: %llu+%llu flows (background+fan-in), %llu+%llu unfinished, %llu PAUSE frames (%llu port, %llu of the "
-                         "fan-in's class), %llu lossless "
+                         "fan-in's class), %llu ECN marks, %llu lossless "
                          "drops, %.2f ms simulated in %.1f s (CPU %.1f s, %.2f M packets/CPU s, %.0f MiB)\n",
                          sw.points[i].id.c_str(), (unsigned long long)b["flows"].get<uint64_t>(),
                          (unsigned long long)f["flows"].get<uint64_t>(), (unsigned long long)b["unfinished"].get<uint64_t>(),
                          (unsigned long long)f["unfinished"].get<uint64_t>(), (unsigned long long)m["pause_frames"].get<uint64_t>(),
                          (unsigned long long)m["port_pause_frames"].get<uint64_t>(),
                          (unsigned long long)m["fanin_class_pause_frames"].get<uint64_t>(),
+                         (unsigned long long)m["ecn_marked"].get<uint64_t>(),
                          (unsigned long long)m["lossless_drops"].get<uint64_t>(), m["sim_ms"].get<double>(),
                          m["wall_s"].get<double>(), m["cpu_s"].get<double>(),
                          m["packets_forwarded"].get<double>() / std::max(1e-9, m["cpu_s"].get<double>()) / 1e6,
