@@ -101,6 +101,9 @@ void declare_benchmark_keys(KeyStore& k) {
                      "background flow sizes, each a point coordinate: websearch (DCTCP, SIGCOMM 2010), datamining "
                      "(VL2, SIGCOMM 2009), cache, hadoop (Roy et al., SIGCOMM 2015): traffic.cdf_dir/<name>.cdf",
                      nullptr, kWorkloads));
+  k.declare(list_key("bench.full_workloads", "",
+                     "traffic.workload with --full; empty: traffic.workload (a default run may cut workloads to fit)",
+                     nullptr, kWorkloads));
   k.declare(text_key("traffic.cdf_dir", "../data", "folder of the workloads' CDF files (relative to the scenario file)"));
   k.declare(real_key("traffic.total_load", 0, 1, true, "0.9",
                      "offered load of background and fan-in together, a fraction of the hosts' link capacity"));
@@ -140,7 +143,9 @@ void declare_benchmark_keys(KeyStore& k) {
 
 void validate_benchmark(const KeyStore& k, const NetSetup& s) {
   const Topology& t = *s.topo;
-  for (const auto& w : unique_items(k.list("traffic.workload"))) try {
+  auto all = k.list("traffic.workload");
+  for (const auto& w : k.list("bench.full_workloads")) all.push_back(w);
+  for (const auto& w : unique_items(all)) try {
       SizeCdf::load(cdf_path(k, w));
     } catch (const InputError& e) {
       k.refuse("traffic.workload", e.what());
@@ -725,7 +730,8 @@ int benchmark_main(const KeyStore& k, const NetSweepOptions& o, bool plot, const
   NetSetup s = build_setup(k);
   const auto seeds = seeds_of(k, full ? "bench.full_seeds" : "bench.seeds");
   const auto loads = real_items(k, full ? "bench.full_background_load" : "traffic.background_load", 0, 1);
-  const auto workloads = unique_items(k.list("traffic.workload"));
+  const auto workloads = unique_items(full && !k.list("bench.full_workloads").empty() ? k.list("bench.full_workloads")
+                                                                                  : k.list("traffic.workload"));
   std::vector<std::string> buffers = real_items(k, "bench.buffer_mb", 0, 1e4);
   const bool buffer_coord = !buffers.empty();
   if (!buffer_coord) buffers.push_back("");
@@ -750,7 +756,7 @@ int benchmark_main(const KeyStore& k, const NetSweepOptions& o, bool plot, const
   sw.params = net_point_params(k,
                                {"run.jobs", "run.kernel", "run.schemes", "run.cc", "run.mismatch_dir", "traffic.workload",
                                 "traffic.background_load", "bench.seeds", "bench.full_seeds",
-                                "bench.full_background_load", "bench.buffer_mb"},
+                                "bench.full_background_load", "bench.buffer_mb", "bench.full_workloads"},
                                {});
   const std::string dir = net_points_dir(o);
   sw.run = [&](const std::vector<size_t>& todo, const NetPointDone& done) {
