@@ -2,6 +2,7 @@
 
 #include "gtkw.h"
 #include "rtl_ondemand.h"
+#include "vectors.h"
 
 #include <algorithm>
 #include <cctype>
@@ -407,6 +408,39 @@ class Delayed final : public MmuModel {
   uint64_t cycle_ = 0;
 };
 
+// Writes every input that is not idle as a stimulus row at the cycle it is
+// given (idle cycles, stepped or skipped, are the rows' gaps).
+class Recording final : public MmuModel {
+ public:
+  Recording(std::unique_ptr<MmuModel> inner, std::ostream& out) : inner_(std::move(inner)), out_(out) {
+    write_stimulus_header(out_, inner_->config());
+  }
+  const CycleOut& step(const CycleIn& in) override {
+    if (!in.idle()) write_stimulus_row(out_, inner_->cycle(), in);
+    return inner_->step(in);
+  }
+  const CycleOut& skip_idle(uint64_t n) override { return inner_->skip_idle(n); }
+  void finish() override {
+    out_.flush();
+    inner_->finish();
+  }
+  bool quiet() const override { return inner_->quiet(); }
+  unsigned latency() const override { return inner_->latency(); }
+  const Config& config() const override { return inner_->config(); }
+  uint64_t cycle() const override { return inner_->cycle(); }
+  uint64_t s() const override { return inner_->s(); }
+  uint64_t errors() const override { return inner_->errors(); }
+  bool error_sticky() const override { return inner_->error_sticky(); }
+  QueueState queue(uint32_t p, uint32_t q) const override { return inner_->queue(p, q); }
+  PortState port(uint32_t p) const override { return inner_->port(p); }
+  const char* name() const override { return inner_->name(); }
+  bool has_stats() const override { return inner_->has_stats(); }
+
+ private:
+  std::unique_ptr<MmuModel> inner_;
+  std::ostream& out_;
+};
+
 }  // namespace
 
 std::vector<std::string> compare(const MmuModel& rtl, const CycleOut& ro, const MmuModel& gold, const CycleOut& go,
@@ -431,6 +465,10 @@ std::unique_ptr<MmuModel> make_lockstep(const Config& c, const LockstepOptions& 
 std::unique_ptr<MmuModel> make_lockstep(const RtlVariant& v, const Config& c, const LockstepOptions& o,
                                         const RtlOptions& ro) {
   return std::make_unique<Lockstep>(v, c, o, ro);
+}
+
+std::unique_ptr<MmuModel> make_recording(std::unique_ptr<MmuModel> inner, std::ostream& out) {
+  return std::make_unique<Recording>(std::move(inner), out);
 }
 
 std::unique_ptr<MmuModel> make_delayed(std::unique_ptr<MmuModel> inner, unsigned d) {

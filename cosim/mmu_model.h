@@ -4,6 +4,7 @@
 #pragma once
 
 #include <functional>
+#include <iosfwd>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -184,6 +185,12 @@ std::unique_ptr<MmuModel> make_lockstep(const RtlVariant& v, const Config& c, co
 // steps earlier. Gives the golden model the RTL's latency, so that a
 // latency-aware user (the SystemC switch) behaves alike with every backend.
 std::unique_ptr<MmuModel> make_delayed(std::unique_ptr<MmuModel> inner, unsigned d);
+
+// `inner` with every input that is not idle written to `out` as a stimulus
+// row (vector format 2, the chip in its header, written now): the file
+// replays the same cycles through any backend (dsh-replay). `out` must
+// outlive the model.
+std::unique_ptr<MmuModel> make_recording(std::unique_ptr<MmuModel> inner, std::ostream& out);
 
 std::unique_ptr<MmuModel> make_model(Backend b, const Config& c, const LockstepOptions& lo = LockstepOptions{},
                                      const RtlOptions& ro = RtlOptions{});

@@ -14,9 +14,13 @@ DSH_PACKAGES=(
   z3 cvc5
 )
 
-ensure_deps() {
+ensure_deps() { ensure_packages "${DSH_PACKAGES[@]}"; }
+
+# ensure_packages PKG...: installs those of Debian's packages not installed
+# (bench/peer.sh: libns3-dev, which the project's build does not need).
+ensure_packages() {
   local missing=()
-  for p in "${DSH_PACKAGES[@]}"; do
+  for p in "$@"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
   done
   [ ${#missing[@]} -eq 0 ] && return 0

@@ -71,6 +71,9 @@ int main(int argc, char** argv) {
   app.add_option("--fst", fst_path,
                  "write an FST trace of the RTL (backend rtl or lockstep; a lockstep mismatch also writes its window "
                  "and a .gtkw beside it)");
+  std::string trace_from_s = "0", trace_cycles_s;
+  app.add_option("--trace-from", trace_from_s, "--fst: first cycle traced, 0..10^12")->capture_default_str();
+  app.add_option("--trace-cycles", trace_cycles_s, "--fst: cycles traced from --trace-from, 1..10^12 (default: to the end)");
   std::string fault_s = "0";
   unsigned fault = 0;
   app.add_option("--fault", fault_s, "plant this fault in the RTL (tb/faults/dsh_faults.sv, 0..11; 0 none; backend rtl or lockstep)")
@@ -85,6 +88,7 @@ int main(int argc, char** argv) {
   std::optional<VectorHeader> expect_header;
   Config cfg;
   Backend backend = Backend::Lockstep;
+  uint64_t trace_from = 0, trace_to = ~uint64_t(0);
   try {
     backend = backend_from_string(backend_name);
     check_input_file("stimulus", stim_path);
@@ -101,6 +105,11 @@ int main(int argc, char** argv) {
       check_output_file("--fst", fst_path, inputs);
       check_distinct_outputs({{"-o", resp_path}, {"--fst", fst_path}});
     }
+    for (const char* opt : {"--trace-from", "--trace-cycles"})
+      if (app.count(opt) && !app.count("--fst")) throw InputError(std::string(opt) + ": a window of the --fst trace; give --fst");
+    trace_from = parse_uint("--trace-from", trace_from_s, 0, 1000000000000ull);
+    if (app.count("--trace-cycles"))
+      trace_to = trace_from + parse_uint("--trace-cycles", trace_cycles_s, 1, 1000000000000ull) - 1;
     const std::string stim_text = read_text_file("stimulus", stim_path);
     std::istringstream head_in(stim_text);
     const auto header = read_vector_header(head_in, stim_path, VectorKind::Stimulus);
@@ -135,6 +144,8 @@ int main(int argc, char** argv) {
     if (!fst_path.empty()) {
       fst_file = std::make_unique<AtomicFile>(fst_path, false);
       ro.fst_path = fst_file->temp_path();
+      ro.trace_from = trace_from;
+      ro.trace_to = trace_to;
     }
     LockstepOptions lo;
     lo.tag = "stimulus=" + stim_path;

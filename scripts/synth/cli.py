@@ -183,6 +183,14 @@ def build_parser():
                    help="report_power per block (threshold pipeline, records, statistics, "
                         "rest): the blocks are kept as modules in synthesis, the activity is "
                         "counted in a simulated workload (dsh-run, the Verilated RTL)")
+    w.add_argument("--power-workload", choices=("auto", "s1", "random"), default="auto",
+                   help="the activity: s1 runs S1 (scenarios/pfc-avoidance.toml) at --power-burst "
+                        "with the MMU clocked at the --period clock and replays its busiest "
+                        "--power-window cycles through the RTL (dsh-sim, dsh-replay; the 32x7 "
+                        "chip only); random is dsh-run's random bursty traffic, any chip; auto "
+                        "(default): s1 on S1's chip, else random")
+    w.add_argument("--power-burst", type=float, default=30.0, metavar="PCT",
+                   help="s1: the fan-in burst, %% of the buffer, (0, 100] (default 30)")
     w.add_argument("--power-sim", metavar="FILE",
                    help="the dsh-run binary (default build/tools/dsh-run)")
     w.add_argument("--power-cycles", type=int, default=20000, metavar="N",
@@ -346,7 +354,10 @@ def flow_options(a, manifest, period, liberty):
                        family=a.family, power=a.power,
                        power_sim=Path(a.power_sim) if a.power_sim else power.DEFAULT_SIM,
                        power_cycles=a.power_cycles, power_window=a.power_window,
-                       power_seed=a.power_seed, split=not a.no_split)
+                       power_seed=a.power_seed, power_workload=a.power_workload,
+                       power_burst=a.power_burst,
+                       s1_sim=power.DEFAULT_S1_SIM, s1_replay=power.DEFAULT_S1_REPLAY,
+                       split=not a.no_split)
 
 
 # ------------------------------------------------------------------- main
@@ -413,6 +424,8 @@ def run_main(a):
     if not 10 <= a.power_window <= a.power_cycles:
         raise UsageError(f"--power-window {a.power_window} is out of range; accepted: "
                          f"10..{a.power_cycles} (--power-cycles)")
+    if not (math.isfinite(a.power_burst) and 0 < a.power_burst <= 100):
+        raise UsageError(f"--power-burst {a.power_burst} is out of range; accepted: (0, 100]")
     if not 0 <= a.power_seed < 2 ** 63:
         raise UsageError(f"--power-seed {a.power_seed} is out of range; accepted: 0..2^63-1")
     if a.power_sim is not None and not Path(a.power_sim).is_file():
@@ -444,6 +457,7 @@ def run_main(a):
     need_tool("yosys")
     if a.power:
         need_tool("fst2vcd")  # before a long synthesis, not after it
+        check_power_workload(a, cfg)
     lib, removed, sec = None, [], None
     if mode == "asic":
         if lp is None:
@@ -474,6 +488,15 @@ def run_main(a):
     for k, v in res.checks.items():
         print(f"  check {k}: {v.status.upper()} - {v.detail}")
     return exit_status(res.checks)
+
+
+def check_power_workload(a, cfg):
+    """The workload's chip and tools, before the synthesis (UsageError)."""
+    if power.workload_of(cfg, a.power_workload) == "s1":
+        for t, what in ((power.DEFAULT_S1_SIM, "dsh-sim"), (power.DEFAULT_S1_REPLAY, "dsh-replay")):
+            if not t.is_file():
+                raise UsageError(f"--power-workload s1: {t.relative_to(ROOT)} is not built "
+                                 f"(cmake --build build --target {what})")
 
 
 def counterpart_lines(res, out):
@@ -542,6 +565,9 @@ def run_report(a, limits, manifest):
     check_uncertainty(a.uncertainty, period)
     cfgs = [config_from_args(a, p, q, s) for p, q in parse_configs(a.configs)
             for s in ("sih", "dsh")]
+    if a.power:
+        for c in cfgs:
+            check_power_workload(a, c)
     mode, lp = a.report_mode, None
     if mode in ("auto", "asic"):
         lp = resolve_liberty(a, required=(mode == "asic"))

@@ -129,6 +129,10 @@ class FlowOptions:
     power_cycles: int = 20000
     power_window: int = 5000
     power_seed: int = 1
+    power_workload: str = "auto"         # auto (s1 on S1's chip, else random) | s1 | random
+    power_burst: float = 30.0            # s1: the fan-in burst, % of the buffer
+    s1_sim: Optional[Path] = None        # s1: dsh-sim and dsh-replay
+    s1_replay: Optional[Path] = None
 
     @property
     def timeout_s(self):

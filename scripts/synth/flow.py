@@ -42,7 +42,8 @@ class Run:
         if self.mode == "asic":
             return [self.lib.path, o.period, o.input_delay, o.output_delay, o.uncertainty,
                     o.driving_cell, o.output_load, o.time_cfg, o.abc_script] + (
-                        [o.power, o.power_cycles, o.power_window, o.power_seed] if o.power else []) + (
+                        [o.power, o.power_cycles, o.power_window, o.power_seed, o.power_workload, o.power_burst]
+                        if o.power else []) + (
                         [f"seeds {o.seeds}"] if o.seeds > 1 else [])
         if self.mode == "fpga":
             return [o.device, o.package, o.fpga_freq, o.fpga_io, o.family]

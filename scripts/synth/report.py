@@ -113,7 +113,17 @@ def power_lines(pw):
              f"trace, other pins at their block's mean toggle rate"]
     for blk, d in pw["blocks"].items():
         lines.append(f"    {blk}: {mw(d)}; mean activity {pw['block_activity'].get(blk)}")
+    if pw.get("fallback"):
+        lines.append(f"    note: {fallback_text(pw)}")
     return lines
+
+
+def fallback_text(pw):
+    """How the per-block figures were obtained when report_power crashed on
+    the whole netlist, with the blocks measured in both runs."""
+    both = "; ".join(f"{b} {v[0] * 1e3:.2f} / {v[1] * 1e3:.2f} mW"
+                     for b, v in sorted((pw.get("cross_check_w") or {}).items()))
+    return pw["fallback"] + (f" (blocks in both runs: {both})" if both else "")
 
 
 # ------------------------------------------------------------------ report
@@ -217,7 +227,8 @@ def power_section(results):
         md.append(f"- {r.config.name}: clock {pw.get('clock_mhz')} MHz; activity: {pw['source']} "
                   f"(`{pw['command']}`), enqueue {pw['enq_rate']}/cycle, dequeue "
                   f"{pw['deq_rate']}/cycle; {pw['matched_flops']} of {pw['flops']} flops "
-                  "from the trace, other pins at their block's mean toggle rate.")
+                  "from the trace, other pins at their block's mean toggle rate."
+                  + (f" {fallback_text(pw)}." if pw.get("fallback") else ""))
     return md
 
 

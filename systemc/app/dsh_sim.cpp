@@ -398,7 +398,8 @@ int main(int argc, char** argv) {
   app.add_flag("--reproducible", o.reproducible,
                "leave wall-clock and CPU figures out of the outputs, so that the same points give byte-identical files");
   app.add_option("--trace", o.trace,
-                 "single switch: run one point SCHEME:BURST_PCT with an FST trace and a .gtkw in the output directory");
+                 "single switch: run one point SCHEME:BURST_PCT with an FST trace, a .gtkw and the MMU's stimulus vectors "
+                 "(.stim.csv, for dsh-replay) in the output directory");
   app.add_flag("--full", o.full, "deadlock, benchmark: the paper's scale (deadlock.full_* keys: 100 seeds x 100 ms; bench.full_* keys)");
   app.add_option("--plot-script", o.plot_script, "plot script (default: the scenario's own)");
   app.add_option("--link-plot-script", o.link_plot_script, "single switch: plot script of a generation sweep");

@@ -119,6 +119,15 @@ PointResult run_point(const Params& p, const PointSpec& s) {
     // The switch sees the pipelined RTL's decision latency with every
     // backend, so that all of them give the same switch-level results.
     if (model->latency() < kRtlLatency) model = make_delayed(std::move(model), kRtlLatency - model->latency());
+    // A traced point also writes the MMU's inputs as stimulus vectors, which
+    // dsh-replay runs through the RTL alone (a waveform of every RTL signal,
+    // the power flow's S1 activity: scripts/synth/power.py).
+    std::ofstream stim;
+    if (!s.trace_stem.empty()) {
+      stim.open(s.trace_stem + ".stim.csv");
+      if (!stim) throw InputError("cannot write " + s.trace_stem + ".stim.csv");
+      model = make_recording(std::move(model), stim);
+    }
     m.burst_bytes = p.kind == Kind::PfcAvoidance ? p.burst_bytes(s.burst_pct) : 0;
     m.burst_cells = p.kind == Kind::PfcAvoidance ? burst_cells(p, m.burst_bytes) : 0;
     SingleSwitch sw(p, std::move(model));
@@ -154,6 +163,7 @@ PointResult run_point(const Params& p, const PointSpec& s) {
         std::remove(vcd.c_str());
         std::ofstream(s.trace_stem + ".gtkw") << gtkw_text(p, fst, end_ps);
         r.note = "trace: " + fst + " (gtkwave " + s.trace_stem + ".gtkw)";
+        r.note += "\nMMU stimulus: " + s.trace_stem + ".stim.csv (dsh-replay FILE -b rtl --fst F: every RTL signal)";
       } else {
         std::ofstream(s.trace_stem + ".gtkw") << gtkw_text(p, vcd, end_ps);
         r.note = "trace: " + vcd + " (vcd2fst failed; gtkwave " + s.trace_stem + ".gtkw)";

@@ -196,5 +196,99 @@ class ReportPower(unittest.TestCase):
         self.assertIsNone(power.flop_net("_123_"))
 
 
+class S1Workload(unittest.TestCase):
+    def test_busiest_window(self):
+        # ops per cycle: 10: 1, 11: 2, 12: 1; 100..104: 1 each; 500: 2.
+        # Of equally busy windows the first wins (4 cycles: 10..13 and
+        # 100..103 hold 4 each); 5 cycles: 100..104 hold 5, 10..14 only 4.
+        import tempfile
+        rows = ["# dsh-vectors 2 stimulus", "cycle,deq_port,deq_queue,deq_cells,enq_port,enq_queue,enq_cells",
+                "10,,,,0,1,6", "11,0,1,6,1,1,6", "12,1,1,6,,,",
+                "100,,,,0,1,6", "101,,,,0,1,6", "102,,,,0,1,6", "103,,,,0,1,6", "104,,,,0,1,6",
+                "500,2,0,1,3,0,1"]
+        with tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False) as f:
+            f.write("\n".join(rows) + "\n")
+        self.assertEqual(power.busiest_window(f.name, 4), (10, 4))
+        self.assertEqual(power.busiest_window(f.name, 5), (100, 5))
+        self.assertEqual(power.busiest_window(f.name, 3), (10, 4))
+        self.assertEqual(power.busiest_window(f.name, 1), (11, 2))
+        self.assertEqual(power.busiest_window(f.name, 1000), (10, 11))
+
+    def test_workload_of(self):
+        from synth.config import Config
+        self.assertEqual(power.workload_of(Config(32, 7, "dsh"), "auto"), "s1")
+        self.assertEqual(power.workload_of(Config(32, 7, "sih"), "auto"), "s1")
+        self.assertEqual(power.workload_of(Config(4, 4, "dsh"), "auto"), "random")
+        self.assertEqual(power.workload_of(Config(32, 7, "dsh", stats=0), "auto"), "random")
+        self.assertEqual(power.workload_of(Config(32, 7, "dsh"), "random"), "random")
+        with self.assertRaisesRegex(Exception, "S1's chip is ports 32, queues 7.*dsh_4x4"):
+            power.workload_of(Config(4, 4, "dsh"), "s1")
+
+
+NETLIST = """module \\$paramod$1\\dsh_rec_store (clk_i, a_i, q_o);
+  input clk_i;
+  input a_i;
+  output q_o;
+  wire _1_;
+  sky130_fd_sc_hd__inv_1 _2_ (
+    .A(a_i),
+    .Y(_1_)
+  );
+  sky130_fd_sc_hd__dfxtp_1 \\q_q$_DFF_P_  (
+    .CLK(clk_i),
+    .D(_1_),
+    .Q(q_o)
+  );
+endmodule
+module dsh_mmu(clk_i, x_i, y_o);
+  input clk_i;
+  input x_i;
+  output y_o;
+  wire _5_;
+  sky130_fd_sc_hd__buf_1 _6_ (
+    .A(x_i),
+    .X(_5_)
+  );
+  \\$paramod$1\\dsh_rec_store  u_store (
+    .clk_i(clk_i),
+    .a_i(_5_),
+    .q_o(y_o)
+  );
+  assign _7_ = _5_;
+endmodule
+"""
+
+
+class SplitRuns(unittest.TestCase):
+    CELLS = {"sky130_fd_sc_hd__inv_1", "sky130_fd_sc_hd__dfxtp_1", "sky130_fd_sc_hd__buf_1"}
+
+    def test_module_of(self):
+        self.assertEqual(power.module_of(NETLIST, "u_store"), "\\$paramod$1\\dsh_rec_store")
+        self.assertIsNone(power.module_of(NETLIST, "u_other"))
+
+    def test_emptied_module_keeps_ports(self):
+        t = power.emptied_module(NETLIST, power.module_of(NETLIST, "u_store"))
+        rec = t[:t.index("endmodule")]
+        self.assertIn("input a_i;", rec)
+        self.assertIn("output q_o;", rec)
+        self.assertNotIn("sky130", rec)
+        self.assertIn("sky130_fd_sc_hd__buf_1 _6_", t)  # the top untouched
+
+    def test_kept_blocks(self):
+        # the records' instance is found as a block (its activity is applied
+        # to its cells); the top's own cells are not blocks
+        self.assertEqual(power.kept_blocks(NETLIST, self.CELLS), {"records": "u_store"})
+        self.assertEqual(power.block_of("u_store"), "records")
+        self.assertEqual(power.block_of("g_stats.u_stats"), "statistics")
+
+    def test_without_top_cells(self):
+        t = power.without_top_cells(NETLIST, self.CELLS)
+        top = t[t.index("module dsh_mmu("):]
+        self.assertNotIn("sky130_fd_sc_hd__buf_1", top)
+        self.assertNotIn("assign", top)
+        self.assertIn("u_store (", top)
+        self.assertIn("sky130_fd_sc_hd__dfxtp_1", t)  # the block untouched
+
+
 if __name__ == "__main__":
     sys.exit(unittest.main())
