@@ -389,7 +389,7 @@ int deadlock_main(const KeyStore& k, const NetSweepOptions& o, bool plot, const 
     for (const auto& cc : s.ccs)
       for (const auto& load : loads)
         for (uint64_t seed : seeds) {
-          sw.points.push_back({net_point_id(name, sch, cc, &seed, load), sch, cc, seed, load});
+          sw.points.push_back({net_point_id(name, sch, cc, &seed, load), sch, cc, seed, load, {}});
           jobs_of_points.push_back({sch, cc, load, seed, sw.points.size() - 1});
         }
   char dur[40];
