@@ -96,7 +96,7 @@ int run_single_switch(const SimOptions& o) {
   std::vector<std::pair<std::string, std::string>> infeasible;
   SweepPoint the_point;  // --point ID
   try {
-    if (o.full) throw InputError("--full: the deadlock scenario's option, not a single-switch one");
+    if (o.full) throw InputError("--full: the deadlock and benchmark scenarios' option, not a single-switch one");
     if (!scenario.empty()) p.load_toml(scenario);
     for (size_t i = 0; i < o.sets.size(); ++i) p.set(o.sets[i].first, o.sets[i].second, o.set_origins[i]);
     if (p.kind == Kind::Saturate && (list_points || point_id || !merge_dir.empty()))
@@ -400,7 +400,7 @@ int main(int argc, char** argv) {
   app.add_option("--trace", o.trace,
                  "single switch: run one point SCHEME:BURST_PCT with an FST trace, a .gtkw and the MMU's stimulus vectors "
                  "(.stim.csv, for dsh-replay) in the output directory");
-  app.add_flag("--full", o.full, "deadlock: the paper's scale (deadlock.full_* keys: 100 seeds x 100 ms)");
+  app.add_flag("--full", o.full, "deadlock, benchmark: the paper's scale (deadlock.full_* keys: 100 seeds x 100 ms; bench.full_* keys)");
   app.add_option("--plot-script", o.plot_script, "plot script (default: the scenario's own)");
   app.add_option("--link-plot-script", o.link_plot_script, "single switch: plot script of a generation sweep");
   app.add_option("--python", o.python, "python3 with matplotlib for the plot (default " DSH_PYTHON ")");
@@ -458,7 +458,7 @@ int main(int argc, char** argv) {
       throw InputError("-o = '': expected a directory name (without -o: out/<scenario.name>)");
     kind = o.scenario.empty() ? "pfc-avoidance" : scenario_kind_of(o.scenario);
     if (o.keys) {
-      const bool net = kind == "collateral-damage" || kind == "deadlock";
+      const bool net = kind == "collateral-damage" || kind == "deadlock" || kind == "benchmark";
       const KeyStore k = net ? dsh::net::network_keys(kind) : Params{}.keys;
       std::printf("%s", keys_format == "json" ? keys_json(k).c_str() : k.help().c_str());
       return kExitOk;
@@ -467,6 +467,6 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "dsh-sim: error: %s\n", e.what());
     return kExitBadInput;
   }
-  if (kind == "collateral-damage" || kind == "deadlock") return dsh::net::run_network(o, kind);
+  if (kind == "collateral-damage" || kind == "deadlock" || kind == "benchmark") return dsh::net::run_network(o, kind);
   return run_single_switch(o);
 }

@@ -5,6 +5,7 @@
 #include "cli_common.h"
 #include "output.h"
 #include "collateral.h"
+#include "benchmark.h"
 #include "deadlock.h"
 #include "net_points.h"
 #include "net_setup.h"
@@ -14,6 +15,7 @@ namespace dsh::net {
 KeyStore network_keys(const std::string& kind) {
   KeyStore k;
   if (kind == "collateral-damage") declare_collateral_keys(k);
+  else if (kind == "benchmark") declare_benchmark_keys(k);
   else declare_deadlock_keys(k);
   return k;
 }
@@ -31,7 +33,8 @@ int run_network(const sc::SimOptions& o, const std::string& kind) {
   try {
     if (o.has_trace) throw InputError("--trace: a single-switch option (kind pfc-avoidance); this scenario is " + kind);
     if (!o.link_plot_script.empty()) throw InputError("--link-plot-script: a single-switch generation sweep's option");
-    if (o.full && kind != "deadlock") throw InputError("--full: the deadlock scenario's option; this scenario is " + kind);
+    if (o.full && kind == "collateral-damage")
+      throw InputError("--full: the deadlock and benchmark scenarios' option; this scenario is " + kind);
     k.load_toml(o.scenario);
     for (size_t i = 0; i < o.sets.size(); ++i) k.set(o.sets[i].first, o.sets[i].second, o.set_origins[i]);
     if (k.text("scenario.name").empty()) k.set("scenario.name", kind);
@@ -39,6 +42,7 @@ int run_network(const sc::SimOptions& o, const std::string& kind) {
     for (const auto& sch : probe.schemes)
       for (const auto& cc : probe.ccs) configure_run(probe, k, sch == "dsh" ? Scheme::DSH : Scheme::SIH, cc);
     if (kind == "collateral-damage") validate_collateral(k, probe);
+    else if (kind == "benchmark") validate_benchmark(k, probe);
     else validate_deadlock(k, probe);
     if (o.list) {
       std::printf("%s", k.dump().c_str());
@@ -54,6 +58,7 @@ int run_network(const sc::SimOptions& o, const std::string& kind) {
   }
   try {
     if (kind == "collateral-damage") return collateral_main(k, so, !o.no_plot, python, plot_script, o.reproducible);
+    if (kind == "benchmark") return benchmark_main(k, so, !o.no_plot, python, plot_script, o.full, o.reproducible);
     return deadlock_main(k, so, !o.no_plot, python, plot_script, o.full, o.reproducible);
   } catch (const InputError& e) {
     std::fprintf(stderr, "dsh-sim: error: %s\n", e.what());

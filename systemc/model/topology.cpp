@@ -191,4 +191,45 @@ std::vector<std::pair<int, int>> Topology::path(int src_host, int dst_host, uint
   return {};  // a routing loop (refused at construction)
 }
 
+GeneratedNet leaf_spine(unsigned leaves, unsigned spines, unsigned hosts_per_leaf, double gbps, double delay_ns) {
+  GeneratedNet g;
+  for (unsigned l = 0; l < leaves; ++l) g.switches.push_back("L" + std::to_string(l));
+  for (unsigned s = 0; s < spines; ++s) g.switches.push_back("S" + std::to_string(s));
+  auto link = [&](const std::string& a, const std::string& b) { g.links.push_back(LinkSpec{a, b, gbps, delay_ns, false}); };
+  for (unsigned l = 0; l < leaves; ++l) {
+    for (unsigned i = 0; i < hosts_per_leaf; ++i) {
+      g.hosts.push_back("H" + std::to_string(l * hosts_per_leaf + i));
+      link(g.hosts.back(), "L" + std::to_string(l));
+    }
+    for (unsigned s = 0; s < spines; ++s) link("L" + std::to_string(l), "S" + std::to_string(s));
+  }
+  return g;
+}
+
+GeneratedNet fat_tree(unsigned k, double gbps, double delay_ns) {
+  if (k < 2 || k % 2) throw ConfigError("net.fat_tree_k = " + std::to_string(k) + ": a fat-tree needs an even k >= 2");
+  GeneratedNet g;
+  const unsigned half = k / 2;
+  auto edge = [](unsigned p, unsigned e) { return "P" + std::to_string(p) + "E" + std::to_string(e); };
+  auto agg = [](unsigned p, unsigned a) { return "P" + std::to_string(p) + "A" + std::to_string(a); };
+  for (unsigned p = 0; p < k; ++p)
+    for (unsigned e = 0; e < half; ++e) g.switches.push_back(edge(p, e));
+  for (unsigned p = 0; p < k; ++p)
+    for (unsigned a = 0; a < half; ++a) g.switches.push_back(agg(p, a));
+  for (unsigned c = 0; c < half * half; ++c) g.switches.push_back("C" + std::to_string(c));
+  auto link = [&](const std::string& a, const std::string& b) { g.links.push_back(LinkSpec{a, b, gbps, delay_ns, false}); };
+  for (unsigned p = 0; p < k; ++p)
+    for (unsigned e = 0; e < half; ++e) {
+      for (unsigned i = 0; i < half; ++i) {
+        g.hosts.push_back("H" + std::to_string((p * half + e) * half + i));
+        link(g.hosts.back(), edge(p, e));
+      }
+      for (unsigned a = 0; a < half; ++a) link(edge(p, e), agg(p, a));
+    }
+  for (unsigned p = 0; p < k; ++p)
+    for (unsigned a = 0; a < half; ++a)
+      for (unsigned j = 0; j < half; ++j) link(agg(p, a), "C" + std::to_string(a * half + j));
+  return g;
+}
+
 }  // namespace dsh::net

@@ -109,6 +109,24 @@ inline uint64_t Topology::ecmp_hash(const FlowTuple& t, uint64_t seed) {
   return mix64(seed ^ mix64(key));
 }
 
+// A generated network (net.generate): its switches, hosts and links in the
+// order the Topology constructor takes them, every link at `gbps` and
+// `delay_ns`. Port numbers follow the link order: a leaf's (an edge
+// switch's) hosts first, then its uplinks.
+struct GeneratedNet {
+  std::vector<std::string> switches, hosts;
+  std::vector<LinkSpec> links;
+};
+// Leaves L0.., spines S0.. (switch order: leaves, then spines), hosts H0..
+// (H[l*hosts_per_leaf + i] on leaf l); every leaf linked to every spine.
+GeneratedNet leaf_spine(unsigned leaves, unsigned spines, unsigned hosts_per_leaf, double gbps, double delay_ns);
+// The k-ary fat-tree (Al-Fares et al., SIGCOMM 2008; k even): k pods of k/2
+// edge switches P<p>E<e> and k/2 aggregation switches P<p>A<a>, (k/2)^2
+// cores C<c>, k^3/4 hosts (k/2 per edge switch). Edge e of pod p links to
+// every aggregation switch of its pod; aggregation a of every pod links to
+// cores a*k/2 .. a*k/2 + k/2 - 1. k = 16: 1,024 hosts, 320 switches.
+GeneratedNet fat_tree(unsigned k, double gbps, double delay_ns);
+
 // "A-B", "A-B:400" (Gb/s) or "A-B:400:1000" (Gb/s, ns); defaults otherwise.
 LinkSpec parse_link(const std::string& item, double gbps, double delay_ns, const std::string& what);
 Route parse_route(const std::string& item, const std::string& what);

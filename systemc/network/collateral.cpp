@@ -265,7 +265,7 @@ int collateral_main(const KeyStore& k, const NetSweepOptions& o, bool plot, cons
   NetSweep sw;
   const std::string name = k.text("scenario.name");
   for (const auto& sch : s.schemes)
-    for (const auto& cc : s.ccs) sw.points.push_back({net_point_id(name, sch, cc, nullptr), sch, cc, 0});
+    for (const auto& cc : s.ccs) sw.points.push_back({net_point_id(name, sch, cc, nullptr), sch, cc, 0, "", {}});
   sw.params = net_point_params(k, {"run.schemes", "run.cc", "run.mismatch_dir", "run.kernel"}, {});
   sw.run = [&](const std::vector<size_t>& todo, const NetPointDone& done) {
     // Each run in a child process of the one pool (a SystemC kernel runs

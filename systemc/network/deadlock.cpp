@@ -188,14 +188,8 @@ DeadlockRun run_deadlock(const KeyStore& k, NetSetup& s, Scheme scheme, const st
   // uses the mean of the rounded sizes (sampled once per run).
   const bool whole = k.flag("traffic.whole_packets");
   const uint64_t pkt = s.fp.packet_bytes;
-  auto size_of = [&](uint64_t b) { return whole ? (b + pkt - 1) / pkt * pkt : b; };
-  double mean_size = cdf.mean_bytes();
-  if (whole) {
-    std::mt19937_64 m(seed);
-    double sum = 0;
-    for (int i = 0; i < 200000; ++i) sum += double(size_of(cdf.sample(m)));
-    mean_size = sum / 200000;
-  }
+  auto size_of = [&](uint64_t b) { return whole ? whole_packets(b, pkt) : b; };
+  const double mean_size = whole ? mean_whole_packets(cdf, pkt, seed) : cdf.mean_bytes();
   struct Spec {
     uint64_t at;
     uint32_t src, dst;
@@ -395,7 +389,7 @@ int deadlock_main(const KeyStore& k, const NetSweepOptions& o, bool plot, const 
     for (const auto& cc : s.ccs)
       for (const auto& load : loads)
         for (uint64_t seed : seeds) {
-          sw.points.push_back({net_point_id(name, sch, cc, &seed, load), sch, cc, seed, load});
+          sw.points.push_back({net_point_id(name, sch, cc, &seed, load), sch, cc, seed, load, {}});
           jobs_of_points.push_back({sch, cc, load, seed, sw.points.size() - 1});
         }
   char dur[40];

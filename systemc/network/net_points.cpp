@@ -13,8 +13,9 @@
 namespace dsh::net {
 
 std::string net_point_id(const std::string& name, const std::string& scheme, const std::string& cc,
-                         const uint64_t* seed, const std::string& load) {
+                         const uint64_t* seed, const std::string& load, const KeyValues& extra) {
   KeyValues coords{{"scheme", scheme}, {"cc", cc}};
+  for (const auto& kv : extra) coords.push_back(kv);
   if (!load.empty()) coords.emplace_back("load", load);
   if (seed) coords.emplace_back("seed", std::to_string(*seed));
   return sc::make_point_id(name, coords);
@@ -53,6 +54,11 @@ sc::PointScan scan(const NetSweep& sw, const std::string& dir, bool merge) {
 
 }  // namespace
 
+std::string net_points_dir(const NetSweepOptions& o) {
+  if (!o.point.empty()) return o.out_dir;
+  return o.merge_dir.empty() ? o.out_dir + "/points" : o.merge_dir;
+}
+
 int run_net_sweep(const NetSweep& sw, const NetSweepOptions& o) {
   if (o.list_points) {
     for (const auto& p : sw.points) std::printf("%s\n", p.id.c_str());
@@ -69,7 +75,7 @@ int run_net_sweep(const NetSweep& sw, const NetSweepOptions& o) {
                    quoted(o.point).c_str(), sw.points.size());
       return kExitBadInput;
     }
-    const std::string path = point_path(o.out_dir, *hit);
+    const std::string path = point_path(net_points_dir(o), *hit);
     if (!o.rerun) {
       try {
         const sc::PointRecord r = sc::read_point_record(path);
@@ -101,7 +107,7 @@ int run_net_sweep(const NetSweep& sw, const NetSweepOptions& o) {
 
   // The default run (results kept in out_dir/points, done ones skipped) or a merge.
   const bool merge = !o.merge_dir.empty();
-  const std::string dir = merge ? o.merge_dir : o.out_dir + "/points";
+  const std::string dir = net_points_dir(o);
   if (!merge) check_output_dir("-o", dir);
   sc::PointScan found = scan(sw, dir, merge);
   if (merge) {

@@ -25,12 +25,13 @@ using sc::KeyValues;
 struct NetPoint {
   std::string id, scheme, cc;
   uint64_t seed = 0;  // S3 only
-  std::string load;   // S3 only: the load as its point text ("0.5")
+  std::string load;   // S3, benchmark: the load as its point text ("0.5")
+  KeyValues extra;    // benchmark: further coordinates (workload, buffer_mb)
 };
 
-// A point's ID: <scenario.name>,scheme=S,cc=C[,load=L][,seed=N].
+// A point's ID: <scenario.name>,scheme=S,cc=C[,extra...][,load=L][,seed=N].
 std::string net_point_id(const std::string& name, const std::string& scheme, const std::string& cc,
-                         const uint64_t* seed, const std::string& load = "");
+                         const uint64_t* seed, const std::string& load = "", const KeyValues& extra = {});
 
 // What decides every point's result: every key of the scenario but those in
 // `drop` (the point's own coordinates, the lists that choose points,
@@ -58,6 +59,10 @@ struct NetSweepOptions {
   std::string merge_dir;   // --merge DIR ("" none)
   bool list_points = false, rerun = false;
 };
+
+// Where the point files of a run go: -o itself for --point, OUT/points for
+// the default run (a merge reads its own directory).
+std::string net_points_dir(const NetSweepOptions& o);
 
 // --list-points, --point, --merge or the default run with resume. Returns
 // dsh-sim's exit status (2 for a refused merge or an unknown point).

@@ -57,6 +57,17 @@ void declare_network_keys(KeyStore& k) {
   k.declare(text_key("run.mismatch_dir", ".", "lockstep: where a mismatch writes its FST window"));
 }
 
+void declare_generator_keys(KeyStore& k) {
+  k.declare(choice_key("net.generate", {"none", "leaf-spine", "fat-tree"}, "none",
+                       "none = net.switches/hosts/links as listed; leaf-spine (net.leaves x net.spines, "
+                       "net.hosts_per_leaf each) or fat-tree (net.fat_tree_k) generated, every link link.rate_gbps "
+                       "and link.prop_delay_ns"));
+  k.declare(uint_key("net.leaves", 1, 1024, "16", "leaf-spine: leaves L0.."));
+  k.declare(uint_key("net.spines", 1, 1024, "16", "leaf-spine: spines S0.., each linked to every leaf"));
+  k.declare(uint_key("net.hosts_per_leaf", 1, 1024, "16", "leaf-spine: hosts per leaf (H0.. in leaf order)"));
+  k.declare(uint_key("net.fat_tree_k", 2, 64, "16", "fat-tree: k (even): k^3/4 hosts, 5k^2/4 switches"));
+}
+
 void check_network_keys(const KeyStore& k) {
   check_switch_keys(k);
   if (k.text("run.backend") == "golden" && !k.list("net.rtl_switches").empty())
@@ -102,7 +113,23 @@ NetSetup build_setup(const KeyStore& k) {
   }
   std::vector<Route> routes;
   for (const auto& r : k.list("net.routes")) routes.push_back(parse_route(r, "net.routes"));
-  const auto sws = k.list("net.switches"), hosts = k.list("net.hosts");
+  auto sws = k.list("net.switches"), hosts = k.list("net.hosts");
+  const std::string gen = k.declared("net.generate") ? k.text("net.generate") : "none";
+  if (gen != "none") {
+    for (const std::string key : {"net.switches", "net.hosts", "net.links", "net.failed_links"})
+      if (!k.list(key).empty()) k.refuse(key, "a listed network and net.generate = " + gen + k.where("net.generate") + ": give one");
+    GeneratedNet g = gen == "leaf-spine"
+                         ? leaf_spine(unsigned(k.u64("net.leaves")), unsigned(k.u64("net.spines")),
+                                      unsigned(k.u64("net.hosts_per_leaf")), rate, delay)
+                         : GeneratedNet{};
+    if (gen == "fat-tree") {
+      if (k.u64("net.fat_tree_k") % 2) k.refuse("net.fat_tree_k", "odd: a fat-tree's k is even");
+      g = fat_tree(unsigned(k.u64("net.fat_tree_k")), rate, delay);
+    }
+    sws = std::move(g.switches);
+    hosts = std::move(g.hosts);
+    links = std::move(g.links);
+  }
   if (sws.empty()) throw ConfigError("net.switches: no switch");
   if (hosts.empty()) throw ConfigError("net.hosts: no host");
   try {

@@ -21,6 +21,10 @@ using sc::bool_key, sc::choice_key, sc::expand_list, sc::list_key, sc::real_key,
 // (switch_keys.h), per-switch chip overrides, [net], [dcqcn] and the run's
 // schemes, congestion controls and seed.
 void declare_network_keys(KeyStore& k);
+// net.generate and its sizes: a leaf-spine or a fat-tree made by a generator
+// (topology.h) instead of listed switches, hosts and links. Declared by the
+// scenarios that take it (benchmark); build_setup reads them when declared.
+void declare_generator_keys(KeyStore& k);
 // check_switch_keys and the network's combinations.
 void check_network_keys(const KeyStore& k);
 

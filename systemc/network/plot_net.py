@@ -7,6 +7,12 @@ usage: plot_net.py throughput.csv out.png          S2: F0 throughput around the 
                                                    onset time (paper Fig. 12b); with
                                                    several loads also the deadlocked
                                                    fraction against the load (Wilson 95 %)
+       plot_net.py --benchmark summary.json out.png benchmark traffic: average FCT of DSH
+                                                   normalised to SIH, background and fan-in,
+                                                   per CC against the background load (Fig. 14);
+                                                   per workload with several (Fig. 15); the
+                                                   average FCT against the buffer with several
+                                                   buffers (Fig. 5)
 """
 import json
 import csv
@@ -130,9 +136,88 @@ def deadlock(summary_path, png_path):
     fig.savefig(png_path, dpi=120)
 
 
+CC_TITLES = {"none": "no CC", "dcqcn": "DCQCN", "powertcp": "PowerTCP"}
+KIND_STYLE = {"background": ("tab:blue", "background"), "fanin": ("tab:orange", "fan-in")}
+
+
+def benchmark(summary_path, png_path):
+    s = json.load(open(summary_path))
+    res = s.get("results", {})
+    norm = s.get("normalised", {})
+    workloads = list(res)
+    buffers = sorted({b for w in res.values() for b in w}, key=lambda b: float(b) if b != "chip" else 0)
+    topo = s["topology"]
+    where = "%s, %d hosts" % (topo["generate"], topo["hosts"])
+    if len(buffers) > 1:  # Fig. 5: average FCT against the buffer
+        fig, ax = plt.subplots(figsize=(6, 3.8))
+        for w in workloads:
+            series = {}
+            for b in buffers:
+                for cc, by_load in res[w].get(b, {}).items():
+                    for load, by_scheme in by_load.items():
+                        for sch, x in by_scheme.items():
+                            if "mean_fct_us_all" in x:
+                                series.setdefault((sch, cc, load), []).append((float(b), x["mean_fct_us_all"]))
+            for (sch, cc, load), pts in sorted(series.items()):
+                ax.plot([p[0] for p in pts], [p[1] for p in pts], "o-", color=COLORS.get(sch, "k"),
+                        label="%s, %s, %s, bg load %s" % (sch.upper(), CC_TITLES.get(cc, cc), w, load))
+        ax.set_xlabel("buffer (MiB)")
+        ax.set_ylim(bottom=0)
+        ax.set_ylabel("average FCT (us)")
+        ax.set_title("FCT against buffer size (paper Fig. 5), " + where)
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8)
+    elif len(workloads) > 1:  # Fig. 15: normalised FCT per workload
+        ccs = sorted({cc for w in norm.values() for b in w.values() for cc in b})
+        fig, axes = plt.subplots(1, max(1, len(ccs)), figsize=(6 * max(1, len(ccs)), 3.8), squeeze=False)
+        for ax, cc in zip(axes[0], ccs):
+            loads = sorted({l for w in norm.values() for b in w.values() for l in b.get(cc, {})}, key=float)
+            width = 0.8 / max(1, 2 * len(loads))
+            for li, load in enumerate(loads):
+                for ki, kind in enumerate(("background", "fanin")):
+                    ys = [norm.get(w, {}).get(buffers[0], {}).get(cc, {}).get(load, {}).get(kind, float("nan"))
+                          for w in workloads]
+                    xs = [i + (2 * li + ki - (2 * len(loads) - 1) / 2) * width for i in range(len(workloads))]
+                    ax.bar(xs, ys, width, color=KIND_STYLE[kind][0], alpha=1 - 0.3 * li,
+                           label="%s, bg load %s" % (KIND_STYLE[kind][1], load))
+            ax.axhline(1, color=COLORS["sih"], ls="--", lw=1, label="SIH")
+            ax.set_xticks(range(len(workloads)))
+            ax.set_xticklabels(workloads)
+            ax.set_ylabel("average FCT, DSH / SIH")
+            ax.set_title("Fig. 15 (%s), %s" % (CC_TITLES.get(cc, cc), where))
+            ax.grid(alpha=0.3, axis="y")
+            ax.legend(fontsize=8)
+    else:  # Fig. 14: normalised FCT against the background load, one panel per CC
+        w = workloads[0] if workloads else ""
+        by_cc = norm.get(w, {}).get(buffers[0] if buffers else "chip", {})
+        ccs = [c for c in ("none", "dcqcn", "powertcp") if c in by_cc]
+        fig, axes = plt.subplots(1, max(1, len(ccs)), figsize=(5.5 * max(1, len(ccs)), 3.8), squeeze=False,
+                                 sharey=True)
+        for ax, cc in zip(axes[0], ccs):
+            loads = sorted(by_cc[cc], key=float)
+            for ki, kind in enumerate(("background", "fanin")):
+                xs = [i + (ki - 0.5) * 0.38 for i in range(len(loads))]
+                ys = [by_cc[cc][l].get(kind, float("nan")) for l in loads]
+                ax.bar(xs, ys, 0.38, color=KIND_STYLE[kind][0], label="DSH, " + KIND_STYLE[kind][1])
+                for x, y in zip(xs, ys):
+                    ax.text(x, y, "%.2f" % y, ha="center", va="bottom", fontsize=7)
+            ax.axhline(1, color=COLORS["sih"], ls="--", lw=1, label="SIH (= 1)")
+            ax.set_xticks(range(len(loads)))
+            ax.set_xticklabels(loads)
+            ax.set_xlabel("background load (total %g)" % s["traffic"]["total_load"])
+            ax.set_title("%s, %s, %s" % (CC_TITLES.get(cc, cc), w, where))
+            ax.grid(alpha=0.3, axis="y")
+            ax.legend(fontsize=8, loc="lower left")
+        axes[0][0].set_ylabel("average FCT normalised to SIH")
+    fig.tight_layout()
+    fig.savefig(png_path, dpi=120)
+
+
 if __name__ == "__main__":
     if len(sys.argv) == 4 and sys.argv[1] == "--deadlock":
         deadlock(*sys.argv[2:])
+    elif len(sys.argv) == 4 and sys.argv[1] == "--benchmark":
+        benchmark(*sys.argv[2:])
     elif len(sys.argv) == 3:
         main(*sys.argv[1:])
     else:

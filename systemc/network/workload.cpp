@@ -55,4 +55,11 @@ double SizeCdf::mean_bytes() const {
   return m;
 }
 
+double mean_whole_packets(const SizeCdf& cdf, uint64_t pkt, uint64_t seed) {
+  std::mt19937_64 m(seed);
+  double sum = 0;
+  for (int i = 0; i < 200000; ++i) sum += double(whole_packets(cdf.sample(m), pkt));
+  return sum / 200000;
+}
+
 }  // namespace dsh::net

@@ -31,6 +31,13 @@ class SizeCdf {
   std::vector<std::pair<double, double>> pts_;
 };
 
+// A flow of `bytes` rounded up to whole packets of `pkt` bytes (the
+// headroom, spec §1.3, counts the cells of full packets).
+inline uint64_t whole_packets(uint64_t bytes, uint64_t pkt) { return (bytes + pkt - 1) / pkt * pkt; }
+// The mean of the CDF's sizes rounded up to whole packets, from 200,000
+// samples drawn with `seed` (what a load of rounded flows is computed from).
+double mean_whole_packets(const SizeCdf& cdf, uint64_t pkt, uint64_t seed);
+
 // Time to the next arrival of a Poisson process whose flows of mean size
 // `mean_bytes` load a link of `gbps` to `load` (0..1]: exponential with mean
 // mean_bytes*8 / (load * gbps) ns. Returns picoseconds.

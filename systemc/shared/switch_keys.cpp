@@ -15,7 +15,8 @@ bool uses_rtl(const KeyStore& k) { return k.text("run.backend") != "golden"; }
 }  // namespace
 
 const std::vector<std::string>& scenario_kinds() {
-  static const std::vector<std::string> kinds = {"pfc-avoidance", "saturate", "collateral-damage", "deadlock"};
+  static const std::vector<std::string> kinds = {"pfc-avoidance", "saturate", "collateral-damage", "deadlock",
+                                                      "benchmark"};
   return kinds;
 }
 
@@ -33,7 +34,7 @@ void declare_switch_keys(KeyStore& k) {
   k.declare(text_key("scenario.name", "", "name of the outputs (out/<name>); default the kind"));
   k.declare(choice_key("scenario.kind", scenario_kinds(), "pfc-avoidance",
                        "pfc-avoidance (S1 sweep) | saturate (S4: endless flows) | collateral-damage (S2) | "
-                       "deadlock (S3); chosen by the scenario file"));
+                       "deadlock (S3) | benchmark (Fig. 14, 15, 5); chosen by the scenario file"));
   // [chip]: the MMU fields from the one field table, with its ranges and
   // defaults (spec §1.2); the scheme is the run's, per-port eta comes from
   // the links.

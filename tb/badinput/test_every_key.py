@@ -29,7 +29,7 @@ SIM = sys.argv[1]
 SCEN = Path(sys.argv[2])
 # One scenario file per kind.
 FILES = {"pfc-avoidance": "pfc-avoidance.toml", "saturate": "worst-case.toml",
-         "collateral-damage": "collateral-damage.toml", "deadlock": "deadlock.toml"}
+         "collateral-damage": "collateral-damage.toml", "deadlock": "deadlock.toml", "benchmark": "benchmark.toml"}
 REFUSED = ("out of range", "expected", "is not", "empty", "not a range", "must", "no point", "give it once")
 FORBIDDEN = ("Traceback", "terminate called", "Segmentation fault", "AddressSanitizer", "runtime error:")
 
@@ -158,8 +158,17 @@ def hand_cases(tmp):
          'net.routes (--set): \'S0:L3:L1\' at switch S0 makes a routing loop toward H48: S0 -> L1 -> S0'),
         ("--trace on a network", [s["deadlock"], "--trace", "dsh:10"], "--trace", "a single-switch option"),
         ("--allow-lossy on a network", [s["deadlock"], "--allow-lossy"], "run.allow_lossy", "unknown key"),
-        ("--full on the single switch", [s["pfc-avoidance"], "--full"], "--full", "the deadlock scenario's option"),
-        ("--full on S2", [s["collateral-damage"], "--full"], "--full", "the deadlock scenario's option"),
+        ("--full on the single switch", [s["pfc-avoidance"], "--full"], "--full", "the deadlock and benchmark scenarios' option"),
+        ("--full on S2", [s["collateral-damage"], "--full"], "--full", "the deadlock and benchmark scenarios' option"),
+        ("a listed network beside a generated one", [s["benchmark"], "--set", "net.switches=A,B"], "net.switches",
+         "net.generate = leaf-spine"),
+        ("a background load above the total", [s["benchmark"], "--set", "traffic.background_load=0.95"],
+         "traffic.background_load", "above traffic.total_load"),
+        ("an odd fat-tree k", [s["benchmark"], "--set", "net.generate=fat-tree", "--set", "net.fat_tree_k=5"],
+         "net.fat_tree_k", "odd"),
+        ("more fan-in senders than hosts outside a rack", [s["benchmark"], "--set", "net.leaves=2", "--set",
+                                                          "traffic.fanin_senders=17"], "traffic.fanin_senders",
+         "outside the largest rack"),
         ("--set changes the kind", [s["pfc-avoidance"], "--set", "scenario.kind=deadlock"], "scenario.kind",
          "cannot change it"),
         ("an unknown kind", [str(unknown)], "scenario.kind", "unknown_kind.toml:2"),

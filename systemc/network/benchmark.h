@@ -1,0 +1,80 @@
+// Benchmark traffic (DSH paper §V-B, Fig. 14 and 15; §III, Fig. 5): a
+// generated leaf-spine or fat-tree (net.generate) of the paper's chip,
+// ECMP, background one-to-one flows of a published size distribution
+// between random hosts in random classes, and fan-in bursts (16 senders in
+// other racks, 64 KB each, one class) to a random receiver; both Poisson.
+// traffic.total_load (0.9) of the hosts' link capacity is offered, the
+// background taking traffic.background_load of it (the x-axis of Fig. 14)
+// and the fan-in the rest. Flows arrive for bench.duration_ms; the run then
+// goes on at most bench.drain_ms for them to finish, and the flows still
+// running at its end are counted and written, never dropped.
+//
+// A point is (scheme, cc, workload[, buffer_mb], background load, seed).
+// Each point streams one CSV row per flow as it finishes
+// (<ID>.flows.csv beside its result file) and keeps per traffic kind and
+// size bucket the count, the sums and log-binned histograms (1 % bins) of
+// FCT and slowdown, so memory grows with the flows in flight (and the
+// model's flow records), not with the rows written; the merge adds the
+// histograms of the seeds.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "net_setup.h"
+
+namespace dsh::net {
+
+void declare_benchmark_keys(KeyStore& k);
+// Every traffic and bench key against the topology, before any run.
+void validate_benchmark(const KeyStore& k, const NetSetup& s);
+
+// FCT and slowdown of a set of flows: count, sums, and histograms with
+// bins of 1 % (bin i holds values in [1.01^i, 1.01^(i+1))), mergeable.
+struct FctStats {
+  uint64_t n = 0;
+  double sum_fct_us = 0, sum_slowdown = 0;
+  std::map<int, uint64_t> fct_bins, slowdown_bins;
+  void add(double fct_us, double slowdown);
+  void merge(const FctStats& o);
+  // The q-quantile (0 < q <= 1): the geometric middle of the bin holding
+  // the ceil(q n)-th smallest value (within 0.5 % of it); 0 when empty.
+  static double quantile(const std::map<int, uint64_t>& bins, uint64_t n, double q);
+  static int bin(double v);
+  nlohmann::ordered_json to_json() const;
+  static FctStats from_json(const nlohmann::json& j);
+};
+
+// The ideal FCT of `bytes` from host src to host dst along the flow's ECMP
+// path, alone in the network: the first packet (min(bytes, packet_bytes))
+// serialised on every link and each link's propagation, each switch's
+// decision latency (kRtlLatency + 1 MMU cycles: the admission cycle and
+// the pipeline), and the rest of the flow at the slowest link's rate.
+// Picoseconds.
+uint64_t ideal_fct_ps(const Topology& t, const std::vector<double>& mmu_clock_ghz, uint32_t src, uint32_t dst,
+                      uint32_t flow, uint64_t bytes, uint64_t packet_bytes);
+
+// Size buckets from their upper edges (bytes): "<100KB", "100KB-1MB", ...
+std::vector<std::string> bucket_names(const std::vector<uint64_t>& edges);
+
+struct BenchJob {
+  std::string scheme, cc, workload, buffer_mb, load;  // buffer_mb "" = chip.buffer_cells
+  uint64_t seed = 0;
+};
+
+// One point: flows streamed to flows_csv (written under a temporary name,
+// renamed when the run ends; "" writes none); the metrics as JSON.
+nlohmann::ordered_json run_benchmark(const KeyStore& k, NetSetup& s, const BenchJob& j, const std::string& flows_csv);
+
+struct NetSweepOptions;
+
+// --list-points, --point, --merge, or every point not yet done in
+// OUT/points; then flows.csv, summary.json, summary.txt and benchmark.png.
+int benchmark_main(const KeyStore& k, const NetSweepOptions& o, bool plot, const std::string& python,
+                   const std::string& plot_script, bool full, bool reproducible);
+
+}  // namespace dsh::net

@@ -1,0 +1,118 @@
+#!/usr/bin/env python3
+"""The benchmark scenario end to end on a tiny leaf-spine (2 leaves x 2 spines x
+4 hosts, fan-ins of 4 senders, 0.1 ms of arrivals): the point list (IDs worked
+by hand), the default run's outputs (flows.csv one row per flow, summary.json's
+statistics, the plot), one process per point then --merge giving the same
+files byte for byte (--reproducible), and the resume.
+
+  test_benchmark_sim.py DSH_SIM SCENARIO_DIR WORK_DIR
+"""
+import csv
+import filecmp
+import json
+import os
+import shutil
+import subprocess
+import sys
+import unittest
+
+SIM, SCENARIOS, WORK = sys.argv[1], sys.argv[2], sys.argv[3]
+BENCH = os.path.join(SCENARIOS, "benchmark.toml")
+TINY = ["--set", "net.leaves=2", "--set", "net.spines=2", "--set", "net.hosts_per_leaf=4", "--set",
+        "traffic.fanin_senders=4", "--set", "bench.duration_ms=0.1", "--set", "bench.drain_ms=0.5", "--set",
+        "traffic.background_load=0.5", "--reproducible"]
+IDS = [f"benchmark,scheme={s},cc={c},workload=websearch,load=0.5,seed=1" for s in ("dsh", "sih")
+       for c in ("dcqcn", "powertcp")]
+COLUMNS = ["scheme", "cc", "workload", "buffer_mb", "load", "seed", "id", "src", "dst", "class", "kind", "size",
+           "start_us", "fct_us", "ideal_fct_us", "slowdown", "finished", "delivered"]
+
+
+def sim(*args):
+    p = subprocess.run([SIM, BENCH, *args], capture_output=True, text=True, timeout=600)
+    return p.returncode, p.stdout, p.stderr
+
+
+class Benchmark(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        shutil.rmtree(WORK, ignore_errors=True)
+        os.makedirs(WORK)
+
+    def test_1_points_listed(self):
+        rc, out, err = sim(*TINY, "--list-points")
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(out.split(), IDS)
+        # Fig. 5's buffer sweep and Fig. 15's workloads are coordinates too.
+        rc, out, err = sim(*TINY, "--set", "bench.buffer_mb=14,30", "--set", "traffic.workload=websearch,hadoop",
+                           "--set", "run.schemes=sih", "--set", "run.cc=powertcp", "--list-points")
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(out.split(), [f"benchmark,scheme=sih,cc=powertcp,workload={w},buffer_mb={b},load=0.5,seed=1"
+                                       for w in ("websearch", "hadoop") for b in ("14", "30")])
+
+    def test_2_default_run_outputs(self):
+        out_dir = os.path.join(WORK, "one")
+        rc, _, err = sim(*TINY, "-o", out_dir)
+        self.assertIn(rc, (0, 1), err)
+        s = json.load(open(os.path.join(out_dir, "summary.json")))
+        self.assertEqual(s["kind"], "benchmark")
+        self.assertEqual(s["topology"], {"generate": "leaf-spine", "switches": 4, "hosts": 8, "leaves": 2, "spines": 2,
+                                         "hosts_per_leaf": 4})
+        self.assertIn("shrunk", s)
+        rows = list(csv.DictReader(open(os.path.join(out_dir, "flows.csv"))))
+        self.assertEqual(list(rows[0].keys()), COLUMNS)
+        total = 0
+        for cc in ("dcqcn", "powertcp"):
+            for sch in ("dsh", "sih"):
+                x = s["results"]["websearch"]["chip"][cc]["0.5"][sch]
+                for kind in ("background", "fanin"):
+                    k = x[kind]
+                    self.assertEqual(k["flows"], k["finished"] + k["unfinished"])
+                    mine = [r for r in rows if r["cc"] == cc and r["scheme"] == sch and r["kind"] == kind]
+                    self.assertEqual(len(mine), k["flows"])
+                    done = [r for r in mine if r["finished"] == "1"]
+                    self.assertEqual(len(done), k["finished"])
+                    total += k["flows"]
+                    if done:
+                        mean = sum(float(r["fct_us"]) for r in done) / len(done)
+                        self.assertAlmostEqual(k["all"]["mean_fct_us"], mean, delta=0.002 + 1e-6 * mean)
+                        for r in done:  # slowdown = FCT / ideal, and never below 1 by more than rounding
+                            self.assertAlmostEqual(float(r["slowdown"]),
+                                                   float(r["fct_us"]) / float(r["ideal_fct_us"]), places=4)
+                            self.assertGreaterEqual(float(r["slowdown"]), 0.9999)
+                        fcts = sorted(float(r["fct_us"]) for r in done)
+                        p99 = fcts[max(0, -(-99 * len(fcts) // 100) - 1)]
+                        self.assertAlmostEqual(k["all"]["p99_fct_us"], p99, delta=0.006 * p99)
+                    for r in mine:
+                        if kind == "fanin":
+                            self.assertEqual((r["size"], r["class"]), ("66000", "0"))  # 64 KB in whole 1500 B packets
+                        else:
+                            self.assertNotEqual(r["class"], "0")
+            self.assertIn("background", s["normalised"]["websearch"]["chip"][cc]["0.5"])
+        self.assertEqual(len(rows), total)
+        self.assertTrue(os.path.getsize(os.path.join(out_dir, "benchmark.png")) > 1000)
+        for id_ in IDS:
+            self.assertTrue(os.path.exists(os.path.join(out_dir, "points", id_ + ".json")))
+            self.assertTrue(os.path.exists(os.path.join(out_dir, "points", id_ + ".flows.csv")))
+        # Run again: every point is done, nothing runs, the same outputs.
+        before = open(os.path.join(out_dir, "summary.json")).read()
+        rc, _, err = sim(*TINY, "-o", out_dir)
+        self.assertIn("4 of 4 points already done", err)
+        self.assertEqual(open(os.path.join(out_dir, "summary.json")).read(), before)
+
+    def test_3_points_then_merge_equal_one_process(self):
+        one = os.path.join(WORK, "one")
+        if not os.path.exists(os.path.join(one, "summary.json")):
+            self.skipTest("needs test_2")
+        pts = os.path.join(WORK, "merged", "points")
+        for id_ in IDS:
+            rc, out, err = sim(*TINY, "--point", id_, "-o", pts)
+            self.assertIn(rc, (0, 1), err)
+        merged = os.path.join(WORK, "merged")
+        rc, _, err = sim(*TINY, "--merge", pts, "-o", merged, "--no-plot")
+        self.assertIn(rc, (0, 1), err)
+        for f in ("summary.json", "summary.txt", "flows.csv"):
+            self.assertTrue(filecmp.cmp(os.path.join(one, f), os.path.join(merged, f), shallow=False), f)
+
+
+if __name__ == "__main__":
+    unittest.main(argv=[sys.argv[0], "-v"])
