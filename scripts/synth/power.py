@@ -476,7 +476,7 @@ def run_power(cfg, out, lib, head, opts, res_tools, steps):
     (o / "power.tcl").write_text("\n".join(tcl) + "\n")
     t_sta = time.monotonic()
     rc, _ = run_tool(["sta", "-no_init", "-no_splash", "-exit", str(o / "power.tcl")],
-                       o / "power.log", o, timeout=opts.timeout_s)
+                     o / "power.log", o, timeout=opts.timeout_s)
     text = (o / "power.log").read_text(errors="replace")
     fallback, cross = None, None
     if rc < 0 and "records" in blocks:  # the crash above: per block from two runs
