@@ -367,9 +367,33 @@ class Lockstep final : public MmuModel {
   int64_t last_full_ = -1;  // the last cycle after which every entry matched, -1 none yet
 };
 
-class Delayed final : public MmuModel {
+// A model wrapped around another: every query goes to the inner one;
+// Delayed and Recording override what they change.
+class Wrapped : public MmuModel {
  public:
-  Delayed(std::unique_ptr<MmuModel> inner, unsigned d) : inner_(std::move(inner)), d_(d), pending_(d) {}
+  explicit Wrapped(std::unique_ptr<MmuModel> inner) : inner_(std::move(inner)) {}
+  const CycleOut& step(const CycleIn& in) override { return inner_->step(in); }
+  const CycleOut& skip_idle(uint64_t n) override { return inner_->skip_idle(n); }
+  void finish() override { inner_->finish(); }
+  bool quiet() const override { return inner_->quiet(); }
+  unsigned latency() const override { return inner_->latency(); }
+  const Config& config() const override { return inner_->config(); }
+  uint64_t cycle() const override { return inner_->cycle(); }
+  uint64_t s() const override { return inner_->s(); }
+  uint64_t errors() const override { return inner_->errors(); }
+  bool error_sticky() const override { return inner_->error_sticky(); }
+  QueueState queue(uint32_t p, uint32_t q) const override { return inner_->queue(p, q); }
+  PortState port(uint32_t p) const override { return inner_->port(p); }
+  const char* name() const override { return inner_->name(); }
+  bool has_stats() const override { return inner_->has_stats(); }
+
+ protected:
+  std::unique_ptr<MmuModel> inner_;
+};
+
+class Delayed final : public Wrapped {
+ public:
+  Delayed(std::unique_ptr<MmuModel> inner, unsigned d) : Wrapped(std::move(inner)), d_(d), pending_(d) {}
   // pending_ is a ring of the last d inputs (idle before the first d
   // cycles); next_ is the oldest, the one the inner model takes now.
   const CycleOut& step(const CycleIn& in) override {
@@ -384,7 +408,6 @@ class Delayed final : public MmuModel {
     }
     return inner_->step(next);
   }
-  void finish() override { inner_->finish(); }
   bool quiet() const override {
     return inner_->quiet() && std::all_of(pending_.begin(), pending_.end(), [](const CycleIn& i) { return i.idle(); });
   }
@@ -396,18 +419,9 @@ class Delayed final : public MmuModel {
     return inner_->skip_idle(n);
   }
   unsigned latency() const override { return d_ + inner_->latency(); }
-  const Config& config() const override { return inner_->config(); }
   uint64_t cycle() const override { return cycle_; }
-  uint64_t s() const override { return inner_->s(); }
-  uint64_t errors() const override { return inner_->errors(); }
-  bool error_sticky() const override { return inner_->error_sticky(); }
-  QueueState queue(uint32_t p, uint32_t q) const override { return inner_->queue(p, q); }
-  PortState port(uint32_t p) const override { return inner_->port(p); }
-  const char* name() const override { return inner_->name(); }
-  bool has_stats() const override { return inner_->has_stats(); }
 
  private:
-  std::unique_ptr<MmuModel> inner_;
   unsigned d_;
   std::vector<CycleIn> pending_;
   unsigned next_ = 0, filled_ = 0;
@@ -417,34 +431,21 @@ class Delayed final : public MmuModel {
 
 // Writes every input that is not idle as a stimulus row at the cycle it is
 // given (idle cycles, stepped or skipped, are the rows' gaps).
-class Recording final : public MmuModel {
+class Recording final : public Wrapped {
  public:
-  Recording(std::unique_ptr<MmuModel> inner, std::ostream& out) : inner_(std::move(inner)), out_(out) {
+  Recording(std::unique_ptr<MmuModel> inner, std::ostream& out) : Wrapped(std::move(inner)), out_(out) {
     write_stimulus_header(out_, inner_->config());
   }
   const CycleOut& step(const CycleIn& in) override {
     if (!in.idle()) write_stimulus_row(out_, inner_->cycle(), in);
     return inner_->step(in);
   }
-  const CycleOut& skip_idle(uint64_t n) override { return inner_->skip_idle(n); }
   void finish() override {
     out_.flush();
     inner_->finish();
   }
-  bool quiet() const override { return inner_->quiet(); }
-  unsigned latency() const override { return inner_->latency(); }
-  const Config& config() const override { return inner_->config(); }
-  uint64_t cycle() const override { return inner_->cycle(); }
-  uint64_t s() const override { return inner_->s(); }
-  uint64_t errors() const override { return inner_->errors(); }
-  bool error_sticky() const override { return inner_->error_sticky(); }
-  QueueState queue(uint32_t p, uint32_t q) const override { return inner_->queue(p, q); }
-  PortState port(uint32_t p) const override { return inner_->port(p); }
-  const char* name() const override { return inner_->name(); }
-  bool has_stats() const override { return inner_->has_stats(); }
 
  private:
-  std::unique_ptr<MmuModel> inner_;
   std::ostream& out_;
 };
 
