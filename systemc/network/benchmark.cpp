@@ -18,7 +18,6 @@
 #include "input.h"
 #include "net_points.h"
 #include "output.h"
-#include "resources.h"
 #include "tlm_netlist.h"
 #include "workload.h"
 
@@ -710,15 +709,7 @@ int write_benchmark_outputs(const KeyStore& k, const NetSetup& s, const std::vec
   write_file_atomically(out_dir + "/summary.json", j.dump(2) + "\n");
   write_file_atomically(out_dir + "/summary.txt", txt.str());
   std::fprintf(stderr, "%s", txt.str().c_str());
-  if (plot) {
-    try {
-      const std::string cmd = "'" + python + "' '" + given_or_resource(plot_script, DSH_PLOT_NET_SCRIPT) +
-                              "' --benchmark '" + out_dir + "/summary.json' '" + out_dir + "/benchmark.png'";
-      if (std::system(cmd.c_str()) != 0) std::fprintf(stderr, "dsh-sim: plot failed: %s\n", cmd.c_str());
-    } catch (const ResourceError& e) {
-      std::fprintf(stderr, "dsh-sim: plot failed: %s\n", e.what());
-    }
-  }
+  if (plot) plot_net(python, plot_script, "--benchmark '" + out_dir + "/summary.json' '" + out_dir + "/benchmark.png'");
   std::fprintf(stderr, "wrote %s/flows.csv, summary.txt, summary.json%s\n", out_dir.c_str(), plot ? ", benchmark.png" : "");
   return errors.empty() && drops == 0 ? kExitOk : kExitCheckFailed;
 }

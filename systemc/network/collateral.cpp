@@ -15,7 +15,6 @@
 #include "net_points.h"
 #include "tlm_netlist.h"
 #include "output.h"
-#include "resources.h"
 
 namespace dsh::net {
 
@@ -427,16 +426,7 @@ int write_collateral_outputs(const KeyStore& k, const NetSetup& s, const std::ve
   write_file_atomically(out_dir + "/summary.json", j.dump(2) + "\n");
   write_file_atomically(out_dir + "/summary.txt", txt.str());
   std::fprintf(stderr, "%s", txt.str().c_str());
-  if (plot) {
-    const std::string png = out_dir + "/collateral.png";
-    try {
-      const std::string cmd = "'" + python + "' '" + given_or_resource(plot_script, DSH_PLOT_NET_SCRIPT) + "' '" +
-                              out_dir + "/throughput.csv' '" + png + "'";
-      if (std::system(cmd.c_str()) != 0) std::fprintf(stderr, "dsh-sim: plot failed: %s\n", cmd.c_str());
-    } catch (const ResourceError& e) {
-      std::fprintf(stderr, "dsh-sim: plot failed: %s\n", e.what());
-    }
-  }
+  if (plot) plot_net(python, plot_script, "'" + out_dir + "/throughput.csv' '" + out_dir + "/collateral.png'");
   std::fprintf(stderr, "wrote %s/throughput.csv, summary.txt, summary.json%s\n", out_dir.c_str(), plot ? ", collateral.png" : "");
   if (errors) return kExitCheckFailed;
   if (drops) return kExitCheckFailed;

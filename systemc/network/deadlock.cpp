@@ -19,7 +19,6 @@
 #include "net_points.h"
 #include "tlm_netlist.h"
 #include "output.h"
-#include "resources.h"
 #include "wilson.h"
 #include "workload.h"
 
@@ -540,15 +539,7 @@ int write_deadlock_outputs(const KeyStore& k, const Topology& topo, std::vector<
   write_file_atomically(out_dir + "/summary.json", j.dump(2) + "\n");
   write_file_atomically(out_dir + "/summary.txt", txt.str());
   std::fprintf(stderr, "%s", txt.str().c_str());
-  if (plot) {
-    try {
-      const std::string cmd = "'" + python + "' '" + given_or_resource(plot_script, DSH_PLOT_NET_SCRIPT) +
-                              "' --deadlock '" + out_dir + "/summary.json' '" + out_dir + "/deadlock.png'";
-      if (std::system(cmd.c_str()) != 0) std::fprintf(stderr, "dsh-sim: plot failed: %s\n", cmd.c_str());
-    } catch (const ResourceError& e) {
-      std::fprintf(stderr, "dsh-sim: plot failed: %s\n", e.what());
-    }
-  }
+  if (plot) plot_net(python, plot_script, "--deadlock '" + out_dir + "/summary.json' '" + out_dir + "/deadlock.png'");
   std::fprintf(stderr, "wrote %s/deadlock.csv, summary.txt, summary.json%s\n", out_dir.c_str(), plot ? ", deadlock.png" : "");
   if (errors || drops) return kExitCheckFailed;
   return kExitOk;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <sstream>
 
@@ -9,6 +10,7 @@
 #include "cli_common.h"
 #include "input.h"
 #include "output.h"
+#include "resources.h"
 
 namespace dsh::net {
 
@@ -147,6 +149,15 @@ int run_net_sweep(const NetSweep& sw, const NetSweepOptions& o) {
     return kExitInterrupted;
   }
   return sw.write_outputs(metrics);
+}
+
+void plot_net(const std::string& python, const std::string& plot_script, const std::string& args) {
+  try {
+    const std::string cmd = "'" + python + "' '" + given_or_resource(plot_script, DSH_PLOT_NET_SCRIPT) + "' " + args;
+    if (std::system(cmd.c_str()) != 0) std::fprintf(stderr, "dsh-sim: plot failed: %s\n", cmd.c_str());
+  } catch (const ResourceError& e) {
+    std::fprintf(stderr, "dsh-sim: plot failed: %s\n", e.what());
+  }
 }
 
 }  // namespace dsh::net

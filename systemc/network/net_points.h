@@ -68,4 +68,9 @@ std::string net_points_dir(const NetSweepOptions& o);
 // dsh-sim's exit status (2 for a refused merge or an unknown point).
 int run_net_sweep(const NetSweep& sweep, const NetSweepOptions& o);
 
+// Runs the network plot script (plot_script, or the installed plot_net.py)
+// with `args` (already quoted) under `python`; a failure is reported on
+// stderr and does not fail the run.
+void plot_net(const std::string& python, const std::string& plot_script, const std::string& args);
+
 }  // namespace dsh::net
