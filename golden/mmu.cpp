@@ -50,7 +50,10 @@ Mmu::Mmu(const Config& cfg, const RtlWidths& widths) : cfg_(cfg) {
 void Mmu::reset() {
   queues_.assign(size_t(cfg_.n_ports) * cfg_.n_queues, QueueState{});
   ports_.assign(cfg_.n_ports, PortState{});
-  s_hist_.assign(cfg_.thresh_latency, 0);
+  s_hist_.fill(0);
+  s_head_ = 0;
+  thr_s_ = 0;
+  thr_ = thresholds_for(0);
   s_ = buffered_ = errors_ = cycle_ = idle_run_ = 0;
   error_sticky_ = false;
   out_ = CycleOut{};
@@ -169,8 +172,20 @@ void Mmu::run_port_fsm(uint32_t p, const Thresholds& thr) {
 }
 
 const CycleOut& Mmu::step(const CycleIn& in) {
+  // An idle cycle of a quiet model: the last L + 1 cycles were idle, so S_{c-L}
+  // = S and the results are those of the last cycle, itself idle; only the
+  // cycle count moves (as in skip_idle).
+  if (in.idle() && quiet()) {
+    ++cycle_;
+    return out_;
+  }
   out_ = CycleOut{};
-  const Thresholds thr = thresholds_for(s_hist_.front());  // S_{c-L}; port 0's queue limits
+  const uint64_t s_old = s_hist_[s_head_];  // S_{c-L}
+  if (s_old != thr_s_) {
+    thr_s_ = s_old;
+    thr_ = thresholds_for(s_old);
+  }
+  const Thresholds thr = thr_;  // port 0's queue limits
   out_.thr = thr;
 
   const bool deq_ok = in.deq.valid && !bad_index(in.deq) &&
@@ -196,8 +211,8 @@ const CycleOut& Mmu::step(const CycleIn& in) {
   }
   std::sort(out_.events.begin(), out_.events.begin() + out_.n_events);
   out_.s = s_;
-  s_hist_.pop_front();
-  s_hist_.push_back(s_);
+  s_hist_[s_head_] = s_;
+  if (++s_head_ == cfg_.thresh_latency) s_head_ = 0;
   ++cycle_;
   idle_run_ = in.idle() ? idle_run_ + 1 : 0;
   return out_;

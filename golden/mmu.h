@@ -122,7 +122,14 @@ class Mmu {
   uint64_t cnt_mask_;
   std::vector<QueueState> queues_;
   std::vector<PortState> ports_;
-  std::deque<uint64_t> s_hist_;  // S at the end of the last L cycles, oldest first
+  // S at the end of the last L cycles: a ring of L entries, the oldest at
+  // s_head_ (L <= kThreshLatencyMax).
+  std::array<uint64_t, kThreshLatencyMax> s_hist_{};
+  unsigned s_head_ = 0;
+  // thresholds_for(thr_s_), the last thresholds computed (a pure function of
+  // S: step() recomputes them only when S_{c-L} changes).
+  uint64_t thr_s_ = 0;
+  Thresholds thr_;
   uint64_t s_ = 0;
   uint64_t buffered_ = 0;
   uint64_t errors_ = 0;
