@@ -58,6 +58,16 @@ std::string join_choices(const std::vector<std::string>& c) {
   return s;
 }
 
+// A key with its name, type, default and help; the rest set by the caller.
+Key declared(const std::string& name, KeyType type, const std::string& def, const std::string& help) {
+  Key k;
+  k.name = name;
+  k.type = type;
+  k.def = def;
+  k.help = help;
+  return k;
+}
+
 }  // namespace
 
 std::vector<std::string> list_items(const std::string& v) {
@@ -83,18 +93,18 @@ std::vector<std::string> expand_range(const std::string& item, const std::string
 }
 
 Key text_key(const std::string& name, const std::string& def, const std::string& help) {
-  return Key{name, KeyType::Text, def, help};
+  return declared(name, KeyType::Text, def, help);
 }
 
 Key uint_key(const std::string& name, uint64_t lo, uint64_t hi, const std::string& def, const std::string& help) {
-  Key k{name, KeyType::Uint, def, help};
+  Key k = declared(name, KeyType::Uint, def, help);
   k.lo = double(lo);
   k.hi = double(hi);
   return k;
 }
 
 Key int_key(const std::string& name, int64_t lo, int64_t hi, const std::string& def, const std::string& help) {
-  Key k{name, KeyType::Int, def, help};
+  Key k = declared(name, KeyType::Int, def, help);
   k.lo = double(lo);
   k.hi = double(hi);
   return k;
@@ -102,7 +112,7 @@ Key int_key(const std::string& name, int64_t lo, int64_t hi, const std::string& 
 
 Key real_key(const std::string& name, double lo, double hi, bool lo_open, const std::string& def,
              const std::string& help) {
-  Key k{name, KeyType::Real, def, help};
+  Key k = declared(name, KeyType::Real, def, help);
   k.lo = lo;
   k.hi = hi;
   k.lo_open = lo_open;
@@ -110,19 +120,19 @@ Key real_key(const std::string& name, double lo, double hi, bool lo_open, const 
 }
 
 Key bool_key(const std::string& name, const std::string& def, const std::string& help) {
-  return Key{name, KeyType::Bool, def, help};
+  return declared(name, KeyType::Bool, def, help);
 }
 
 Key choice_key(const std::string& name, std::vector<std::string> choices, const std::string& def,
                const std::string& help) {
-  Key k{name, KeyType::Choice, def, help};
+  Key k = declared(name, KeyType::Choice, def, help);
   k.choices = std::move(choices);
   return k;
 }
 
 Key list_key(const std::string& name, const std::string& def, const std::string& help,
              std::function<void(const std::string&)> check, std::vector<std::string> choices) {
-  Key k{name, KeyType::List, def, help};
+  Key k = declared(name, KeyType::List, def, help);
   k.check = std::move(check);
   k.choices = std::move(choices);
   return k;

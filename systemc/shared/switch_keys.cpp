@@ -43,9 +43,9 @@ void declare_switch_keys(KeyStore& k) {
     if (name == "scheme" || name == "port_headroom_cells") continue;
     const std::string help = std::string(f.help) + (*f.unit ? ", " + std::string(f.unit) : "");
     if (name == "headroom_cells") {
-      Key h{"chip.headroom_cells", KeyType::Text, "auto",
-            "eta, cells: auto = spec §1.3 of each port's link plus the switch's admission wait and decision latency "
-            "(spec §7.2), or a number for every port"};
+      Key h = text_key("chip.headroom_cells", "auto",
+                       "eta, cells: auto = spec §1.3 of each port's link plus the switch's admission wait and decision "
+                       "latency (spec §7.2), or a number for every port");
       const int64_t lo = f.lo, hi = f.hi;
       h.check = [lo, hi](const std::string& v) {
         if (v != "auto") parse_uint("chip.headroom_cells", v, uint64_t(lo), uint64_t(hi));
