@@ -182,7 +182,8 @@ def build_parser():
     w.add_argument("--power", action="store_true",
                    help="report_power per block (threshold pipeline, records, statistics, "
                         "rest): the blocks are kept as modules in synthesis, the activity is "
-                        "counted in a simulated workload (dsh-run, the Verilated RTL)")
+                        "counted in a simulated workload through the Verilated RTL "
+                        "(--power-workload)")
     w.add_argument("--power-workload", choices=("auto", "s1", "random"), default="auto",
                    help="the activity: s1 runs S1 (scenarios/pfc-avoidance.toml) at --power-burst "
                         "with the MMU clocked at the --period clock and replays its busiest "

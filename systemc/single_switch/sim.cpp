@@ -163,11 +163,11 @@ PointResult run_point(const Params& p, const PointSpec& s) {
         std::remove(vcd.c_str());
         std::ofstream(s.trace_stem + ".gtkw") << gtkw_text(p, fst, end_ps);
         r.note = "trace: " + fst + " (gtkwave " + s.trace_stem + ".gtkw)";
-        r.note += "\nMMU stimulus: " + s.trace_stem + ".stim.csv (dsh-replay FILE -b rtl --fst F: every RTL signal)";
       } else {
         std::ofstream(s.trace_stem + ".gtkw") << gtkw_text(p, vcd, end_ps);
         r.note = "trace: " + vcd + " (vcd2fst failed; gtkwave " + s.trace_stem + ".gtkw)";
       }
+      r.note += "\nMMU stimulus: " + s.trace_stem + ".stim.csv (dsh-replay FILE -b rtl --fst F: every RTL signal)";
     }
     const net::SwitchStats& st = fab.stats(0);
     m.fanin_pause_us = sw.fanin_paused_us();
