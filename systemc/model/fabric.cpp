@@ -22,6 +22,17 @@ struct Fabric::SwitchNode {
   };
   Ring<InFlight> in_flight;
   size_t real_in_flight = 0;
+  // A model without the decision latency (the golden model in a network,
+  // switch_chips): it decides a cycle when stepped, and the fabric holds
+  // the results until they would come out of the RTL. Only a cycle with
+  // results is kept; idle cycles are skipped in O(1) once it is quiet.
+  bool lag = false;
+  struct Decided {
+    uint64_t act;  // the cycle at whose start the results act
+    CycleOut out;
+    Pkt* pkt;
+  };
+  Ring<Decided> decided;
   uint64_t next_cycle = 0;  // cycles stepped so far
   uint64_t last_wanted = ~uint64_t(0);  // the cycle last given an event
   bool have_result = false;   // results of cycle result_cycle, to act at its end
@@ -64,7 +75,11 @@ std::vector<SwitchChip> switch_chips(const Topology& topo, const std::vector<Chi
     if (topo.ports(int(s)).size() > chips[s].mmu.n_ports)
       throw ConfigError("switch " + topo.name(int(s)) + " has " + std::to_string(topo.ports(int(s)).size()) +
                         " links, its chip n_ports = " + std::to_string(chips[s].mmu.n_ports));
-    out.push_back(SwitchChip{chips[s].cell_bytes, chips[s].mmu_clock_ghz, make_switch_mmu(chips[s], p, topo.name(int(s)))});
+    // The golden model undelayed: the fabric holds its results instead
+    // (SwitchNode::lag), which spares the idle cycles of the delay line.
+    std::unique_ptr<MmuModel> m = chips[s].backend == Backend::Golden ? make_model(Backend::Golden, chips[s].mmu)
+                                                                       : make_switch_mmu(chips[s], p, topo.name(int(s)));
+    out.push_back(SwitchChip{chips[s].cell_bytes, chips[s].mmu_clock_ghz, std::move(m)});
   }
   return out;
 }
@@ -104,13 +119,15 @@ Fabric::Fabric(const Topology& topo, std::vector<SwitchChip> chips, const Fabric
       this);
   if (chips.size() != topo.n_switches()) throw std::logic_error("Fabric: one chip per switch");
   for (size_t s = 0; s < topo.n_switches(); ++s) {
-    if (!chips[s].mmu || chips[s].mmu->latency() != kRtlLatency)
-      throw std::logic_error("Fabric: a switch's MMU must have the decision latency kRtlLatency");
+    if (!chips[s].mmu || (chips[s].mmu->latency() != kRtlLatency && chips[s].mmu->latency() != 0))
+      throw std::logic_error("Fabric: a switch's MMU must have the decision latency kRtlLatency, or none");
     auto sw = std::make_unique<SwitchNode>();
     sw->id = int(s);
     sw->cell_bytes = chips[s].cell_bytes;
     sw->period_ps = uint64_t(1000.0 / chips[s].mmu_clock_ghz + 0.5);
     sw->mmu = std::move(chips[s].mmu);
+    sw->lag = sw->mmu->latency() == 0;
+    held_ |= sw->lag;
     sw_.push_back(std::move(sw));
   }
   for (size_t h = 0; h < topo.n_hosts(); ++h) {
@@ -123,8 +140,9 @@ Fabric::~Fabric() = default;
 
 Pkt* Fabric::alloc() {
   if (free_.empty()) {
-    pool_.push_back(std::make_unique<Pkt>());
-    return pool_.back().get();
+    pool_.push_back(std::make_unique<Pkt[]>(kPoolBlock));
+    for (size_t i = kPoolBlock; i-- > 1;) free_.push_back(&pool_.back()[i]);
+    return &pool_.back()[0];
   }
   Pkt* p = free_.back();
   free_.pop_back();
@@ -550,9 +568,17 @@ void Fabric::mmu_step(int s, const CycleIn& in, Pkt* enq_pkt) {
   sw.st.mmu_cycles = ++sw.next_cycle;
   const bool real = !in.idle();
   sw.st.mmu_busy_cycles += real;
+  if (sw.lag) {  // decided now; held until the cycle its results act
+    if (real) mmu_want(s, cycle + kRtlLatency + 1);
+    if (out.error())
+      throw std::runtime_error("switch " + topo_.name(s) + ": MMU protocol error at cycle " + std::to_string(cycle) +
+                               (out.enq_error ? " (enqueue)" : " (dequeue)"));
+    if (enq_pkt || out.n_events) sw.decided.push_back({cycle + kRtlLatency + 1, out, enq_pkt});
+    return;
+  }
   sw.real_in_flight += real;
   sw.in_flight.push_back({in, enq_pkt});
-  if (real) mmu_want(s, cycle + kRtlLatency + 1);  // its results act then (every MMU here has kRtlLatency)
+  if (real) mmu_want(s, cycle + kRtlLatency + 1);  // its results act then
   if (sw.in_flight.size() <= kRtlLatency) return;  // pipeline filling: no results yet
   const SwitchNode::InFlight done = sw.in_flight.front();
   sw.in_flight.pop_front();
@@ -578,7 +604,24 @@ void Fabric::mmu_tick(int s, uint64_t c) {
   SwitchNode& sw = *sw_[s];
   if (c < sw.next_cycle) return;  // already stepped
   try {
-    while (sw.next_cycle < c) {
+    if (sw.lag) {
+      if (sw.next_cycle < c) {  // idle cycles: no results (the state machines run only on requests)
+        sw.mmu->skip_idle(c - sw.next_cycle);
+        sw.next_cycle = c;
+        sw.st.mmu_cycles = c;
+      }
+      if (!sw.decided.empty() && sw.decided.front().act <= c) {
+        const SwitchNode::Decided& d = sw.decided.front();
+        if (d.act < c)
+          throw std::logic_error("switch " + topo_.name(s) + ": MMU results due at cycle " + std::to_string(d.act) +
+                                 " found late, at cycle " + std::to_string(c));
+        sw.have_result = true;
+        sw.result = d.out;
+        sw.result_pkt = d.pkt;
+        sw.decided.pop_front();
+      }
+    }
+    while (!sw.lag && sw.next_cycle < c) {
       if (!sw.real_in_flight) {
         const CycleOut& out = sw.mmu->skip_idle(c - sw.next_cycle);
         if (on_mmu_out) on_mmu_out(s, out);

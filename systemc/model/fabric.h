@@ -11,9 +11,14 @@
 // dsh::MmuModel): one enqueue and one dequeue per MMU cycle in request
 // order, an enqueue in the first cycle starting at or after the packet's
 // last bit arrived, a dequeue when the packet starts on the wire, results
-// after kRtlLatency cycles (make_delayed) at the end of the cycle they come
-// out in; cycles without a request or a result are skipped once the MMU is
-// quiet (MmuModel::skip_idle). PAUSE/RESUME frames (level mode, spec §6.2)
+// after kRtlLatency cycles at the end of the cycle they come out in; cycles
+// without a request or a result are skipped once the MMU is quiet
+// (MmuModel::skip_idle). The RTL has that latency itself; the golden model
+// of a network switch (ChipSpec) decides when stepped and the fabric holds
+// its results for kRtlLatency cycles, which gives the same results without
+// stepping the delay line's idle cycles (a model given as SwitchChip is
+// delayed by its maker, make_switch_mmu, so that the hooks read its state
+// in step with its outputs). PAUSE/RESUME frames (level mode, spec §6.2)
 // are 64 B class-7 frames toward the peer of the paused ingress port, sent
 // before any queued CNP; they act processing_bytes at link rate after their
 // first bit arrived (spec §7.1 item 3) and stop the peer's class (or, for a
@@ -41,6 +46,7 @@
 #include <functional>
 #include <memory>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -55,7 +61,9 @@
 
 namespace dsh::net {
 
-struct Pkt {
+// One cache line each (alignas): a packet is read at each hop after long
+// waits in queues, so one miss, not two, brings it in.
+struct alignas(64) Pkt {
   enum Kind : uint8_t { Data, Cnp, Pause, Ack };
   Kind kind = Data;
   uint8_t cls = 0;
@@ -196,6 +204,8 @@ class Fabric {
   // Runs the events up to until_ps (or until stop()): on the event queue
   // itself, or through `kernel` when one is set (the SystemC netlist).
   void run(uint64_t until_ps) {
+    if (held_ && (on_retire || on_mmu_out))
+      throw std::logic_error("Fabric: on_retire and on_mmu_out need MMUs with the decision latency (SwitchChip)");
     if (kernel) kernel(until_ps);
     else ev_.run(until_ps);
   }
@@ -260,12 +270,14 @@ class Fabric {
   std::vector<std::unique_ptr<SwitchNode>> sw_;
   std::vector<std::unique_ptr<HostNode>> hosts_;
   std::vector<NetFlow> flows_;
-  std::vector<std::unique_ptr<Pkt>> pool_;
+  std::vector<std::unique_ptr<Pkt[]>> pool_;  // blocks of kPoolBlock packets
+  static constexpr size_t kPoolBlock = 1024;
   std::vector<Pkt*> free_;
   std::vector<IntStack> tel_;     // PowerTCP telemetry, one per packet carrying it
   std::vector<int32_t> tel_free_;
   std::mt19937_64 rng_;
-  uint32_t start_lane_ = 0;  // flow starts, scheduled in time order by most scenarios
+  uint32_t start_lane_ = 0;
+  bool held_ = false;  // some switch's results are held by the fabric (SwitchNode::lag)  // flow starts, scheduled in time order by most scenarios
 };
 
 }  // namespace dsh::net
