@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "config.h"
+#include "ring.h"
 
 namespace dsh::net {
 
@@ -74,9 +75,17 @@ class EventQueue {
     schedule_call(t_ps < now_ ? now_ : t_ps, key(phase), h, ctx, item);
   }
 
+  // The place in the order of an event scheduled now, for one that may be
+  // scheduled later (call_at_key) or never: it then runs where it would have
+  // run had it been scheduled now.
+  uint64_t reserve_key(unsigned phase = kPhaseNormal) { return key(phase); }
+  void call_at_key(uint64_t t_ps, uint64_t k, Handler h, void* ctx, void* item) {
+    schedule_call(t_ps < now_ ? now_ : t_ps, k, h, ctx, item);
+  }
+
   // A new lane whose events call handler(ctx, item).
   uint32_t add_lane(LaneHandler handler, void* ctx) {
-    lanes_.push_back(Lane{handler, ctx, {}, 0});
+    lanes_.push_back(Lane{handler, ctx, {}});
     return uint32_t(lanes_.size() - 1);
   }
   // handler(ctx, item) at t_ps in lane `lane`. An event earlier than the
@@ -85,9 +94,7 @@ class EventQueue {
   void lane_at(uint32_t lane, uint64_t t_ps, void* item, unsigned phase = kPhaseNormal) {
     Lane& l = lanes_[lane];
     const Entry e{t_ps < now_ ? now_ : t_ps, key(phase), item, lane | kLaneBit};  // (now_ <= t: its bucket)
-    if (l.head == l.items.size()) {  // empty: its first event enters the heap
-      l.items.clear();
-      l.head = 0;
+    if (l.items.empty()) {  // its first event enters the heap
       l.items.push_back(LaneItem{e.t, e.key, item});
       push(e);
       return;
@@ -96,10 +103,6 @@ class EventQueue {
     if (e.t < back.t || (e.t == back.t && e.key < back.key)) {
       schedule_call(e.t, e.key, l.handler, l.ctx, item);
       return;
-    }
-    if (l.head >= 256 && 2 * l.head >= l.items.size()) {  // drop what has run: memory follows what waits
-      l.items.erase(l.items.begin(), l.items.begin() + std::ptrdiff_t(l.head));
-      l.head = 0;
     }
     l.items.push_back(LaneItem{e.t, e.key, item});
   }
@@ -123,8 +126,9 @@ class EventQueue {
       ++executed_;
       if (e.slot & kLaneBit) {
         Lane& l = lanes_[e.slot & ~kLaneBit];
-        if (++l.head < l.items.size()) {  // the lane's next event takes its place
-          const LaneItem& n = l.items[l.head];
+        l.items.pop_front();
+        if (!l.items.empty()) {  // the lane's next event takes its place
+          const LaneItem& n = l.items.front();
           push(Entry{n.t, n.key, n.item, e.slot});
         }
         l.handler(l.ctx, e.item);
@@ -176,8 +180,10 @@ class EventQueue {
   struct Lane {
     LaneHandler handler;
     void* ctx;
-    std::vector<LaneItem> items;  // items[head..] wait; items[head] is in the heap
-    size_t head;
+    // Its events in order; the first is in the queue. A ring: the memory a
+    // lane touches is that of its packets in flight (a few hundred bytes),
+    // which stays in cache.
+    Ring<LaneItem> items;
   };
   struct Call {
     Handler h;

@@ -34,7 +34,19 @@ struct Fabric::SwitchNode {
   };
   Ring<Decided> decided;
   uint64_t next_cycle = 0;  // cycles stepped so far
-  uint64_t last_wanted = ~uint64_t(0);  // the cycle last given an event
+  uint64_t last_wanted = ~uint64_t(0);  // the cycle last given an event (or a reserved place)
+  // Held results (lag): a cycle that decided nothing to act on (a dequeue
+  // without events) needs no tick kRtlLatency + 1 cycles later, but the
+  // delayed model's switch had one there; its place in the event order is
+  // reserved, and a tick wanted for that cycle later takes it, so that the
+  // switches' ticks of a cycle run in the same order as with a delayed
+  // model (the RTL's): the results do not depend on which model decides.
+  struct Reserved {
+    uint64_t cycle, key;
+    bool taken;
+  };
+  Ring<Reserved> reserved;
+  bool last_reserved = false;  // last_wanted is a reserved place, not an event
   bool have_result = false;   // results of cycle result_cycle, to act at its end
   uint64_t result_cycle = 0;
   CycleOut result;
@@ -541,21 +553,30 @@ void Fabric::mmu_request(int s) {
 void Fabric::mmu_want(int s, uint64_t c) {
   SwitchNode& sw = *sw_[s];
   if (c < sw.next_cycle) c = sw.next_cycle;
-  if (c == sw.last_wanted) return;  // most repeats are of the last one; others run as stale ticks
+  if (c == sw.last_wanted && !sw.last_reserved) return;  // most repeats are of the last one; others run as stale ticks
   sw.last_wanted = c;
+  sw.last_reserved = false;
+  uint64_t key = ~uint64_t(0);
+  while (!sw.reserved.empty() && (sw.reserved.front().taken || sw.reserved.front().cycle < sw.next_cycle))
+    sw.reserved.pop_front();
+  for (size_t i = 0; i < sw.reserved.size(); ++i)
+    if (sw.reserved[i].cycle == c && !sw.reserved[i].taken) {
+      key = sw.reserved[i].key;
+      sw.reserved[i].taken = true;
+      break;
+    }
   if (c * sw.period_ps < ev_.now()) {  // (not seen: a cycle is wanted at or after its start)
     ev_.at(c * sw.period_ps, [this, s, c] { mmu_tick(s, c); }, kPhaseMmu);
     return;
   }
   // The cycle is the event's time over the period.
-  ev_.call_at(
-      c * sw.period_ps,
-      [](void* fab, void* node) {
-        Fabric& f = *static_cast<Fabric*>(fab);
-        const SwitchNode& x = *static_cast<SwitchNode*>(node);
-        f.mmu_tick(x.id, f.ev_.now() / x.period_ps);
-      },
-      this, &sw, kPhaseMmu);
+  const EventQueue::Handler tick = [](void* fab, void* node) {
+    Fabric& f = *static_cast<Fabric*>(fab);
+    const SwitchNode& x = *static_cast<SwitchNode*>(node);
+    f.mmu_tick(x.id, f.ev_.now() / x.period_ps);
+  };
+  if (key != ~uint64_t(0)) ev_.call_at_key(c * sw.period_ps, key, tick, this, &sw);
+  else ev_.call_at(c * sw.period_ps, tick, this, &sw, kPhaseMmu);
 }
 
 // Steps one cycle; a cycle whose results come out (a packet admitted or
@@ -569,11 +590,17 @@ void Fabric::mmu_step(int s, const CycleIn& in, Pkt* enq_pkt) {
   const bool real = !in.idle();
   sw.st.mmu_busy_cycles += real;
   if (sw.lag) {  // decided now; held until the cycle its results act
-    if (real) mmu_want(s, cycle + kRtlLatency + 1);
     if (out.error())
       throw std::runtime_error("switch " + topo_.name(s) + ": MMU protocol error at cycle " + std::to_string(cycle) +
                                (out.enq_error ? " (enqueue)" : " (dequeue)"));
-    if (enq_pkt || out.n_events) sw.decided.push_back({cycle + kRtlLatency + 1, out, enq_pkt});
+    if (enq_pkt || out.n_events) {
+      sw.decided.push_back({cycle + kRtlLatency + 1, out, enq_pkt});
+      mmu_want(s, cycle + kRtlLatency + 1);
+    } else if (real && cycle + kRtlLatency + 1 != sw.last_wanted) {
+      sw.reserved.push_back({cycle + kRtlLatency + 1, ev_.reserve_key(kPhaseMmu), false});
+      sw.last_wanted = cycle + kRtlLatency + 1;
+      sw.last_reserved = true;
+    }
     return;
   }
   sw.real_in_flight += real;

@@ -18,6 +18,7 @@ class Ring {
   size_t size() const { return n_; }
   T& front() { return buf_[head_]; }
   const T& front() const { return buf_[head_]; }
+  const T& back() const { return buf_[(head_ + n_ - 1) & (cap_ - 1)]; }
   T& operator[](size_t i) { return buf_[(head_ + i) & (cap_ - 1)]; }
   const T& operator[](size_t i) const { return buf_[(head_ + i) & (cap_ - 1)]; }
   void push_back(const T& x) {

@@ -109,6 +109,16 @@ Topology::Topology(std::vector<std::string> switches, std::vector<std::string> h
   // switch with its node id), mixed with the scenario's net.ecmp_seed.
   for (size_t s = 0; s < n_sw_; ++s) seed_.push_back(mix64(ecmp_seed * 0x9e3779b97f4a7c15ULL + s));
   if (!routes.empty()) refuse_loops(routes);
+  for (size_t sw = 0; sw < n_sw_; ++sw)
+    for (const auto& c : next_[sw]) {
+      Hop h{0, uint32_t(c.size())};
+      if (c.size() == 1) h.first = uint32_t(c[0]);
+      if (c.size() > 1) {
+        h.first = uint32_t(hop_ports_.size());
+        hop_ports_.insert(hop_ports_.end(), c.begin(), c.end());
+      }
+      hops_.push_back(h);
+    }
 }
 
 // Shortest-path candidates always lead one hop nearer, so only a pinned

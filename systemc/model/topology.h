@@ -75,9 +75,9 @@ class Topology {
   const std::vector<int>& next_ports(int sw, int dst) const { return next_[sw][dst]; }
   // The one a packet takes: candidates[ecmp_hash(t, seed of sw) % n]; -1 none.
   int route(int sw, const FlowTuple& t) const {
-    const auto& c = next_[sw][t.dst];
-    if (c.size() <= 1) return c.empty() ? -1 : c[0];
-    return c[ecmp_hash(t, seed_[sw]) % c.size()];
+    const Hop h = hops_[size_t(sw) * n_hosts() + t.dst];
+    if (h.n <= 1) return h.n ? int(h.first) : -1;  // first: the port itself
+    return hop_ports_[h.first + ecmp_hash(t, seed_[sw]) % h.n];
   }
   uint64_t switch_seed(int sw) const { return seed_[sw]; }
   // The switches and egress ports a flow's data crosses (for checks and tests).
@@ -90,6 +90,14 @@ class Topology {
   std::vector<std::vector<PortSpec>> ports_;
   std::vector<std::vector<std::vector<int>>> next_;  // [switch][host] -> ports
   std::vector<uint64_t> seed_;                       // [switch] ECMP hash seed
+  // next_ flattened for route(), which runs per packet and switch: one
+  // entry per (switch, host), the candidates of several in hop_ports_.
+  struct Hop {
+    uint32_t first;  // one candidate: the port; more: their start in hop_ports_
+    uint32_t n;
+  };
+  std::vector<Hop> hops_;
+  std::vector<uint16_t> hop_ports_;
   void refuse_loops(const std::vector<Route>& routes) const;
 };
 
