@@ -40,7 +40,9 @@ def main():
         sys.exit("FAIL: lockstep: " + rtl["error"])
     diff = [k for k in golden if k not in TIMING and golden[k] != rtl.get(k)]
     if diff:
-        sys.exit("FAIL: metrics differ: " + ", ".join(f"{k}: golden {golden[k]!r}, lockstep {rtl.get(k)!r}"
+        def show(v):
+            return "(differs)" if isinstance(v, (dict, list)) else repr(v)
+        sys.exit("FAIL: metrics differ: " + ", ".join(f"{k}: golden {show(golden[k])}, lockstep {show(rtl.get(k))}"
                                                        for k in diff))
     if gflows != rflows:
         sys.exit("FAIL: flows.csv differs")
