@@ -218,27 +218,8 @@ const CycleOut& Mmu::step(const CycleIn& in) {
   return out_;
 }
 
-// An idle cycle of a model that is not quiet yet does what step() does for
-// it, less the calls and the clearing of the results per cycle: it takes
-// the thresholds of S_{c-L} and moves S's history on. The state machines run
-// only for requests, so no event and no error.
 const CycleOut& Mmu::skip_idle(uint64_t n) {
-  if (n && !quiet()) {
-    for (; n && !quiet(); --n) {
-      const uint64_t s_old = s_hist_[s_head_];
-      if (s_old != thr_s_) {
-        thr_s_ = s_old;
-        thr_ = thresholds_for(s_old);
-      }
-      s_hist_[s_head_] = s_;
-      if (++s_head_ == cfg_.thresh_latency) s_head_ = 0;
-      ++cycle_;
-      ++idle_run_;
-    }
-    out_ = CycleOut{};
-    out_.thr = thr_;
-    out_.s = s_;
-  }
+  for (; n && !quiet(); --n) idle();
   cycle_ += n;
   return out_;
 }
