@@ -16,9 +16,9 @@
 // (MmuModel::skip_idle). The RTL has that latency itself; the golden model
 // of a network switch (ChipSpec) decides when stepped and the fabric holds
 // its results for kRtlLatency cycles, which gives the same results without
-// stepping the delay line's idle cycles (a model given as SwitchChip is
-// delayed by its maker, make_switch_mmu, so that the hooks read its state
-// in step with its outputs). PAUSE/RESUME frames (level mode, spec §6.2)
+// stepping the delay line's idle cycles. A model given as SwitchChip (the
+// single switch's) has the latency from its maker, so that the hooks
+// (on_retire, on_mmu_out) read its state in step with its outputs. PAUSE/RESUME frames (level mode, spec §6.2)
 // are 64 B class-7 frames toward the peer of the paused ingress port, sent
 // before any queued CNP; they act processing_bytes at link rate after their
 // first bit arrived (spec §7.1 item 3) and stop the peer's class (or, for a
@@ -276,8 +276,8 @@ class Fabric {
   std::vector<IntStack> tel_;     // PowerTCP telemetry, one per packet carrying it
   std::vector<int32_t> tel_free_;
   std::mt19937_64 rng_;
-  uint32_t start_lane_ = 0;
-  bool held_ = false;  // some switch's results are held by the fabric (SwitchNode::lag)  // flow starts, scheduled in time order by most scenarios
+  uint32_t start_lane_ = 0;  // flow starts, scheduled in time order by most scenarios
+  bool held_ = false;        // some switch's results are held by the fabric (SwitchNode::lag)
 };
 
 }  // namespace dsh::net
