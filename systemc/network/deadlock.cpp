@@ -533,7 +533,7 @@ int write_deadlock_outputs(const KeyStore& k, const Topology& topo, std::vector<
         txt << "\n";
       }
   txt << "paper (Fig. 12, 100 runs x 100 ms): SIH 100 % with DCQCN and PowerTCP; DSH 4 % with DCQCN, 0 % with "
-         "PowerTCP (not in this model)\n";
+         "PowerTCP\n";
   txt << "targets: " << targets.dump() << "\n";
   write_file_atomically(out_dir + "/deadlock.csv", csv.str());
   write_file_atomically(out_dir + "/summary.json", j.dump(2) + "\n");

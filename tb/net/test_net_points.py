@@ -23,7 +23,7 @@ S3 = os.path.join(SCENARIOS, "deadlock.toml")
 # S3 shortened: two seeds, 0.4 ms, the paper's load 0.5 read per leaf (an
 # overload: SIH without CC deadlocks early).
 SHORT3 = ["--set", "deadlock.seeds=3,1", "--set", "deadlock.duration_ms=0.4", "--set", "deadlock.still_us=100",
-          "--set", "traffic.load_unit=leaf", "--set", "traffic.load=0.5"]
+          "--set", "traffic.load_unit=leaf", "--set", "traffic.load=0.5", "--set", "run.cc=none,dcqcn"]
 IDS3 = [f"deadlock,scheme={s},cc={c},load=0.5,seed={n}" for s in ("dsh", "sih") for c in ("none", "dcqcn")
         for n in (3, 1)]
 # S2 shortened: no CC, fan-in after 100 us of steady long flows.
@@ -61,11 +61,12 @@ class NetPoints(unittest.TestCase):
         rc, out, err = sim(S3, *SHORT3, "--list-points")
         self.assertEqual(rc, 0, err)
         self.assertEqual(out.splitlines(), IDS3)
-        # --full: deadlock.full_seeds = 1..100, 2 schemes x 2 cc, the file's one load.
+        # --full: deadlock.full_seeds = 1..100, 2 schemes x the file's 3 cc, its one load.
         rc, out, err = sim(S3, "--full", "--list-points")
         self.assertEqual(rc, 0, err)
-        self.assertEqual(len(out.splitlines()), 400)
+        self.assertEqual(len(out.splitlines()), 600)
         self.assertIn("deadlock,scheme=sih,cc=dcqcn,load=0.5,seed=100", out.splitlines())
+        self.assertIn("deadlock,scheme=dsh,cc=powertcp,load=0.5,seed=1", out.splitlines())
         # A load sweep: each load a coordinate, written as given once (0.50 is 0.5).
         rc, out, err = sim(S3, "--set", "traffic.load=0.1,0.50,0.9", "--set", "deadlock.seeds=1", "--set",
                            "run.schemes=dsh", "--set", "run.cc=dcqcn", "--list-points")
@@ -104,7 +105,7 @@ class NetPoints(unittest.TestCase):
         d = fresh("s3_refuse")
         pts = os.path.join(d, "points")
         # One cheap point per scheme and seed without CC; the list below is that run's.
-        opts = SHORT3 + ["--set", "run.cc=none"]
+        opts = [o if o != "run.cc=none,dcqcn" else "run.cc=none" for o in SHORT3]
         ids = [i for i in IDS3 if ",cc=none," in i]
         prc, log = parallel_points(S3, opts, ids[:3], pts)  # the fourth is missing
         self.assertIn(prc, (0, 1), log)
