@@ -597,6 +597,22 @@ TEST(NetDeadlock, CongestedUpDownNetworkIsNot) {
 //     both exactly full (1.0): the largest feasible per-leaf load.
 //   leaf 0.5: 800 per pair: 2.0, infeasible.
 //   receiver 0.5: 50 per pair: L0->S0 = 50 of 400 = 0.125.
+// A network's golden switches decide when stepped and the fabric holds
+// their results, so their state runs kRtlLatency cycles ahead of their
+// outputs: the hooks that read state with the outputs are refused there.
+TEST(NetFabric, HeldResultsRefuseTheStateHooks) {
+  KeyStore k = deadlock_keys();
+  NetSetup s = build_setup(k);
+  configure_run(s, k, Scheme::DSH, "none");
+  Fabric fab(*s.topo, s.chips, s.fp);
+  fab.run(1000);  // no hook: runs
+  fab.on_retire = [](int, const CycleIn&) {};
+  EXPECT_THROW(fab.run(2000), std::logic_error);
+  fab.on_retire = nullptr;
+  fab.on_mmu_out = [](int, const CycleOut&) {};
+  EXPECT_THROW(fab.run(2000), std::logic_error);
+}
+
 TEST(NetDeadlock, OfferedLoadByHand) {
   KeyStore k = deadlock_keys();
   NetSetup s = build_setup(k);
