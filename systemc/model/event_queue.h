@@ -58,15 +58,7 @@ class EventQueue {
 
   uint64_t now() const { return now_; }
   void at(uint64_t t_ps, Action a, unsigned phase = kPhaseNormal) {
-    uint32_t slot;
-    if (free_.empty()) {
-      slot = uint32_t(actions_.size());
-      actions_.push_back(std::move(a));
-    } else {
-      slot = free_.back();
-      free_.pop_back();
-      actions_[slot] = std::move(a);
-    }
+    const uint32_t slot = store(actions_, free_, std::move(a));
     push(Entry{t_ps < now_ ? now_ : t_ps, key(phase), nullptr, slot});
   }
   void after(uint64_t d_ps, Action a, unsigned phase = kPhaseNormal) { at(now_ + d_ps, std::move(a), phase); }
@@ -190,17 +182,20 @@ class EventQueue {
     void* ctx;
   };
   uint64_t key(unsigned phase) { return (uint64_t(phase) << 56) | seq_++; }
-  void schedule_call(uint64_t t, uint64_t k, Handler h, void* ctx, void* item) {
-    uint32_t slot;
-    if (free_calls_.empty()) {
-      slot = uint32_t(calls_.size());
-      calls_.push_back(Call{h, ctx});
-    } else {
-      slot = free_calls_.back();
-      free_calls_.pop_back();
-      calls_[slot] = Call{h, ctx};
+  // x in a free slot of v (the last one freed), or in a new one at its end.
+  template <class T>
+  static uint32_t store(std::vector<T>& v, std::vector<uint32_t>& free, T&& x) {
+    if (free.empty()) {
+      v.push_back(std::move(x));
+      return uint32_t(v.size() - 1);
     }
-    push(Entry{t, k, item, slot | kCallBit});
+    const uint32_t slot = free.back();
+    free.pop_back();
+    v[slot] = std::move(x);
+    return slot;
+  }
+  void schedule_call(uint64_t t, uint64_t k, Handler h, void* ctx, void* item) {
+    push(Entry{t, k, item, store(calls_, free_calls_, Call{h, ctx}) | kCallBit});
   }
   // Where the events wait: a calendar of kBuckets buckets of 2^kBucketShift
   // ps (1.024 ns) from the current time on, each a list sorted by (t, key),
@@ -223,15 +218,7 @@ class EventQueue {
       push_far(e);
       return;
     }
-    uint32_t n;
-    if (free_nodes_.empty()) {
-      n = uint32_t(nodes_.size());
-      nodes_.push_back(Node{e, kNil});
-    } else {
-      n = free_nodes_.back();
-      free_nodes_.pop_back();
-      nodes_[n] = Node{e, kNil};
-    }
+    const uint32_t n = store(nodes_, free_nodes_, Node{e, kNil});
     const size_t i = size_t(b) & (kBuckets - 1);
     ++near_n_;
     uint32_t& head = head_[i];

@@ -647,19 +647,20 @@ void Fabric::mmu_tick(int s, uint64_t c) {
         sw.result_pkt = d.pkt;
         sw.decided.pop_front();
       }
-    }
-    while (!sw.lag && sw.next_cycle < c) {
-      if (!sw.real_in_flight) {
-        const CycleOut& out = sw.mmu->skip_idle(c - sw.next_cycle);
-        if (on_mmu_out) on_mmu_out(s, out);
-        sw.next_cycle = c;
-        sw.st.mmu_cycles = c;
-        break;
+    } else {
+      while (sw.next_cycle < c) {
+        if (!sw.real_in_flight) {
+          const CycleOut& out = sw.mmu->skip_idle(c - sw.next_cycle);
+          if (on_mmu_out) on_mmu_out(s, out);
+          sw.next_cycle = c;
+          sw.st.mmu_cycles = c;
+          break;
+        }
+        mmu_step(s, CycleIn{}, nullptr);
+        if (sw.have_result && sw.result_cycle + 1 < c)
+          throw std::logic_error("switch " + topo_.name(s) + ": MMU results of cycle " +
+                                 std::to_string(sw.result_cycle) + " found late, at cycle " + std::to_string(c));
       }
-      mmu_step(s, CycleIn{}, nullptr);
-      if (sw.have_result && sw.result_cycle + 1 < c)
-        throw std::logic_error("switch " + topo_.name(s) + ": MMU results of cycle " + std::to_string(sw.result_cycle) +
-                               " found late, at cycle " + std::to_string(c));
     }
     if (sw.have_result) mmu_apply(s);
     const uint64_t now = ev_.now();
