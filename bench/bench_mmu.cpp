@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Benchmark (not a test): MMU cycles per second of the 32 x 7 DSH chip, for
 // the Verilated RTL stepped from C++ and for the golden model, on the same
 // pre-generated stimulus with an enqueue every cycle and a dequeue whenever

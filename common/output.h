@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Outputs that lose nothing (issue 14): output paths are checked before a run
 // starts, and results are written under a temporary name and renamed into
 // place when complete, so an interrupted or failed run never leaves a file

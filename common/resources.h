@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The files the tools read at run time (the plot scripts, the scenario
 // files and their data, and what the on-demand RTL builder compiles) and
 // where a tool finds them. They sit in one directory laid out as the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Timing constraints of dsh_mmu (one clock domain, clk_i).
 #
 # Driven by Tcl variables so that one file serves every flow and target.

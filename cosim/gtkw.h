@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // GTKWave save files (.gtkw) for dsh_mmu's FST traces: the signals grouped
 // by pipeline stage (README "Reading a waveform"), a marker at the failing
 // edge, the record of the entry in question, and the region encodings shown

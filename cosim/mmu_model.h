@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One MMU interface, three backends: the golden model, the Verilated RTL,
 // or both in lockstep. Used by the replay tool, the regressions and the
 // SystemC switch model.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Coverage of a Verilated model (the DSH_COVERAGE build): each context
 // writes what it counted (the named COVER points, lines, toggles) on
 // destruction to $DSH_COVERAGE_DIR/<test>.<pid>.<n>.dat, where <test> is

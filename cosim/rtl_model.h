@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Verilated dsh_mmu behind MmuModel: one instantiation per parameter set
 // (the generated rtl_variant_*.cpp files include this with their own V).
 // Inputs are driven before the rising edge; the registered outputs read after

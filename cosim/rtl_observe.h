@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The one place that names dsh_mmu's internal state as Verilator flattens
 // it. The C++ RTL backend (rtl_model.h) reads the records and counters
 // through these accessors to compare every queue and port with the golden

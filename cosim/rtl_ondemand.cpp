@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RTL models on demand (see rtl_ondemand.h): the cache key, the build
 // (verilator --build into a temporary directory, renamed into place under
 // a lock) and the loading (dlopen) of one shared library per key.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RTL models on demand: a dsh_mmu parameter set that is not built into this
 // binary is verilated and compiled at run time into a shared library, kept
 // in a cache, and loaded (dlopen) by find_rtl_variant(). One library per

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The one function an on-demand RTL model library exports (rtl_ondemand.cpp
 // builds the library from rtl_plugin.cpp.in and loads it with dlopen). Only
 // C types cross: the configuration as text, the options as plain fields, an error

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Constrained-random MMU stimulus: bursty and adversarial phases (fill the
 // buffer, drain it, idle gaps, enqueue and dequeue on one queue in one cycle,
 // back-to-back events on one queue) and rare protocol errors.

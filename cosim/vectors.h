@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Stimulus and response vectors (docs/spec/vector-format.md): plain CSV with a
 // header line; '#' starts a comment line. Integer fields only, no quoting.
 // Format 2 files open with a header block naming the format and every

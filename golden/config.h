@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // MMU configuration (spec §1): fields, defaults, validation, headroom helper.
 // Plain C++17: no simulator dependency.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Golden reference of the MMU threshold pipeline (spec §2–§5, §8).
 // One step() is one MMU clock cycle. Plain C++17, no simulator dependency.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Analytic burst absorption (spec §10) after the DSH paper (§IV-C): Theorem 1
 // (DSH) and Theorem 2 (SIH). Any consistent unit of size (cells or bytes); time is
 // normalized so that one queue drains one unit per unit of time.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Named assertions, assumptions and cover points (OpenTitan's prim_assert
 // style), in the one form both Verilator 5.006 and Yosys 0.23 read: a
 // labelled immediate statement in a clocked block, checked while out of

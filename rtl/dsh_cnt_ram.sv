@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Statistics counters of one kind (say the drops of every queue) in a
 // memory, counted by read-modify-write through three stages:
 //   D  each counting slot reads the entry its event may count (rmw_idx_i)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Dequeue of one packet from one queue (spec §4): cells leave the
 // headroom first, then the shared part, then the private part.
 // The queue's occupancy comes as prefix sums in that drain order: h (the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Dynamic Threshold calculator (spec §3), from the free shared space
 // free_i = B_s - S (registered in dsh_mmu, so that the path starts at a
 // register):

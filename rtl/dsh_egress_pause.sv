@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Upstream (egress) side of DSH flow control (spec §6), level mode:
 // one pause state per class and one per port, following the PAUSE/RESUME
 // events received from the downstream MMU. A class may transmit only when

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Admission of one enqueue (spec §4): the first row that fits wins.
 //            SIH                                 DSH
 //   private  priv+s <= phi                       priv+s <= phi

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // dsh_mmu's protocol error count and its sticky flag (spec §4.4, §5.2):
 // each erroneous event counts, + 2 when both of a cycle's are; the count
 // wraps modulo 2^CntW. Not one of the statistics counters (dsh_stats): the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Forwarding and hazards of dsh_mmu's pipeline: which stage's result each
 // record read in stage R (and the dequeue's port in stage D) must take
 // instead of what the arrays hold. Sources, from oldest to newest:

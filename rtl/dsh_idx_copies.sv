@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Copies of a memory read's index, each a register of its own, so that
 // each copy addresses a slice of a memory's read multiplexers and no index
 // bit drives them all (dsh_pkg::qread_copies, cnt_read_copies).

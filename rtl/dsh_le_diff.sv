@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // a - b + add <= lim for two counts, a packet size and a signed limit, as
 // the sign of one sum lim - a + b - add: synthesis maps it to carry-save
 // levels and one carry chain, where the operations one after another would

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Comparison limits of stage E (spec §3 and §4). Every admission row and
 // state-machine condition `value + add <= X` is decided in stage E as one
 // compare against a limit X - add, or against X with the add as an operand

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // MMU threshold pipeline of a shared-buffer switch: DSH (Dynamic and Shared
 // Headroom) or SIH (static headroom), as docs/spec/mmu.md defines it (the
 // RTL's own choices in spec §9).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Definitions every MMU module shares: the admission region encoding of
 // stat_region_o, the widths derived from the occupancy width CellW (widths
 // of instance parameters stay parameters, derived here in one place), the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Port flow-control state machine of DSH, next state (spec §4),
 // evaluated once a cycle for a port that the cycle touched, after the
 // dequeue and the enqueue. The port's counts come as they were before the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Queue flow-control state machine, next state (spec §4), evaluated once
 // a cycle for a queue that the cycle's dequeue or enqueue touched, after
 // both. region_i says where an enqueue of cells_i cells to this queue went

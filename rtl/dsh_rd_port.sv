@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // dsh_mmu's read port (spec §9.8), three cycles: the request
 // (stat_rd_port_i, stat_rd_queue_i) is registered with its range checks;
 // the port record (dsh_rec_store's third read, through rd_p_o / rd_prec_i)

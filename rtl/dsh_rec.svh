@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The record layouts of dsh_mmu's pipeline, declared inside a module whose
 // CellW sets the counts' width (dsh_pkg says why not in the package):
 //   qrec_t  a queue: qoff (QOFF state), hsp (total), hs (headroom + shared),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The per-queue and per-port records in memories. A queue's occupancy is
 // kept as prefix sums in the order a dequeue drains it (dsh_deq_drain): h
 // the headroom part, hs headroom + shared, hsp the total; a port keeps its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The parts of stage E's limits (dsh_limits) that depend only on the
 // configuration and the cells s of one enqueue, formed in stage R of
 // dsh_mmu (where the eta of its port is a register):

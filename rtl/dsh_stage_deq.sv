@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Stage D of dsh_mmu (spec §9.2): the dequeue drains (dsh_deq_drain).
 // It runs in the same clock cycle as stage E's enqueue of the previous
 // specification cycle, which spec §4.1 applies first: the drain is computed

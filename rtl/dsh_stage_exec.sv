@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Stage E of dsh_mmu (spec §9.2): the enqueue's admission (private,
 // shared, headroom/insurance or drop; dsh_enq_admit), S, the flow-control
 // state machines of the queues and ports either event touched

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Stages A and R of dsh_mmu (spec §9.2): the inputs registered, the read
 // indices of the records and counters, each event's eta, and stage R's
 // records with stage W's writes of this cycle.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Stage W of dsh_mmu (spec §9.2) and its outputs: stage E's results
 // registered; the records written into dsh_rec_store at the next clock
 // edge (slot 1, the enqueue's, holds the final values when both slots hit

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The MMU's statistics: per-queue drop and PAUSE counters, per-port
 // PORT_PAUSE counters (DSH), each kind in a memory counted by
 // read-modify-write (dsh_cnt_ram), and their part of the read port's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Threshold pipeline (spec §3): the limits in effect during cycle c (see
 // dsh_limits) derive from S at the end of cycle c-L, L = ThreshLatency in
 // 1..3. free_i is B_s - S after the cycle that stage E finished last

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Shared by scripts/run.sh and scripts/test.sh: install what is missing from
 # Debian's archive, then configure and build (Release) into ./build.
 set -euo pipefail

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # RTL coverage (docs/verification.md): builds with DSH_COVERAGE=ON into
 # build-cov (DSH_COVERAGE_BUILD_DIR), runs the default regression's RTL tests
 # (labels rtl, lockstep, replay, tools; not long; not the planted faults'

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """The RTL coverage report of scripts/coverage.sh.
 
 Reads the per-test coverage files that the DSH_COVERAGE build writes

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Formal checks of dsh_mmu (scripts/formal.sh runs this): Yosys reads the
 RTL through rtl/dsh_mmu.f plus the harness tb/formal/dsh_mmu_formal.sv with
 `read_verilog -formal`, so every ASSERT/ASSUME/COVER of the RTL and of the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Formal checks of dsh_mmu with Yosys and yosys-smtbmc (docs/formal.md):
 #   scripts/formal.sh                  all configurations, BMC depth 20, covers
 #   scripts/formal.sh --quick          one small configuration per scheme

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Mutation testing of the RTL (scripts/mutate.sh runs this; docs/mutation.md).
 
 Each mutant of tb/mutate/mutants.txt is applied alone to a copy of rtl/

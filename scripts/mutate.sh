@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Mutation testing of rtl/ against the regression (docs/mutation.md):
 #   scripts/mutate.sh                 every mutant of tb/mutate/mutants.txt
 #   scripts/mutate.sh --only 4        one mutant

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The main job: installs what is missing, builds, then runs the paper's PFC
 # avoidance scenario (Fig. 11) in the SystemC switch model with the RTL MMU in
 # lockstep with the golden model: both schemes, a sweep of burst sizes.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # A dsh-sim sweep as a Slurm job array: one array task per point, then one
 # merge job. Run from the repository root on the cluster's login node (the
 # repository and build/ on a file system every node sees):

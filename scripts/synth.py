@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Area and timing flow of dsh_mmu (Yosys, OpenSTA, nextpnr-ice40): the
 entry point. The flow is the package scripts/synth/ (see its __init__.py);
 `scripts/synth.py --help` lists the modes and options."""

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The sanitizer test command (issue 14): a second build in build-asan with
 # AddressSanitizer + UndefinedBehaviorSanitizer (Debian's gcc) on every
 # target, the Verilated model included, with one small RTL parameter set

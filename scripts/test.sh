@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The test command: installs what is missing, builds, runs every test layer
 # except those labelled long; a selection that runs no test fails.
 set -euo pipefail

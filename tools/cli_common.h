@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Command-line pieces shared by the tools: the MMU configuration from a TOML
 // file and/or one flag per configuration field of spec §1.2 (flags win).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // dsh-replay: a stimulus vector file through the golden model, the RTL, or
 // both in lockstep (stopping at the first difference); a response file out.
 #include <CLI/CLI.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // dsh-run: constrained-random traffic through the MMU, by default the RTL in
 // lockstep with the golden model on the paper's chip; prints admissions,
 // flow-control events, peak occupancies and "matched N cycles", and writes an

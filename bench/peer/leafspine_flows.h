@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The flow list of the deadlock runner (systemc/network/deadlock.cpp,
 // run_deadlock) on a regular leaf-spine, rebuilt outside the fabric so that
 // another simulator can run the very same flows.

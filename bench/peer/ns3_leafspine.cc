@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ns3-leafspine: the peer benchmark's ns-3 side (issue 24 item 6). A
 // leaf-spine of point-to-point links (every leaf to every spine, hosts on
 // their leaf) with ns-3's IPv4/UDP stack and global routing, ECMP by a

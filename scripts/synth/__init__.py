@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """dsh_mmu's area and timing flow (Yosys, OpenSTA, nextpnr-ice40) as a package.
 
 scripts/synth.py is the entry point; it only calls synth.cli.main. Modules:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Switching activity from a simulated workload: a VCD (fst2vcd of the
 Verilated RTL's FST) read once, every bit's toggles and time at 1 counted
 over a window of clock cycles.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Check verdicts of a run (latch, yosys-check, timing, area) and the
 recorded figures and limits (constraints/synth_limits.json)."""
 

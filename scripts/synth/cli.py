@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The command line of scripts/synth.py: options, their validation (exit
 2 with a message naming the option), the modes, and the exit status."""
 

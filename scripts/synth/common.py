@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Paths of the repository, exit codes, errors and small helpers shared by
 every module of the flow."""
 

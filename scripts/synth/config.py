@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """What is synthesised (Config: dsh_mmu's parameters) and how (FlowOptions:
 the knobs of the ASIC and FPGA flows, from the command line)."""
 

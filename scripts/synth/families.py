@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """FPGA families: Yosys's synthesis script for each, how its cells count as
 LUTs, flip-flops, block RAMs, LUT RAMs, carry and DSP cells, and the parts
 of each family with their published resources, to name the smallest part

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Output paths and how the flow writes its results: an output directory or
 file is checked before any run (a UsageError naming the option, exit 2), and
 summary.json, report.md, report.csv and the limits file are written under a

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Run: one configuration through one mode (generic, asic, fpga), its
 summary.json, and the --reuse cache (same inputs, same result)."""
 

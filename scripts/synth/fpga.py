@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """iCE40: the wrapper that serialises dsh_mmu's I/O, and the flow
 synth_ice40 + nextpnr-ice40 (LUTs, flops, max frequency, or why it does
 not fit)."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Just enough of a Liberty file: cells, areas, pins and their functions,
 units; and the plain-text copy without the cells a mapper must not use."""
 

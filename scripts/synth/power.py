@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Power: OpenSTA's report_power on the gate-level netlist, with switching
 activity counted in a simulated workload, per block.
 

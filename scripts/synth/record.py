@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The typed result of one run, and its summary.json form.
 
 summary.json keeps the layout of the dict the flow used to build (key order

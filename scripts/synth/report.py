@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """What a run prints (summary_lines), and the sweep: its configurations in
 parallel, report.md and report.csv."""
 

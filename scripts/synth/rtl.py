@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The source manifest (rtl/dsh_mmu.f or --manifest): its files, and what
 RTL a result is of."""
 

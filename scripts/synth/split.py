@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The area split (issue 23): the threshold pipeline and the statistics
 block as separate rows, each with its DSH/SIH ratio.
 

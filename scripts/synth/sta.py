@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """OpenSTA: the Tcl script that times the netlist against the SDC, the
 driver, and the readers of its log (slacks, report_checks paths)."""
 

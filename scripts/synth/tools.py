@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """External tools: finding them (with the Debian package to install),
 their versions, and running one with its output to a log, in its own
 process group so that a timeout or a signal ends its children too."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Yosys: the scripts of the generic and ASIC flows, the driver, and the
 readers of what the scripts write (stat, check, ltp, stamps)."""
 

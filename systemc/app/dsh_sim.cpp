@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // dsh-sim: runs a scenario of the switch model. The command line is parsed
 // once here; the scenario file's [scenario] kind chooses the runner: the
 // single switch below, or the network (net_main.cpp).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // dsh-sim's runner of the network scenarios (collateral-damage, deadlock).
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // dsh-sim's command line, parsed once (dsh_sim.cpp) and handed to the
 // runner of the scenario's kind: the single switch (dsh_sim.cpp) or the
 // network (net_main.cpp).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The traffic classes (the one place they are defined) and which class an
 // egress port sends next: class 7 (control: PAUSE, CNP) at strict priority
 // and never paused, then deficit weighted round robin with one quantum per

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // DCQCN's reaction point (sender rate control), as the HPCC ns-3 simulator's
 // Mellanox mode (rdma-hw.cc) runs it; the DSH paper used that simulator's
 // defaults. Plain C++: the owner calls the events at their times.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The switch model's time base: one event queue in picoseconds. The model's
 // nodes are plain C++ objects whose timed actions are callbacks in this
 // queue (no context switch per hop). It runs by itself (run.kernel =

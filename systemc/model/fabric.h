@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The switch model (issue 22: one model for every scenario, S1 to S4): a
 // network of shared-buffer switches and hosts whose timed actions are
 // callbacks in one event queue ordered by (time, phase, sequence number)

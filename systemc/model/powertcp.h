@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // PowerTCP's sender (Addanki, Michel, Schmid, NSDI 2022, Algorithm 1), as
 // its authors' ns-3 simulation runs it (github.com/inet-tub/ns3-datacenter,
 // simulator/ns-3.39; files below are under src/point-to-point/model/ unless

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A FIFO in one growing ring buffer: the model's queues (a port's class
 // queues, a switch's waiting MMU requests and cycles in flight). Unlike
 // std::deque it allocates nothing while its length stays under the largest

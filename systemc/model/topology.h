@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A network of switches and hosts from the scenario file: nodes, links with
 // their own rate and delay, failed links, and routes. Each node numbers its
 // ports in the order its links are listed.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Benchmark traffic (DSH paper §V-B, Fig. 14 and 15; §III, Fig. 5): a
 // generated leaf-spine or fat-tree (net.generate) of the paper's chip,
 // ECMP, background one-to-one flows of a published size distribution

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // S2, collateral damage (DSH paper Fig. 13): two long-lived flows share a
 // link between two switches; once both carry their share, a fan-in of
 // 64 KB flows congests the second switch. The innocent flow F0's throughput

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // S3, PFC deadlock (DSH paper §V-A, Fig. 12): a leaf-spine with two failed
 // links, routed by ECMP around them, so that the detours close the cycles
 // S0 -> L1 -> S1 -> L2 -> S0 and S0 -> L2 -> S1 -> L1 -> S0; fan-in bursts

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // PFC deadlock detection. The wait-for graph's vertices are the switch-to-
 // switch link directions (TxPorts). A link X = A->B is blocked when it has
 // lossless packets queued in a class it may not send (a queue pause of that

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The network scenarios as sweeps of points (issue 15's machinery, reused):
 // a point of S2 is (scheme, cc), a point of S3 is (scheme, cc, load, seed),
 // each with an ID (collateral-damage,scheme=dsh,cc=none;

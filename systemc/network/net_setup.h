@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The keys every network scenario shares and the network they describe:
 // topology, one chip per switch (the contract's chip unless a scenario
 // overrides it, per switch with chip.<SWITCH>.<field>), each switch's MMU

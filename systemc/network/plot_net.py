@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Plots of the network scenarios (files written by dsh-sim).
 
 usage: plot_net.py throughput.csv out.png          S2: F0 throughput around the fan-in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Wilson score interval of a binomial proportion (Wilson 1927; Brown,
 // Cai and DasGupta, "Interval Estimation for a Binomial Proportion",
 // Statistical Science 16(2), 2001, eq. 4): for k successes in n trials and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Traffic of the network scenarios: flow sizes drawn from a CDF file,
 // Poisson arrivals at a target load, fan-in bursts of N senders.
 #pragma once

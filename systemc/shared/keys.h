@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The scenario keys: every key of every scenario is declared once (name,
 // type, range, default, help) and every value, from a scenario file or the
 // command line, is checked against its declaration when it is given. The

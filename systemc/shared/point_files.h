@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Point result files of any sweep (the pfc-avoidance sweeps of points.h and
 // the network scenarios of net_points.h): IDs "<name>,key=value,...", one
 // JSON file per point written atomically elsewhere (write_file_atomically),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The keys every scenario of the switch model shares, declared once:
 // [scenario] name and kind, [chip] (the MMU fields of the one field table,
 // golden/config.h, plus the cell size and the MMU clock), [link], [switch],

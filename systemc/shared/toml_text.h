@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A scenario file's values as the text the command line's --set gives: what
 // Params (single switch) and KeyStore (networks) both parse. Header-only, on
 // toml++.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Scenario parameters of the SystemC switch model: every knob has a key
 // "section.name" that a TOML scenario file sets (`[section]` then
 // `name = value`) and the command line overrides (`--set section.name=value`).

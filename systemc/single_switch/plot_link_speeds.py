@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Headroom pressure across link speeds (scenarios/link-speeds.toml, the DSH
 paper's Fig. 4 argument): each scheme's largest pause-free burst, simulated
 and Theorem 1/2, and the DSH/SIH ratio, against the link rate of the chip

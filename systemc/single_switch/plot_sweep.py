@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Pause time of the fan-in senders vs burst size (S1, paper Fig. 11b), both
 schemes, with the Theorem 1 (DSH) / Theorem 2 (SIH) pause-free limits.
 

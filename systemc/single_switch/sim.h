@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Running scenario points. A SystemC kernel elaborates and runs once per
 // process, so every point runs in a child process (fork) that sends its
 // metrics back through a pipe; the caller never touches the kernel and can

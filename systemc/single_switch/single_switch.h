@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The single-switch scenarios (S1 pfc-avoidance, saturate) on the switch
 // model (fabric.h): one switch whose port h leads to host h, every link at
 // its port's rate (link.rate_gbps, link.port_rate_gbps) and

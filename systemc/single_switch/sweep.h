@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The pfc-avoidance sweep (scenarios §S1, and its generation sweep
 // scenarios/link-speeds.toml) as points: the grid points are independent and
 // may run anywhere; each (chip, scheme)'s bisection of the pause-free edge

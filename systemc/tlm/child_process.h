@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Work in a child process (fork) that hands its result back through a
 // pipe. A SystemC kernel elaborates and runs once per process, so every run
 // on the SystemC kernel (a scenario point, a test's netlist) runs in one.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The switch model (fabric.h) as a SystemC netlist: every switch and host is
 // an sc_module (Node) with a TLM-2.0 initiator socket per linked port for the
 // packets it starts and a target socket per port for the packets that

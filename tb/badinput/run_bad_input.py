@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """One case of the bad-input table (cases.txt): runs the tool in a fresh work
 directory and checks its exit status, that its message names the fault, that
 it neither crashed nor traced back, and that no input file changed.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Every scenario key through every dsh-sim entry point (issue 22 item 9).
 
 For each scenario kind, the keys come from `dsh-sim FILE --keys json` (the

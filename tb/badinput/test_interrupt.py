@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Ctrl-C on a dsh-sim sweep (issue 14): the per-point child processes stop,
 temporary files are removed, no file that looks complete is left, and the
 points that finished are kept in sweep.partial.csv.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Every citation of the project's specification resolves (CTest docs/spec-citations).
 
 Scans the repository's text files (git ls-files, tracked and untracked but

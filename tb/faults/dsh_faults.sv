@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Planted faults of the lockstep checker's self-test, kept out of the
 // design. A fault forces signals of one design module to 0 in every
 // instance of it (the module's fault module below is bound into it), chosen

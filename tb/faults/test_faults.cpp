@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The planted faults (tb/faults/dsh_faults.sv) cut what they name in the
 // models the lockstep runs. Each is a Verilator force, and the DFG optimiser
 // of Verilator 5.006 can hand a reader of a forced signal the signal's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Formal harness of dsh_mmu (scripts/formal.sh): the environment as
 // assumptions and the MMU's contract at its ports as named assertions, for
 // Yosys (read_verilog -formal) and yosys-smtbmc. Every assertion and cover

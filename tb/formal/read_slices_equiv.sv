@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Harness of formal/read-slices: dsh_rec_store and dsh_cnt_ram with their
 // reads in slices (each slice by its own index copy, as synthesis reads
 // them) against the same modules with one slice, every copy of an index

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // dsh-fuzz: a seeded random-mutation driver for the readers' fuzz targets
 // (fuzz_targets.h). Starts from seed files, mutates them (bit flips, bytes,
 // inserted tokens a user or a tool might write: "-1", "nan", 2^64, CRLF,

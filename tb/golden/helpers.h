@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Shared helpers of the golden-model unit tests. Every expected number in the
 // tests is worked out by hand from the specification (docs/spec/mmu.md); the
 // comments next to each check show the calculation.

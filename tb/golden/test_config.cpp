@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // spec §1: configuration fields, partition of B, rejection of invalid
 // configurations, Config::set, and the headroom helper.
 #include "helpers.h"

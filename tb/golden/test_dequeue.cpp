@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // spec §4.2: dequeue drain order (hdrm, shared, priv) with port sums and S,
 // and the order of a cycle (dequeue, then enqueue, then the state machines).
 #include "helpers.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // spec §4.3, enqueue admission: private, shared, headroom/insurance, drop for
 // SIH and DSH, with their boundaries and the PAUSE / PORT_PAUSE they emit.
 // Configuration: tb::small() (see helpers.h), L = 1, so the thresholds of a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // spec §4.4 protocol errors: cells = 0, index out of range, dequeue of more
 // than the queue holds. Sticky flag + error counter (one per erroneous event),
 // nothing else changes; a valid event of the same cycle still applies.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // spec §4.5 state machines (SIH queue, DSH queue, DSH port), with and
 // without hysteresis, evaluated only for touched queues/ports; event order
 // (spec §4.6); counters and their wrap modulo 2^cnt_w (spec §5.2).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Headroom per port (spec §1.2, §1.4, §3.1, §4.3): eta_p of the port decides
 // its X_qoff/X_qon (DSH), its insurance (DSH) and its queues' headroom (SIH),
 // and B_s subtracts the per-port sums. Every number is worked by hand in the

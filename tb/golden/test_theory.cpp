@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // DSH paper §IV-C: Theorem 1 (eq. 7, DSH) and Theorem 2 (eq. 20, SIH).
 // Paper defaults: alpha = 1/16, B = 65536, eta = 228, N_p = 32, N_q = 7,
 // N = 2, M = 16, R = 16, phi = 0.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // spec §3: thresholds from S delayed by thresh_latency, saturation at
 // zero, the alpha shift over its whole range, and reset.
 #include "helpers.h"

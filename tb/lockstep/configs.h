@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Configurations the lockstep regressions and the soak draw for a built-in
 // RTL parameter set: knobs from a seed, sizes the traffic fills.
 #pragma once

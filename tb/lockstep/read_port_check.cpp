@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The counter read port (stat_rd_*) and, through its resume counts, qoff_o,
 // held to the golden model during traffic: outputs the lockstep's Comparer
 // does not see (it reads the records and counters inside the RTL, and

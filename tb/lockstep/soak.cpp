@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Lockstep soak: RTL against the golden model (default compare: outputs and
 // touched entries every cycle, every entry every kFullCompareEvery cycles)
 // for many cycles over both schemes, every threshold latency and one or a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RTL against the golden model, every output and all state every cycle, on
 // constrained-random bursty and adversarial traffic, for every parameter set
 // built into this binary. A mismatch fails with the one-line-per-field report

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Compares two dsh-sim output directories, ignoring wall-clock fields.
 
     compare_outputs.py DIR_A DIR_B [--skip-png]

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The benchmark scenario's pieces (issue 24 items 3-5): the topology
 // generators and their ECMP path counts, the workload sampler's mean, the
 // ideal FCT on a hand-worked case (and a lone flow measured against it),

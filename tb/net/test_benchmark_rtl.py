@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Issue 24 item 7: the RTL can stand in any switch. One Fig. 14 point
 (scenarios/benchmark.toml: 256 hosts, DSH, DCQCN, background load 0.5, seed
 1; arrivals shortened to bench.duration_ms = 0.5 and drain 1 ms so that it

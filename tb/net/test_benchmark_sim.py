@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """The benchmark scenario end to end on a tiny leaf-spine (2 leaves x 2 spines x
 4 hosts, fan-ins of 4 senders, 0.1 ms of arrivals): the point list (IDs worked
 by hand), the default run's outputs (flows.csv one row per flow, summary.json's

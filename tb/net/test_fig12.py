@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Fig. 12 as the scenario file runs it (issue 24 item 1; label long): the
 default run of scenarios/deadlock.toml (ECMP, 100 ms, load 0.5 of one
 receiver's downlink, the file's seeds, DSH and SIH with and without DCQCN).

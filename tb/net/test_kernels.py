@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """The two kernels of the switch model agree (issue 22): the same scenario
 run with run.kernel=events (the model's own event queue) and
 run.kernel=systemc (the TLM-2.0 netlist on the SystemC kernel) gives the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Network layer (issue 16): routing, ECMP, DCQCN's rate response, the CDF
 // sampler, the deadlock detector and a short S2 run. Expected values are
 // worked by hand (in the comments), never read from the code under test.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """The network scenarios as sweeps of points: S3 (scheme x cc x load x seed) and S2
 (scheme x cc) listed, run one point per process under GNU Parallel and
 merged into the same outputs as one process; the merge's refusals (missing,

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """dsh-sim on short runs of the network scenarios: what a script relies on
 (exit codes, the CSV columns, summary.json's results.<scheme>.<cc> keys, the
 plot) and the direction of the paper's claims, never a previous run's

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Run by the test package/installed-tool (cmake -P): an installed dsh-sim
 # stands alone. Installs the build into a fresh prefix in a temporary
 # directory outside the build and source trees, copies nothing else, and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Run by the test package/outside-project (cmake -P): install the build into
 # a fresh prefix, check the RTL is there with its manifest, then configure,
 # build and run tb/package/outside against that prefix only.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # No C++ file but cosim/rtl_observe.h names a Verilator-internal signal
 # (dsh_mmu__DOT__...): a renamed register is then mended in one place.
 cd "${1:-.}" || exit 2

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Test harness of tb/rtl's Stats.* tests: the statistics counters
 // (dsh_stats) with the read port (dsh_rd_port) and the error count
 // (dsh_err_count) wired as dsh_mmu wires them, behind the one interface the

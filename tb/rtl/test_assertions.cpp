@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The named assertions stop a Verilated simulation with their name, their
 // instance and the time: dsh_stage_in's forwarding picks are driven with a
 // select that is not one-hot (two sources at once), which

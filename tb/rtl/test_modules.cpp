@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RTL tests per module: each combinational stage of dsh_mmu against the
 // golden model (T, thresholds) or the specification's rule written out here
 // (drain order, enqueue table, state machines), on exhaustive or random

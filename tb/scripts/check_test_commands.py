@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Every test command the docs give runs at least one test (issue 25).
 
 Finds the ctest and scripts/test.sh commands in README.md, systemc/README.md

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Shared by the tb/synth unit tests: puts scripts/ on the import path (so
 `import synth` is the package scripts/synth/) and builds hand-made result
 records. No tool runs."""

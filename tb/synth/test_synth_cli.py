@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Unit tests of scripts/synth.py's command line (synth.cli): bad values
 are refused with exit status 2 and a message naming the option, before any
 tool is looked for. PATH is emptied for each call, so no tool can run: a

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Unit tests of the FPGA family tables (synth.families): cells counted by
 kind from hand-made Yosys stat counts, and the smallest listed part that
 holds a count, against the data-sheet figures written out here by hand

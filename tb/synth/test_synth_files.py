@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Unit tests of the flow's output paths and writes (synth.files), of the
 limits file's reader and writer (synth.checks), of the failing tool's
 message (synth.yosys) and of the interrupt message (synth.tools), on

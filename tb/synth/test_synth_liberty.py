@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Unit tests of the Liberty reader and the filtered copy (synth.liberty),
 on a small hand-written library. No tool runs (synth/unit-liberty)."""
 import gzip

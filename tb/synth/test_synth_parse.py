@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Unit tests of the flow's OpenSTA readers (synth.sta) and the check
 verdicts (synth.checks). Hand-written inputs in OpenSTA's format and
 hand-made result records; no tool runs. Standard library only (run by

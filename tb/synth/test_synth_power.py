@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Unit tests of the power flow's parts (synth.activity, synth.power): the
 toggle counter on a small hand-made VCD whose counts are worked out by hand
 below, the report_power readers on OpenSTA's table layout, the block of a

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Unit tests of the typed result record (synth.record): to and from
 summary.json, with the keys and their order the flow has always written.
 Hand-made records; no tool runs (synth/unit-record)."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Unit tests of the report writer and the printed summary (synth.report):
 report.csv and report.md from hand-made records. No tool runs
 (synth/unit-report)."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Unit tests of the area split (synth.split): the threshold pipeline (the
 Stats = 0 companion run) and the statistics block (the difference) as rows,
 their DSH/SIH ratios, where they are printed and reported, and the

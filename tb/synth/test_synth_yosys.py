@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Unit tests of the Yosys scripts the flow writes and of its readers of
 Yosys reports (synth.yosys), on hand-written reports. No tool runs
 (synth/unit-yosys)."""

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """dsh-sim, the executable, on short runs of scenario S1 (golden MMU).
 
 Expectations come from the analytic model (DSH pause-free up to ~38 % of the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Pieces of the switch model on hand-built flows: DWRR on a host's uplink,
 // the PAUSE delay of spec §7.1, and a host module written here, as a user
 // would write one, driving the switch's TLM-2.0 sockets.

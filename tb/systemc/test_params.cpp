@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Scenario parameters: the S1 file, overrides by key, validation messages.
 #include <gtest/gtest.h>
 

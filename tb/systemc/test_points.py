@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Sweeps as points (issue 15): the point list, one point per process under
 GNU Parallel and the merge (byte-identical to one process), the merge's
 refusals (missing, duplicate, foreign points), the resume of a stopped sweep

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The switch model against the analytic model and the headroom formula.
 //
 // Burst sizes are set in bytes (% of the buffer); the theorems count buffer

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Runs one command and checks its exit code and its output (stdout and
 # stderr together), for tests that need more than CTest's one regular
 # expression. cmake -DCMD=<;-list> -DRC=<code> [-DMATCH=<;-list of regex>]

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Two requesters of one on-demand RTL model at once, as under ctest -j or
 # dsh-sim's children: both succeed, and at most one builds while the other
 # waits on the lock and then reuses the result (on a warm cache neither

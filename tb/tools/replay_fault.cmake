@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # A planted fault replayed from a vector file in lockstep is caught: exit 1,
 # and the report names the failing cycle, the trace time of stage W's write
 # (cycle + 4 edges, 10 ns a cycle) and the window's FST and .gtkw, which

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # A replay runs on the chip its stimulus was made for (vector format §2).
 # cmake -DRUN=<dsh-run> -DREPLAY=<dsh-replay> -P replay_own_chip.cmake, in a
 # scratch directory of its own under the current one.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # An S1 point's recorded MMU stimulus (dsh-sim --trace) replays what the
 # switch's MMU saw: through the lockstep, every cycle matches, the replay's
 # peak S equals the switch's, and the trace window holds just the cycles

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The shared validation layer (common/): strict numbers, tolerant line
 // reading, output paths compared by device and inode, atomic outputs; the
 // vector files' header block (cosim/vectors.h, vector format §2).

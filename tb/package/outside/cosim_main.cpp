@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The co-simulation library from outside: the smallest RTL parameter set
 // built into dsh::cosim in lockstep with the golden model (step() throws
 // MismatchError on any difference), 20 enqueues then the same 20 dequeues.

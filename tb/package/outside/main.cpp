@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Three enqueues into an empty SIH MMU, worked out by hand
 // (spec §1.4, §3.1, §4.3):
 // 2 ports x 1 queue, B = 100, phi = 4, eta = 10, so B_s = 100 - 2*4 - 2*10
