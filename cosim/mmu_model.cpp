@@ -31,13 +31,17 @@ const char* to_string(Backend b) {
   }
 }
 
-const RtlVariant& find_rtl_variant(const Config& c) {
+const RtlVariant& find_rtl_variant(const Config& c, const RtlOptions& o) {
   // DSH_RTL_DIR names other RTL sources (rtl_ondemand.cpp): the built-in
   // variants were built from this checkout's, so only on-demand models apply.
   const char* rtl_dir = std::getenv("DSH_RTL_DIR");
-  if (!rtl_dir || !*rtl_dir)
+  const bool light = o.light && o.fst_path.empty();
+  if (!rtl_dir || !*rtl_dir) {
+    const RtlVariant* found = nullptr;
     for (const auto& v : rtl_variants())
-      if (v.matches(c)) return v;
+      if (v.matches(c) && (!found || v.light == light)) found = &v;
+    if (found) return *found;
+  }
   std::string why;
   if (rtl_ondemand_supported(c, &why)) return ondemand_rtl_variant(c);  // built once into the cache
   std::ostringstream m;
@@ -465,10 +469,10 @@ std::unique_ptr<MmuModel> make_golden(const Config& c, const RtlWidths& w) {
   return std::make_unique<GoldenModel>(c, w);
 }
 
-std::unique_ptr<MmuModel> make_rtl(const Config& c, const RtlOptions& o) { return find_rtl_variant(c).make(c, o); }
+std::unique_ptr<MmuModel> make_rtl(const Config& c, const RtlOptions& o) { return find_rtl_variant(c, o).make(c, o); }
 
 std::unique_ptr<MmuModel> make_lockstep(const Config& c, const LockstepOptions& o, const RtlOptions& ro) {
-  return std::make_unique<Lockstep>(find_rtl_variant(c), c, o, ro);
+  return std::make_unique<Lockstep>(find_rtl_variant(c, ro), c, o, ro);
 }
 
 std::unique_ptr<MmuModel> make_lockstep(const RtlVariant& v, const Config& c, const LockstepOptions& o,

@@ -98,6 +98,10 @@ struct RtlOptions {
   unsigned fault = 0;    // a planted fault of tb/faults/dsh_faults.sv (lockstep self-test), 0 none
   uint64_t trace_from = 0;  // first cycle dumped
   uint64_t trace_to = ~uint64_t(0);  // last cycle dumped
+  // The light build of the chip when one exists and no trace is asked for:
+  // no assertions, no trace, about 1.5 times the cycles per second. The
+  // switch and network runs take it; the tests of the RTL itself do not.
+  bool light = false;
 };
 
 // One Verilated parameter set of dsh_mmu built into this binary.
@@ -109,6 +113,7 @@ struct RtlVariant {
   RtlWidths widths;
   std::function<std::unique_ptr<MmuModel>(const Config&, const RtlOptions&)> make;
   bool stats = true;  // dsh_mmu's Stats: the statistics counters
+  bool light = false;  // built without assertions and trace (RtlOptions::light)
   // A configuration's model: one with statistics (a Config says nothing of
   // them; one without is chosen by name, e.g. dsh-sim's run.rtl_variant).
   bool matches(const Config& c) const {
@@ -117,8 +122,10 @@ struct RtlVariant {
   }
 };
 const std::vector<RtlVariant>& rtl_variants();
-// The variant for a configuration; throws ConfigError listing what is built.
-const RtlVariant& find_rtl_variant(const Config& c);
+// The variant for a configuration (the light build when `o` asks for it
+// and one exists, else the checked one); throws ConfigError listing what
+// is built.
+const RtlVariant& find_rtl_variant(const Config& c, const RtlOptions& o = RtlOptions{});
 // The widths a configuration is validated against for a backend.
 RtlWidths widths_for(const Config& c, Backend b);
 

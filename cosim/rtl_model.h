@@ -14,6 +14,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "mmu_model.h"
@@ -23,6 +24,14 @@
 namespace dsh {
 
 inline constexpr uint64_t kFstBlockCycles = 2048;
+
+// Whether a Verilated model was built with FST tracing (the light builds
+// are not, RtlOptions::light).
+template <class V, class = void>
+inline constexpr bool kTraced = false;
+template <class V>
+inline constexpr bool kTraced<V, std::void_t<decltype(std::declval<V&>().trace(static_cast<VerilatedFstC*>(nullptr), 0))>> =
+    true;
 
 template <class V>
 class RtlModel final : public MmuModel, public RtlReadPort {
@@ -49,7 +58,7 @@ class RtlModel final : public MmuModel, public RtlReadPort {
     obs_.r = top_->rootp;
     if (!o.fst_path.empty()) {
       tfp_ = std::make_unique<VerilatedFstC>();
-      top_->trace(tfp_.get(), 99);
+      if constexpr (kTraced<V>) top_->trace(tfp_.get(), 99);
       tfp_->open(o.fst_path.c_str());
       if (!tfp_->isOpen()) throw std::runtime_error("cannot write FST trace " + o.fst_path);
     }

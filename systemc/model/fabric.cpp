@@ -70,9 +70,10 @@ std::unique_ptr<MmuModel> make_switch_mmu(const ChipSpec& chip, const FabricPara
   if (chip.backend == Backend::Golden) {
     m = make_model(Backend::Golden, chip.mmu, lo);
   } else {
-    const RtlVariant& v = find_rtl_variant(chip.mmu);
     RtlOptions ro;
     ro.fault = p.rtl_fault;
+    ro.light = true;
+    const RtlVariant& v = find_rtl_variant(chip.mmu, ro);
     m = chip.backend == Backend::Rtl ? v.make(chip.mmu, ro) : make_lockstep(v, chip.mmu, lo, ro);
   }
   // Every backend shows the pipelined RTL's decision latency.

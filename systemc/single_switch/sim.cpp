@@ -114,6 +114,7 @@ PointResult run_point(const Params& p, const PointSpec& s) {
     if (!p.rtl_variant.empty() && !v) throw ConfigError("run.rtl_variant = '" + p.rtl_variant + "' is not built");
     RtlOptions ro;
     ro.fault = p.rtl_fault;
+    ro.light = true;
     if (!v || p.backend == Backend::Golden) model = make_model(p.backend, cfg, lo, ro);
     else if (p.backend == Backend::Rtl) model = v->make(cfg, ro);
     else model = make_lockstep(*v, cfg, lo, ro);
