@@ -73,23 +73,23 @@ module dsh_pfc_rx #(
     count_down = 17'(t) > 17'(q) ? t - 16'(q) : 16'd0;
   endfunction
 
-  logic [15:0] class_timer_d [NumQueues];
-  logic [15:0] class_timer_q [NumQueues];
   logic [15:0] port_timer_d, port_timer_q;
+  logic [NumQueues-1:0] counted_ok, expires, xon, refresh;
   for (genvar j = 0; j < NumQueues; j++) begin : g_class
-    assign pfc_rx_o[j]      = is_pfc && words[j];
-    assign class_timer_d[j] = pfc_rx_o[j] ? words[(j + 1) * 16 +: 16] : count_down(class_timer_q[j], quanta_i);
+    logic [15:0] timer_d, timer_q;  // class j's pause timer
+    assign pfc_rx_o[j] = is_pfc && words[j];
+    assign timer_d     = pfc_rx_o[j] ? words[(j + 1) * 16 +: 16] : count_down(timer_q, quanta_i);
     always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) class_timer_q[j] <= '0;
-      else         class_timer_q[j] <= class_timer_d[j];
+      if (!rst_ni) timer_q <= '0;
+      else         timer_q <= timer_d;
     end
-    assign class_paused_o[j] = class_timer_q[j] != '0;
-    `ASSERT(ClassLoadsOrCounts_A, class_timer_q[j] == '0 || pfc_rx_o[j] || class_timer_d[j] < class_timer_q[j]
-                                  || quanta_i == '0)
-    `COVER(ClassExpires_C, class_timer_q[j] != '0 && class_timer_d[j] == '0 && !pfc_rx_o[j])
-    `COVER(ClassXon_C, class_timer_q[j] != '0 && pfc_rx_o[j] && words[(j + 1) * 16 +: 16] == '0)
-    `COVER(ClassRefresh_C, class_timer_q[j] != '0 && pfc_rx_o[j] && words[(j + 1) * 16 +: 16] != '0)
-    `COVER(ClassIgnored_C, class_timer_q[j] != '0 && ignore_i[j] && port_timer_q == '0)
+    assign class_paused_o[j] = timer_q != '0;
+    // What each class's timer did this cycle, for the checks below (one
+    // named check over all classes: Yosys names a check once per module).
+    assign counted_ok[j] = timer_q == '0 || pfc_rx_o[j] || timer_d < timer_q || quanta_i == '0;
+    assign expires[j]    = timer_q != '0 && timer_d == '0 && !pfc_rx_o[j];
+    assign xon[j]        = timer_q != '0 && pfc_rx_o[j] && words[(j + 1) * 16 +: 16] == '0;
+    assign refresh[j]    = timer_q != '0 && pfc_rx_o[j] && words[(j + 1) * 16 +: 16] != '0;
   end
   assign port_timer_d  = is_pause ? words[15:0] : count_down(port_timer_q, quanta_i);
   assign port_paused_o = port_timer_q != '0;
@@ -117,6 +117,12 @@ module dsh_pfc_rx #(
   assign stat_unknown_o   = unknown_q;
 
   // The OR gate of spec §6.1: the port's pause holds every class.
+  // A running timer counts down unless a frame reloads it.
+  `ASSERT(ClassLoadsOrCounts_A, &counted_ok)
+  `COVER(ClassExpires_C, expires != '0)
+  `COVER(ClassXon_C, xon != '0)
+  `COVER(ClassRefresh_C, refresh != '0)
+  `COVER(ClassIgnored_C, (class_paused_o & ignore_i) != '0 && !port_paused_o)
   `ASSERT(PortPauseHoldsEveryClass_A, !port_paused_o || &tx_pause_o)
   `ASSERT(PauseOnlyFromATimer_A, (tx_pause_o & ~class_paused_o) == '0 || port_paused_o)
   `COVER(ClassAndPortPaused_C, port_paused_o && class_paused_o != '0)
