@@ -39,10 +39,21 @@ module dsh_macc_rx_parse (
   logic            is_ctrl, good;
   logic [5:0]      len_end;            // the frame's length at its tlast beat
 
+  // The frame's flags with this beat's byte; cleared for the next frame at tlast.
+  logic dst_ok_now, type_ok_now;
+  always_comb begin
+    dst_ok_now  = dst_ok_q;
+    type_ok_now = type_ok_q;
+    if (s_axis_tvalid_i && len_q < 6'd6)
+      dst_ok_now = dst_ok_q && s_axis_tdata_i == CtrlDst[(5 - len_q) * 8 +: 8];
+    if (s_axis_tvalid_i && (len_q == 6'd12 || len_q == 6'd13))
+      type_ok_now = type_ok_q && s_axis_tdata_i == CtrlType[(13 - len_q) * 8 +: 8];
+  end
+
   always_comb begin
     len_d     = len_q;
-    dst_ok_d  = dst_ok_q;
-    type_ok_d = type_ok_q;
+    dst_ok_d  = dst_ok_now;
+    type_ok_d = type_ok_now;
     cap_d     = cap_q;
     valid_d   = 1'b0;
     bad_d     = 1'b0;
@@ -50,16 +61,12 @@ module dsh_macc_rx_parse (
     good      = 1'b0;
     len_end   = len_q;
     if (s_axis_tvalid_i) begin
-      if (len_q < 6'd6)
-        dst_ok_d = dst_ok_q && s_axis_tdata_i == CtrlDst[(5 - len_q) * 8 +: 8];
-      if (len_q == 6'd12 || len_q == 6'd13)
-        type_ok_d = type_ok_q && s_axis_tdata_i == CtrlType[(13 - len_q) * 8 +: 8];
       if (len_q >= 6'd14 && len_q <= 6'd33) cap_d = {cap_q[151:0], s_axis_tdata_i};
       len_end = len_q == 6'(SatLen) ? len_q : len_q + 1'b1;
       len_d   = len_end;
       if (s_axis_tlast_i) begin
-        is_ctrl   = (dst_ok_d && len_end >= 6'd6) || (type_ok_d && len_end >= 6'd14);
-        good      = type_ok_d && len_end == 6'(FrameBytes) && !s_axis_tuser_i;
+        is_ctrl   = (dst_ok_now && len_end >= 6'd6) || (type_ok_now && len_end >= 6'd14);
+        good      = type_ok_now && len_end == 6'(FrameBytes) && !s_axis_tuser_i;
         valid_d   = good;
         bad_d     = is_ctrl && !good;
         len_d     = '0;
@@ -100,8 +107,8 @@ module dsh_macc_rx_parse (
   `COVER(Malformed_C, malformed_o)
   `COVER(RuntControl_C, bad_d && len_end < 6'(FrameBytes))
   `COVER(LongControl_C, bad_d && len_end > 6'(FrameBytes))
-  `COVER(BadFromMac_C, bad_d && len_end == 6'(FrameBytes) && type_ok_d)
-  `COVER(WrongTypeForControlDst_C, bad_d && !type_ok_d)
+  `COVER(BadFromMac_C, bad_d && len_end == 6'(FrameBytes) && type_ok_now)
+  `COVER(WrongTypeForControlDst_C, bad_d && !type_ok_now && len_end >= 6'd14)
   `COVER(DataFrame_C, s_axis_tvalid_i && s_axis_tlast_i && !is_ctrl && len_end >= 6'd14)
 endmodule
 

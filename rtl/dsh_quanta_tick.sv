@@ -41,9 +41,10 @@ module dsh_quanta_tick #(
   end
 
   // At most one quantum more than the integer part of the rate.
-  `ASSERT(QuantaWithinRate_A, quanta_o == QuantaW'(cfg_quanta_per_cycle_i >> FracW)
-                              || quanta_o == QuantaW'(cfg_quanta_per_cycle_i >> FracW) + 1'b1)
-  `COVER(CarryOut_C, quanta_o != QuantaW'(cfg_quanta_per_cycle_i >> FracW))
+  logic [QuantaW-1:0] whole;
+  assign whole = QuantaW'(cfg_quanta_per_cycle_i >> FracW);
+  `ASSERT(QuantaWithinRate_A, quanta_o == whole || quanta_o == whole + 1'b1)
+  `COVER(CarryOut_C, quanta_o != whole)
   `COVER(NoQuantum_C, quanta_o == '0 && cfg_quanta_per_cycle_i != '0)
 endmodule
 
