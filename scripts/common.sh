@@ -13,6 +13,7 @@ DSH_PACKAGES=(
   libcli11-dev libtomlplusplus-dev nlohmann-json3-dev parallel
   yosys opensta nextpnr-ice40 fpga-icestorm fpga-icestorm-chipdb gtkwave lcov
   z3 cvc5
+  tshark  # tb/pfc/check_tshark.py decodes the PFC/PAUSE frames with it
 )
 
 ensure_deps() { ensure_packages "${DSH_PACKAGES[@]}"; }
@@ -28,6 +29,8 @@ ensure_packages() {
   echo "== installing: ${missing[*]}"
   local sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  # tshark's wireshark-common asks whether non-root users may capture; no.
+  echo "wireshark-common wireshark-common/install-setuid boolean false" | $sudo debconf-set-selections
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 }
