@@ -12,7 +12,11 @@ both as summary.json states them ("ratios_over_seeds"; the intervals are
 computed once, in systemc/network/stats.h): rows the average FCT with the
 unfinished flows counted (a lower bound, the figure the results pages
 show), the average FCT of finished flows only, and p99 FCT; columns the
-background and the fan-in. It also prints the table it plots.
+background and the fan-in. Summaries of several buffers (Fig. 5) are
+drawn in Fig. 5's own form instead: the average FCT of all flows with the
+unfinished counted, per buffer and scheme, mean over seeds with its 95 % t
+interval ("over_seeds"), against the window. It also prints the table it
+plots.
 """
 import json
 import sys
@@ -47,8 +51,53 @@ def series(summaries):
     return out
 
 
+def absolute_series(summaries):
+    """{(workload, buffer, cc, load, scheme): [(window, mean, lo, hi, n)]} of the
+    average FCT of all flows, unfinished counted (Fig. 5's y-axis)."""
+    out = {}
+    for s in summaries:
+        for w, by_buf in s.get("results", {}).items():
+            for b, by_cc in by_buf.items():
+                for cc, by_load in by_cc.items():
+                    for load, by_scheme in by_load.items():
+                        for sch, x in by_scheme.items():
+                            o = x.get("over_seeds", {}).get("mean_fct_us_all_with_unfinished")
+                            if o:
+                                out.setdefault((w, b, cc, load, sch), []).append(
+                                    (s["duration_ms"], o["mean"], o.get("lo"), o.get("hi"), o["n"]))
+    for pts in out.values():
+        pts.sort()
+    return out
+
+
+def fig5(png_path, summaries):
+    data = absolute_series(summaries)
+    fig, ax = plt.subplots(figsize=(7, 4))
+    print("workload buffer cc load scheme: window_ms mean_us [lo, hi] n")
+    for ci, (key, pts) in enumerate(sorted(data.items(), key=lambda kv: (float(kv[0][1]), kv[0]))):
+        err = [[p[1] - p[2] if p[2] is not None else 0 for p in pts],
+               [p[3] - p[1] if p[3] is not None else 0 for p in pts]]
+        ax.errorbar([p[0] for p in pts], [p[1] for p in pts], yerr=err, fmt="o-", capsize=3, lw=1, ms=4,
+                    color="C%d" % ci, label="%s, %s MiB, %s, bg %s, %s" % (key[0], key[1], key[2], key[3],
+                                                                         key[4].upper()))
+        for p in pts:
+            iv = "[%.1f, %.1f]" % (p[2], p[3]) if p[2] is not None else "(one seed)"
+            print("%s: %g %.1f %s %d" % (" ".join(key), p[0], p[1], iv, p[4]))
+    ax.set_xscale("log")
+    ax.set_ylim(bottom=0)
+    ax.set_xlabel("arrival window bench.duration_ms (ms)")
+    ax.set_ylabel("average FCT (us), unfinished counted")
+    ax.set_title("Fig. 5 against the arrival window: mean over seeds, 95 % t interval", fontsize=10)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(png_path, dpi=120)
+
+
 def main(png_path, paths):
     summaries = [json.load(open(p)) for p in paths]
+    if len({b for s in summaries for w in s.get("results", {}).values() for b in w}) > 1:
+        return fig5(png_path, summaries)
     data = series(summaries)
     if not data:
         sys.exit("plot_convergence.py: no ratios_over_seeds in %s (runs with both schemes needed)" % ", ".join(paths))
