@@ -70,6 +70,14 @@ def absolute_series(summaries):
     return out
 
 
+def window_ticks(ax, summaries):
+    """The windows as the x ticks, written as numbers (log axis)."""
+    ws = sorted({s["duration_ms"] for s in summaries})
+    ax.set_xticks(ws)
+    ax.set_xticklabels(["%g" % w for w in ws])
+    ax.minorticks_off()
+
+
 def fig5(png_path, summaries):
     data = absolute_series(summaries)
     fig, ax = plt.subplots(figsize=(7, 4))
@@ -84,6 +92,7 @@ def fig5(png_path, summaries):
             iv = "[%.1f, %.1f]" % (p[2], p[3]) if p[2] is not None else "(one seed)"
             print("%s: %g %.1f %s %d" % (" ".join(key), p[0], p[1], iv, p[4]))
     ax.set_xscale("log")
+    window_ticks(ax, summaries)
     ax.set_ylim(bottom=0)
     ax.set_xlabel("arrival window bench.duration_ms (ms)")
     ax.set_ylabel("average FCT (us), unfinished counted")
@@ -125,6 +134,7 @@ def main(png_path, paths):
             ax = axes[r][c]
             ax.axhline(1, color="tab:red", ls="--", lw=1)
             ax.set_xscale("log")
+            window_ticks(ax, summaries)
             ax.set_title("%s, %s: DSH / SIH" % (ktitle, mtitle), fontsize=10)
             ax.grid(alpha=0.3)
             if r == len(METRICS) - 1:
