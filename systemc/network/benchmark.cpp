@@ -19,6 +19,7 @@
 #include "input.h"
 #include "net_points.h"
 #include "output.h"
+#include "stats.h"
 #include "tlm_netlist.h"
 #include "workload.h"
 
@@ -224,6 +225,40 @@ FctStats FctStats::from_json(const nlohmann::json& j) {
   return s;
 }
 
+nlohmann::ordered_json fct_figures(const FctStats& s) {
+  auto r = [](double x) { return std::round(x * 1000) / 1000; };
+  if (s.n == 0) return {{"n", 0}};
+  return {{"n", s.n},
+          {"mean_fct_us", r(s.sum_fct_us / double(s.n))},
+          {"p50_fct_us", r(FctStats::quantile(s.fct_bins, s.n, 0.5))},
+          {"p95_fct_us", r(FctStats::quantile(s.fct_bins, s.n, 0.95))},
+          {"p99_fct_us", r(FctStats::quantile(s.fct_bins, s.n, 0.99))},
+          {"mean_slowdown", r(s.sum_slowdown / double(s.n))},
+          {"p50_slowdown", r(FctStats::quantile(s.slowdown_bins, s.n, 0.5))},
+          {"p95_slowdown", r(FctStats::quantile(s.slowdown_bins, s.n, 0.95))},
+          {"p99_slowdown", r(FctStats::quantile(s.slowdown_bins, s.n, 0.99))}};
+}
+
+FctStats counting_unfinished(const FctStats& finished, const FctStats& censored) {
+  FctStats s = finished;
+  s.merge(censored);
+  return s;
+}
+
+namespace {
+
+const std::vector<std::string> kRatioMetrics = {"mean_fct", "mean_fct_with_unfinished", "p99_fct",
+                                                "p99_fct_with_unfinished"};
+
+nlohmann::ordered_json interval_json(const MeanInterval& mi) {
+  auto r = [](double x) { return std::round(x * 10000) / 10000; };
+  nlohmann::ordered_json j{{"n", mi.n}, {"mean", r(mi.mean)}};
+  if (mi.has_interval()) j.update({{"lo", r(mi.lo)}, {"hi", r(mi.hi)}});
+  return j;
+}
+
+}  // namespace
+
 std::vector<std::string> bucket_names(const std::vector<uint64_t>& edges) {
   std::vector<std::string> v;
   for (size_t i = 0; i <= edges.size(); ++i) {
@@ -305,14 +340,15 @@ nlohmann::ordered_json run_benchmark(const KeyStore& k, NetSetup& s, const Bench
     return i;
   };
 
-  // Per kind: started, finished, their stats (all sizes, per bucket).
+  // Per kind: started, finished, their stats (all sizes, per bucket); the
+  // unfinished flows' elapsed times and slowdowns so far (right-censored).
   struct Kind {
     uint64_t flows = 0, finished = 0;
-    FctStats all;
-    std::vector<FctStats> buckets;
+    FctStats all, censored;
+    std::vector<FctStats> buckets, censored_buckets;
   };
   Kind kinds[2];
-  for (auto& x : kinds) x.buckets.resize(bnames.size());
+  for (auto& x : kinds) x.buckets.resize(bnames.size()), x.censored_buckets.resize(bnames.size());
 
   const std::string part = flows_csv.empty() ? "" : flows_csv + ".part";
   FILE* out = nullptr;
@@ -415,13 +451,21 @@ nlohmann::ordered_json run_benchmark(const KeyStore& k, NetSetup& s, const Bench
       } catch (const std::exception& e) {
         error = e.what();
       }
-  // The flows still running are written and counted, with what they delivered.
+  // The flows still running are written and counted, with what they
+  // delivered; each has run from its start to the run's end without
+  // finishing, so that elapsed time is a lower bound of its FCT.
   uint64_t unfinished[2] = {0, 0}, unfinished_bytes[2] = {0, 0}, unfinished_delivered[2] = {0, 0};
+  const uint64_t run_end_ps = ev.now();
   for (size_t fi = 0; fi < fab.flows().size(); ++fi) {
     const NetFlow& f = fab.flows()[fi];
     if (f.done) continue;
     row(int32_t(fi), f, false);
     ++unfinished[f.group - 1];
+    const double elapsed_us = double(run_end_ps - std::min(run_end_ps, f.start_ps)) / 1e6;
+    const double ideal_us = double(ideal_fct_ps(t, clocks, f.src, f.dst, uint32_t(fi), f.bytes, pkt)) / 1e6;
+    Kind& x = kinds[f.group - 1];
+    x.censored.add(elapsed_us, elapsed_us / ideal_us);
+    x.censored_buckets[bucket_of(f.bytes)].add(elapsed_us, elapsed_us / ideal_us);
     unfinished_bytes[f.group - 1] += f.bytes;
     unfinished_delivered[f.group - 1] += f.delivered;
   }
@@ -440,6 +484,9 @@ nlohmann::ordered_json run_benchmark(const KeyStore& k, NetSetup& s, const Bench
     x["unfinished_delivered_bytes"] = unfinished_delivered[i];
     x["all"] = kinds[i].all.to_json();
     for (size_t b = 0; b < bnames.size(); ++b) x["buckets"][bnames[b]] = kinds[i].buckets[b].to_json();
+    x["censored"]["all"] = kinds[i].censored.to_json();
+    for (size_t b = 0; b < bnames.size(); ++b)
+      x["censored"]["buckets"][bnames[b]] = kinds[i].censored_buckets[b].to_json();
   }
   uint64_t pauses = 0, ecn = 0;
   for (size_t sw = 0; sw < t.n_switches(); ++sw) {
@@ -478,24 +525,66 @@ std::string flows_path(const std::string& dir, const std::string& id) { return d
 // The merged summary of one (workload, buffer, cc, load, scheme) over seeds.
 struct Cell {
   uint64_t flows[2] = {0, 0}, finished[2] = {0, 0}, unfinished[2] = {0, 0}, unfinished_bytes[2] = {0, 0};
-  FctStats all[2];
-  std::map<std::string, FctStats> buckets[2];
+  FctStats all[2], censored[2];
+  std::map<std::string, FctStats> buckets[2], censored_buckets[2];
   uint64_t drops = 0, pauses = 0, port_pauses = 0, fanin_class_pauses = 0, ecn = 0, runs = 0;
+  // Per seed: the average FCT of all flows, finished only and with the
+  // unfinished counted (Fig. 5's y-axis).
+  std::vector<double> mean_all, mean_all_with_unfinished;
 };
 
-nlohmann::ordered_json stats_json(const FctStats& s) {
-  auto r = [](double x) { return std::round(x * 1000) / 1000; };
-  if (s.n == 0) return {{"n", 0}};
-  return {{"n", s.n},
-          {"mean_fct_us", r(s.sum_fct_us / double(s.n))},
-          {"p50_fct_us", r(FctStats::quantile(s.fct_bins, s.n, 0.5))},
-          {"p95_fct_us", r(FctStats::quantile(s.fct_bins, s.n, 0.95))},
-          {"p99_fct_us", r(FctStats::quantile(s.fct_bins, s.n, 0.99))},
-          {"mean_slowdown", r(s.sum_slowdown / double(s.n))},
-          {"p50_slowdown", r(FctStats::quantile(s.slowdown_bins, s.n, 0.5))},
-          {"p95_slowdown", r(FctStats::quantile(s.slowdown_bins, s.n, 0.95))},
-          {"p99_slowdown", r(FctStats::quantile(s.slowdown_bins, s.n, 0.99))}};
+// A set of flows' figures with the unfinished ones counted (a lower bound
+// of each figure), and how many of them are unfinished.
+nlohmann::ordered_json with_unfinished_json(const FctStats& finished, const FctStats& censored) {
+  nlohmann::ordered_json j = fct_figures(counting_unfinished(finished, censored));
+  j["censored"] = censored.n;
+  return j;
 }
+
+// A metric of one kind in one point's result (see seed_ratios).
+double point_metric(const nlohmann::json& kind, const std::string& metric) {
+  const FctStats fin = FctStats::from_json(kind.at("all"));
+  const bool lb = metric.size() > 16 && metric.compare(metric.size() - 16, 16, "_with_unfinished") == 0;
+  const FctStats s = lb && kind.contains("censored") ? counting_unfinished(fin, FctStats::from_json(kind["censored"]["all"])) : fin;
+  if (s.n == 0) return 0;
+  if (metric.rfind("mean_fct", 0) == 0) return s.sum_fct_us / double(s.n);
+  return FctStats::quantile(s.fct_bins, s.n, 0.99);
+}
+
+}  // namespace
+
+nlohmann::ordered_json seed_ratios(const std::vector<nlohmann::json>& points) {
+  // (workload, buffer, cc, load) -> seed -> scheme -> its result
+  std::map<std::vector<std::string>, std::map<uint64_t, std::map<std::string, const nlohmann::json*>>> by;
+  for (const auto& m : points) {
+    if (!m.value("error", std::string()).empty()) continue;
+    const std::string buf = m["buffer_mb"].get<std::string>();
+    by[{m["workload"].get<std::string>(), buf.empty() ? "chip" : buf, m["cc"].get<std::string>(),
+        m["load"].get<std::string>()}][m["seed"].get<uint64_t>()][m["scheme"].get<std::string>()] = &m;
+  }
+  nlohmann::ordered_json j = nlohmann::ordered_json::object();
+  for (const auto& [c, by_seed] : by)
+    for (const char* kind : kKinds)
+      for (const auto& metric : kRatioMetrics) {
+        std::vector<double> xs;
+        nlohmann::ordered_json per_seed = nlohmann::ordered_json::object();
+        for (const auto& [seed, by_scheme] : by_seed) {
+          if (!by_scheme.count("dsh") || !by_scheme.count("sih")) continue;
+          const double d = point_metric(by_scheme.at("dsh")->at("kinds").at(kind), metric);
+          const double si = point_metric(by_scheme.at("sih")->at("kinds").at(kind), metric);
+          if (d <= 0 || si <= 0) continue;  // a kind with no flow in one of them
+          xs.push_back(d / si);
+          per_seed[std::to_string(seed)] = std::round(d / si * 10000) / 10000;
+        }
+        if (xs.empty()) continue;
+        auto& y = j[c[0]][c[1]][c[2]][c[3]][kind][metric];
+        y = interval_json(t_interval(xs));
+        y["per_seed"] = per_seed;
+      }
+  return j;
+}
+
+namespace {
 
 int write_benchmark_outputs(const KeyStore& k, const NetSetup& s, const std::vector<nlohmann::json>& ms,
                             const std::vector<std::string>& ids, const std::string& points_dir, bool merge,
@@ -568,8 +657,21 @@ int write_benchmark_outputs(const KeyStore& k, const NetSetup& s, const std::vec
     c.port_pauses += m.value("port_pause_frames", uint64_t(0));
     c.fanin_class_pauses += m.value("fanin_class_pause_frames", uint64_t(0));
     c.ecn += m.value("ecn_marked", uint64_t(0));
+    FctStats fin, lb;
     for (int i = 0; i < 2; ++i) {
       const auto& x = m["kinds"][kKinds[i]];
+      fin.merge(FctStats::from_json(x["all"]));
+      lb.merge(FctStats::from_json(x["all"]));
+      if (x.contains("censored")) lb.merge(FctStats::from_json(x["censored"]["all"]));
+    }
+    if (fin.n) c.mean_all.push_back(fin.sum_fct_us / double(fin.n));
+    if (lb.n) c.mean_all_with_unfinished.push_back(lb.sum_fct_us / double(lb.n));
+    for (int i = 0; i < 2; ++i) {
+      const auto& x = m["kinds"][kKinds[i]];
+      if (x.contains("censored")) {
+        c.censored[i].merge(FctStats::from_json(x["censored"]["all"]));
+        for (const auto& [b, st] : x["censored"]["buckets"].items()) c.censored_buckets[i][b].merge(FctStats::from_json(st));
+      }
       c.flows[i] += x["flows"].get<uint64_t>();
       c.finished[i] += x["finished"].get<uint64_t>();
       c.unfinished[i] += x["unfinished"].get<uint64_t>();
@@ -624,6 +726,8 @@ int write_benchmark_outputs(const KeyStore& k, const NetSetup& s, const std::vec
     x["port_pause_frames"] = c.port_pauses;
     x["fanin_class_pause_frames"] = c.fanin_class_pauses;
     x["ecn_marked"] = c.ecn;
+    x["over_seeds"] = {{"mean_fct_us_all", interval_json(t_interval(c.mean_all))},
+                       {"mean_fct_us_all_with_unfinished", interval_json(t_interval(c.mean_all_with_unfinished))}};
     drops += c.drops;
     for (int i = 0; i < 2; ++i) {
       auto& y = x[kKinds[i]];
@@ -631,9 +735,15 @@ int write_benchmark_outputs(const KeyStore& k, const NetSetup& s, const std::vec
       y["finished"] = c.finished[i];
       y["unfinished"] = c.unfinished[i];
       y["unfinished_bytes"] = c.unfinished_bytes[i];
-      y["all"] = stats_json(c.all[i]);
+      y["all"] = fct_figures(c.all[i]);
       for (const auto& b : bnames)
-        if (c.buckets[i].count(b)) y["buckets"][b] = stats_json(c.buckets[i].at(b));
+        if (c.buckets[i].count(b)) y["buckets"][b] = fct_figures(c.buckets[i].at(b));
+      auto& w = y["with_unfinished"];
+      w["all"] = with_unfinished_json(c.all[i], c.censored[i]);
+      for (const auto& b : bnames)
+        if (c.buckets[i].count(b) || c.censored_buckets[i].count(b))
+          w["buckets"][b] = with_unfinished_json(c.buckets[i].count(b) ? c.buckets[i].at(b) : FctStats(),
+                                                 c.censored_buckets[i].count(b) ? c.censored_buckets[i].at(b) : FctStats());
     }
   }
   // Average FCT normalised to SIH (the paper's Fig. 14/15 y-axis).
@@ -657,6 +767,8 @@ int write_benchmark_outputs(const KeyStore& k, const NetSetup& s, const std::vec
               if (a["all"]["n"].get<uint64_t>() == 0 || b["all"]["n"].get<uint64_t>() == 0) continue;
               const double sm = a["all"]["mean_fct_us"], dm = b["all"]["mean_fct_us"];
               j["normalised"][wl][buf][cc][load][kind] = std::round(dm / sm * 10000) / 10000;
+              const double sl = a["with_unfinished"]["all"]["mean_fct_us"], dl = b["with_unfinished"]["all"]["mean_fct_us"];
+              j["normalised_with_unfinished"][wl][buf][cc][load][kind] = std::round(dl / sl * 10000) / 10000;
               char line[400];
               std::snprintf(line, sizeof line, "%-11s %-6s %-8s %-6s %-10s %12.2f %12.2f %8.3f %9.1f%% %8.1f/%-8.1f %6llu/%llu\n",
                             wl.c_str(), buf.c_str(), cc.c_str(), load.c_str(), kind, sm, dm, dm / sm,
@@ -667,6 +779,51 @@ int write_benchmark_outputs(const KeyStore& k, const NetSetup& s, const std::vec
               txt << line;
             }
           }
+  // The same with each unfinished flow counted at its elapsed time (a lower
+  // bound of its FCT), and the DSH/SIH ratios of each seed's pair of runs
+  // with their mean and 95 % t interval over the seeds.
+  j["ratios_over_seeds"] = seed_ratios(ms);
+  if (j.contains("results")) {
+    txt << "with the unfinished flows counted at their elapsed time (lower bounds):\n"
+           "workload    buffer cc       bgload kind        SIH mean us  DSH mean us  DSH/SIH  p99 SIH/DSH us   censored "
+           "SIH/DSH\n";
+    for (auto& [wl, by_buf] : j["results"].items())
+      for (auto& [buf, by_cc] : by_buf.items())
+        for (auto& [cc, by_load] : by_cc.items())
+          for (auto& [load, by_scheme] : by_load.items()) {
+            if (!by_scheme.contains("sih") || !by_scheme.contains("dsh")) continue;
+            for (const char* kind : kKinds) {
+              const auto& a = by_scheme["sih"][kind]["with_unfinished"]["all"];
+              const auto& b = by_scheme["dsh"][kind]["with_unfinished"]["all"];
+              if (a["n"].get<uint64_t>() == 0 || b["n"].get<uint64_t>() == 0) continue;
+              const double sm = a["mean_fct_us"], dm = b["mean_fct_us"];
+              char line[400];
+              std::snprintf(line, sizeof line, "%-11s %-6s %-8s %-6s %-10s %12.2f %12.2f %8.3f %8.1f/%-8.1f %6llu/%llu\n",
+                            wl.c_str(), buf.c_str(), cc.c_str(), load.c_str(), kind, sm, dm, dm / sm,
+                            a["p99_fct_us"].get<double>(), b["p99_fct_us"].get<double>(),
+                            (unsigned long long)a["censored"].get<uint64_t>(),
+                            (unsigned long long)b["censored"].get<uint64_t>());
+              txt << line;
+            }
+          }
+    txt << "DSH/SIH per seed pair: mean [95 % t interval] over n seeds\n"
+           "workload    buffer cc       bgload kind        metric                    mean   [lo, hi]          n\n";
+    for (auto& [wl, by_buf] : j["ratios_over_seeds"].items())
+      for (auto& [buf, by_cc] : by_buf.items())
+        for (auto& [cc, by_load] : by_cc.items())
+          for (auto& [load, by_kind] : by_load.items())
+            for (auto& [kind, by_metric] : by_kind.items())
+              for (auto& [metric, r] : by_metric.items()) {
+                char iv[64] = "(one seed)";
+                if (r.contains("lo"))
+                  std::snprintf(iv, sizeof iv, "[%.3f, %.3f]", r["lo"].get<double>(), r["hi"].get<double>());
+                char line[400];
+                std::snprintf(line, sizeof line, "%-11s %-6s %-8s %-6s %-10s %-24s %6.3f  %-17s %llu\n", wl.c_str(),
+                              buf.c_str(), cc.c_str(), load.c_str(), kind.c_str(), metric.c_str(),
+                              r["mean"].get<double>(), iv, (unsigned long long)r["n"].get<uint64_t>());
+                txt << line;
+              }
+  }
   // Fig. 5's form: mean background FCT per buffer (one scheme at a time).
   if (j.contains("results"))
     for (auto& [wl, by_buf] : j["results"].items()) {
@@ -682,9 +839,22 @@ int write_benchmark_outputs(const KeyStore& k, const NetSetup& s, const std::vec
                 if (x[kind]["all"]["n"].get<uint64_t>())
                   sum += x[kind]["all"]["mean_fct_us"].get<double>() * x[kind]["all"]["n"].get<double>();
               x["mean_fct_us_all"] = n ? std::round(sum / double(n) * 1000) / 1000 : 0.0;
+              uint64_t nl = 0;
+              double suml = 0;
+              for (const char* kind : kKinds) {
+                const auto& w = x[kind]["with_unfinished"]["all"];
+                if (w["n"].get<uint64_t>() == 0) continue;
+                nl += w["n"].get<uint64_t>();
+                suml += w["mean_fct_us"].get<double>() * w["n"].get<double>();
+              }
+              x["mean_fct_us_all_with_unfinished"] = nl ? std::round(suml / double(nl) * 1000) / 1000 : 0.0;
               char line[200];
               std::snprintf(line, sizeof line, "  %6s MiB %-8s load %-5s %s: %10.2f us over %llu flows\n", buf.c_str(),
                             cc.c_str(), load.c_str(), sch.c_str(), n ? sum / double(n) : 0.0, (unsigned long long)n);
+              txt << line;
+              std::snprintf(line, sizeof line, "  %6s     %-8s      %-5s %s: %10.2f us with the %llu unfinished (lower bound)\n",
+                            "", "", "", sch.c_str(), x["mean_fct_us_all_with_unfinished"].get<double>(),
+                            (unsigned long long)(nl - n));
               txt << line;
             }
     }

@@ -15,8 +15,15 @@
 // (<ID>.flows.csv beside its result file) and keeps per traffic kind and
 // size bucket the count, the sums and log-binned histograms (1 % bins) of
 // FCT and slowdown, so memory grows with the flows in flight (and the
-// model's flow records), not with the rows written; the merge adds the
-// histograms of the seeds.
+// model's flow records), not with the rows written. A flow still running
+// at the run's end is right-censored: its elapsed time (run end - start) is
+// a lower bound of its FCT, and the point keeps those times in histograms
+// of their own ("censored"), so that every figure also exists with the
+// unfinished flows counted ("with_unfinished": a lower bound of the figure
+// the finished-only average underestimates by leaving out the largest
+// flows). The merge adds the histograms of the seeds, and pairs each
+// seed's DSH and SIH runs for the DSH/SIH ratios' mean and 95 % t interval
+// over the seeds.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -49,6 +56,21 @@ struct FctStats {
   nlohmann::ordered_json to_json() const;
   static FctStats from_json(const nlohmann::json& j);
 };
+
+// The figures of summary.json of a set of flows: n, mean, p50/p95/p99 of
+// FCT (us) and slowdown.
+nlohmann::ordered_json fct_figures(const FctStats& s);
+// The finished flows with the unfinished ones counted at their elapsed
+// times: every figure of it is a lower bound of the true one.
+FctStats counting_unfinished(const FctStats& finished, const FctStats& censored);
+
+// The DSH/SIH ratio of each seed (a DSH and a SIH point of the same cc,
+// workload, buffer, load and seed) of each kind's mean_fct, p99_fct and
+// both "_with_unfinished", with their mean and 95 % t interval over the
+// seeds: [workload][buffer or "chip"][cc][load][kind][metric] =
+// {n, mean, lo, hi (n >= 2), per_seed: {seed: ratio}}. Points with an
+// error, and pairs where a side has no flow of the kind, are left out.
+nlohmann::ordered_json seed_ratios(const std::vector<nlohmann::json>& points);
 
 // The ideal FCT of `bytes` from host src to host dst along the flow's ECMP
 // path, alone in the network: the first packet (min(bytes, packet_bytes))

@@ -20,7 +20,7 @@
 #include "net_points.h"
 #include "tlm_netlist.h"
 #include "output.h"
-#include "wilson.h"
+#include "stats.h"
 #include "workload.h"
 
 namespace dsh::net {

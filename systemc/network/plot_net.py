@@ -14,6 +14,14 @@ usage: plot_net.py throughput.csv out.png          S2: F0 throughput around the 
                                                    per workload with several (Fig. 15); the
                                                    average FCT against the buffer with several
                                                    buffers (Fig. 5)
+
+The benchmark plot shows the average FCT with each unfinished flow counted
+at its elapsed time (summary.json "with_unfinished", a lower bound): the
+average over finished flows alone leaves out the largest flows and so is
+biased low. Bars: the mean over seeds of each seed's DSH/SIH ratio
+("ratios_over_seeds"), with its 95 % t interval (from summary.json) when
+there are two seeds or more; the hollow marker: the same ratio over
+finished flows only.
 """
 import json
 import csv
@@ -141,6 +149,27 @@ CC_TITLES = {"none": "no CC", "dcqcn": "DCQCN", "powertcp": "PowerTCP"}
 KIND_STYLE = {"background": ("tab:blue", "background"), "fanin": ("tab:orange", "fan-in")}
 
 
+def ratio(s, w, b, cc, load, kind, metric):
+    """(mean, lo, hi) of a DSH/SIH ratio over seeds; lo/hi None with one seed.
+    Summaries without ratios_over_seeds: the pooled ratio, no interval."""
+    r = s.get("ratios_over_seeds", {}).get(w, {}).get(b, {}).get(cc, {}).get(load, {}).get(kind, {}).get(metric)
+    if r:
+        return r["mean"], r.get("lo"), r.get("hi")
+    pooled = "normalised_with_unfinished" if metric.endswith("_with_unfinished") else "normalised"
+    v = s.get(pooled, s.get("normalised", {})).get(w, {}).get(b, {}).get(cc, {}).get(load, {}).get(kind)
+    return (v, None, None) if v is not None else (float("nan"), None, None)
+
+
+def bars_with_intervals(ax, xs, vals, width, **kw):
+    """Bars at the ratios' means, with error bars where an interval exists."""
+    ys = [v[0] for v in vals]
+    ax.bar(xs, ys, width, **kw)
+    for x, (m, lo, hi) in zip(xs, vals):
+        if lo is not None:
+            ax.errorbar([x], [m], yerr=[[m - lo], [hi - m]], fmt="none", ecolor="k", capsize=3, lw=1)
+    return ys
+
+
 def benchmark(summary_path, png_path):
     s = json.load(open(summary_path))
     res = s.get("results", {})
@@ -157,14 +186,23 @@ def benchmark(summary_path, png_path):
                 for cc, by_load in res[w].get(b, {}).items():
                     for load, by_scheme in by_load.items():
                         for sch, x in by_scheme.items():
-                            if "mean_fct_us_all" in x:
-                                series.setdefault((sch, cc, load), []).append((float(b), x["mean_fct_us_all"]))
+                            o = x.get("over_seeds", {}).get("mean_fct_us_all_with_unfinished")
+                            if o:
+                                series.setdefault((sch, cc, load), []).append((float(b), o["mean"], o.get("lo"),
+                                                                               o.get("hi")))
+                            elif "mean_fct_us_all" in x:
+                                series.setdefault((sch, cc, load), []).append((float(b), x["mean_fct_us_all"], None,
+                                                                               None))
             for (sch, cc, load), pts in sorted(series.items()):
                 ax.plot([p[0] for p in pts], [p[1] for p in pts], "o-", color=COLORS.get(sch, "k"),
                         label="%s, %s, %s, bg load %s" % (sch.upper(), CC_TITLES.get(cc, cc), w, load))
+                for x, m, lo, hi in pts:
+                    if lo is not None:
+                        ax.errorbar([x], [m], yerr=[[m - lo], [hi - m]], fmt="none", ecolor=COLORS.get(sch, "k"),
+                                    capsize=3, lw=1)
         ax.set_xlabel("buffer (MiB)")
         ax.set_ylim(bottom=0)
-        ax.set_ylabel("average FCT (us)")
+        ax.set_ylabel("average FCT (us), unfinished counted")
         ax.set_title("FCT against buffer size (paper Fig. 5), " + where)
         ax.grid(alpha=0.3)
         ax.legend(fontsize=8)
@@ -176,21 +214,24 @@ def benchmark(summary_path, png_path):
             width = 0.8 / max(1, 2 * len(loads))
             for li, load in enumerate(loads):
                 for ki, kind in enumerate(("background", "fanin")):
-                    ys = [norm.get(w, {}).get(buffers[0], {}).get(cc, {}).get(load, {}).get(kind, float("nan"))
-                          for w in workloads]
                     xs = [i + (2 * li + ki - (2 * len(loads) - 1) / 2) * width for i in range(len(workloads))]
-                    ax.bar(xs, ys, width, color=KIND_STYLE[kind][0], alpha=1 - 0.3 * li,
-                           label="%s, bg load %s" % (KIND_STYLE[kind][1], load))
+                    vals = [ratio(s, w, buffers[0], cc, load, kind, "mean_fct_with_unfinished") for w in workloads]
+                    bars_with_intervals(ax, xs, vals, width, color=KIND_STYLE[kind][0], alpha=1 - 0.3 * li,
+                                        label="%s, bg load %s" % (KIND_STYLE[kind][1], load))
+                    fin = [ratio(s, w, buffers[0], cc, load, kind, "mean_fct")[0] for w in workloads]
+                    ax.plot(xs, fin, "o", mfc="none", mec="k", ms=5,
+                            label="finished flows only" if li == 0 and ki == 0 else None)
             ax.axhline(1, color=COLORS["sih"], ls="--", lw=1, label="SIH")
             ax.set_xticks(range(len(workloads)))
             ax.set_xticklabels(workloads)
-            ax.set_ylabel("average FCT, DSH / SIH")
+            ax.set_ylabel("average FCT, DSH / SIH (unfinished counted)")
             ax.set_title("Fig. 15 (%s), %s" % (CC_TITLES.get(cc, cc), where))
             ax.grid(alpha=0.3, axis="y")
             ax.legend(fontsize=8)
     else:  # Fig. 14: normalised FCT against the background load, one panel per CC
         w = workloads[0] if workloads else ""
-        by_cc = norm.get(w, {}).get(buffers[0] if buffers else "chip", {})
+        b0 = buffers[0] if buffers else "chip"
+        by_cc = norm.get(w, {}).get(b0, {})
         ccs = [c for c in ("none", "dcqcn", "powertcp") if c in by_cc]
         fig, axes = plt.subplots(1, max(1, len(ccs)), figsize=(5.5 * max(1, len(ccs)), 3.8), squeeze=False,
                                  sharey=True)
@@ -198,10 +239,13 @@ def benchmark(summary_path, png_path):
             loads = sorted(by_cc[cc], key=float)
             for ki, kind in enumerate(("background", "fanin")):
                 xs = [i + (ki - 0.5) * 0.38 for i in range(len(loads))]
-                ys = [by_cc[cc][l].get(kind, float("nan")) for l in loads]
-                ax.bar(xs, ys, 0.38, color=KIND_STYLE[kind][0], label="DSH, " + KIND_STYLE[kind][1])
+                vals = [ratio(s, w, b0, cc, l, kind, "mean_fct_with_unfinished") for l in loads]
+                ys = bars_with_intervals(ax, xs, vals, 0.38, color=KIND_STYLE[kind][0],
+                                         label="DSH, " + KIND_STYLE[kind][1])
+                fin = [ratio(s, w, b0, cc, l, kind, "mean_fct")[0] for l in loads]
+                ax.plot(xs, fin, "o", mfc="none", mec="k", ms=5, label="finished flows only" if ki == 0 else None)
                 for x, y in zip(xs, ys):
-                    ax.text(x, y, "%.2f" % y, ha="center", va="bottom", fontsize=7)
+                    ax.text(x + 0.19, y, "%.2f" % y, ha="center", va="bottom", fontsize=7)
             ax.axhline(1, color=COLORS["sih"], ls="--", lw=1, label="SIH (= 1)")
             ax.set_xticks(range(len(loads)))
             ax.set_xticklabels(loads)
@@ -209,7 +253,7 @@ def benchmark(summary_path, png_path):
             ax.set_title("%s, %s, %s" % (CC_TITLES.get(cc, cc), w, where))
             ax.grid(alpha=0.3, axis="y")
             ax.legend(fontsize=8, loc="lower left")
-        axes[0][0].set_ylabel("average FCT normalised to SIH")
+        axes[0][0].set_ylabel("average FCT normalised to SIH\n(unfinished counted; mean of seeds, 95 %)")
     fig.tight_layout()
     fig.savefig(png_path, dpi=120)
 

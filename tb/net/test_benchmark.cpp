@@ -2,7 +2,9 @@
 // The benchmark scenario's pieces (issue 24 items 3-5): the topology
 // generators and their ECMP path counts, the workload sampler's mean, the
 // ideal FCT on a hand-worked case (and a lone flow measured against it),
-// the FCT histograms, and a tiny run whose unfinished flows are counted.
+// the FCT histograms, the figures with unfinished flows counted, the
+// DSH/SIH ratios over seeds, and a tiny run whose unfinished flows are
+// counted.
 // Expected values are worked by hand in the comments.
 #include <gtest/gtest.h>
 
@@ -11,6 +13,7 @@
 #include <fstream>
 #include <random>
 #include <set>
+#include <sstream>
 #include <string>
 
 #include "benchmark.h"
@@ -175,6 +178,91 @@ TEST(benchmark_stats, QuantilesWithinHalfAPercentAndMerge) {
   EXPECT_EQ(bucket_names({100000, 1000000}), (std::vector<std::string>{"<100KB", "100KB-1MB", ">=1MB"}));
 }
 
+// Three finished flows (FCT 10, 20, 30 us; slowdown 1, 2, 3) and two
+// unfinished ones (50 and 100 us elapsed at the run's end; slowdown so far
+// 5 and 10). Finished only: mean FCT (10+20+30)/3 = 20, mean slowdown 2.
+// With the unfinished counted: mean FCT (60+150)/5 = 42, mean slowdown
+// (6+15)/5 = 4.2; p50 the 3rd smallest of {10,20,30,50,100} = 30; p99 the
+// ceil(4.95) = 5th = 100 (both within the bins' 0.5 %).
+TEST(benchmark_stats, UnfinishedFlowsCountedAtTheirElapsedTime) {
+  FctStats fin, cen;
+  fin.add(10, 1);
+  fin.add(20, 2);
+  fin.add(30, 3);
+  cen.add(100, 10);
+  cen.add(50, 5);
+  const auto f = fct_figures(fin);
+  EXPECT_EQ(f["n"], 3);
+  EXPECT_DOUBLE_EQ(f["mean_fct_us"].get<double>(), 20);
+  EXPECT_DOUBLE_EQ(f["mean_slowdown"].get<double>(), 2);
+  const auto w = fct_figures(counting_unfinished(fin, cen));
+  EXPECT_EQ(w["n"], 5);
+  EXPECT_DOUBLE_EQ(w["mean_fct_us"].get<double>(), 42);
+  EXPECT_DOUBLE_EQ(w["mean_slowdown"].get<double>(), 4.2);
+  EXPECT_NEAR(w["p50_fct_us"].get<double>(), 30, 0.005 * 30);
+  EXPECT_NEAR(w["p99_fct_us"].get<double>(), 100, 0.005 * 100);
+  // No unfinished flow: the same figures as the finished ones.
+  EXPECT_EQ(fct_figures(counting_unfinished(fin, FctStats())), f);
+}
+
+namespace {
+
+// One point's result as run_benchmark writes it, with the kinds' flows given.
+nlohmann::json bench_point(const std::string& scheme, uint64_t seed, const std::vector<double>& bg,
+                           const std::vector<double>& bg_unfinished, const std::vector<double>& fanin) {
+  auto stats = [](const std::vector<double>& v) {
+    FctStats s;
+    for (double x : v) s.add(x, 1);
+    return s.to_json();
+  };
+  nlohmann::json m{{"scheme", scheme}, {"cc", "dcqcn"}, {"workload", "websearch"}, {"buffer_mb", ""},
+                   {"load", "0.5"},    {"seed", seed},  {"error", ""}};
+  m["kinds"]["background"] = {{"all", stats(bg)}, {"censored", {{"all", stats(bg_unfinished)}}}};
+  m["kinds"]["fanin"] = {{"all", stats(fanin)}, {"censored", {{"all", stats({})}}}};
+  return m;
+}
+
+}  // namespace
+
+// Two seeds, background FCTs in us:
+//   seed 1: SIH finished {100, 200} + unfinished {1000}; DSH {90, 150}.
+//     mean_fct 120/150 = 0.8; with unfinished 120/((300+1000)/3) = 120/433.333
+//     = 0.276923; p99 150/200 = 0.75; p99 with unfinished 150/1000 = 0.15.
+//   seed 2: SIH {100}; DSH {100, 140}: every ratio 120/100 = 1.2 (p99 140/100 = 1.4).
+//   mean_fct over the seeds {0.8, 1.2}: mean 1.0, s = 0.282843, s/sqrt(2) = 0.2,
+//     t_{0.975,1} = 12.7062: [1 - 2.54124, 1 + 2.54124] = [-1.5412, 3.5412].
+//   with unfinished {0.276923, 1.2}: mean 0.738462 (0.7385).
+// Fan-in: seed 1 DSH 32 / SIH 64 = 0.5; seed 2 SIH has none, so that seed
+// is left out: n = 1, no interval. A seed whose DSH point failed is left
+// out, as is a SIH point without its DSH pair.
+TEST(benchmark_stats, RatiosPairedBySeedWithTheirInterval) {
+  std::vector<nlohmann::json> ms = {
+      bench_point("sih", 1, {100, 200}, {1000}, {64}), bench_point("dsh", 1, {90, 150}, {}, {32}),
+      bench_point("sih", 2, {100}, {}, {}),            bench_point("dsh", 2, {100, 140}, {}, {50}),
+      bench_point("sih", 3, {100}, {}, {64}),          bench_point("dsh", 3, {500}, {}, {64}),
+      bench_point("sih", 4, {100}, {}, {64})};
+  ms[5]["error"] = "a failed point";
+  const auto r = seed_ratios(ms);
+  const auto& bg = r["websearch"]["chip"]["dcqcn"]["0.5"]["background"];
+  EXPECT_EQ(bg["mean_fct"]["n"], 2);
+  EXPECT_DOUBLE_EQ(bg["mean_fct"]["per_seed"]["1"].get<double>(), 0.8);
+  EXPECT_DOUBLE_EQ(bg["mean_fct"]["per_seed"]["2"].get<double>(), 1.2);
+  EXPECT_NEAR(bg["mean_fct"]["mean"].get<double>(), 1.0, 1e-4);
+  EXPECT_NEAR(bg["mean_fct"]["lo"].get<double>(), -1.5412, 1e-4);
+  EXPECT_NEAR(bg["mean_fct"]["hi"].get<double>(), 3.5412, 1e-4);
+  EXPECT_NEAR(bg["mean_fct_with_unfinished"]["per_seed"]["1"].get<double>(), 0.2769, 1e-4);
+  EXPECT_NEAR(bg["mean_fct_with_unfinished"]["mean"].get<double>(), 0.7385, 1e-4);
+  // p99 from the bins: each side within 0.5 %, so the ratio within about 1 %.
+  EXPECT_NEAR(bg["p99_fct"]["per_seed"]["1"].get<double>(), 0.75, 0.01 * 0.75);
+  EXPECT_NEAR(bg["p99_fct_with_unfinished"]["per_seed"]["1"].get<double>(), 0.15, 0.01 * 0.15);
+  EXPECT_NEAR(bg["p99_fct"]["per_seed"]["2"].get<double>(), 1.4, 0.01 * 1.4);
+  const auto& fi = r["websearch"]["chip"]["dcqcn"]["0.5"]["fanin"]["mean_fct"];
+  EXPECT_EQ(fi["n"], 1);
+  EXPECT_DOUBLE_EQ(fi["mean"].get<double>(), 0.5);
+  EXPECT_FALSE(fi.contains("lo"));
+  EXPECT_EQ(fi["per_seed"].size(), 1u);
+}
+
 TEST(benchmark_run, UnfinishedFlowsAreCountedAndWritten) {
   // 2 leaves x 2 spines x 4 hosts; fan-ins of 4 senders; 50 us of arrivals
   // and no drain: the web search flows above a few hundred KB cannot finish.
@@ -212,5 +300,27 @@ TEST(benchmark_run, UnfinishedFlowsAreCountedAndWritten) {
   }
   EXPECT_EQ(rows, flows);
   EXPECT_EQ(open, unfinished);
+  // Each unfinished flow counted at its elapsed time, from the rows' start
+  // times and the run's end: n and the sum per kind.
+  const double end_us = m["sim_ms"].get<double>() * 1000;
+  for (const char* kind : {"background", "fanin"}) {
+    std::ifstream again(csv);
+    std::getline(again, line);
+    uint64_t n = 0;
+    double sum = 0;
+    while (std::getline(again, line)) {
+      std::vector<std::string> f;
+      std::stringstream in_line(line);
+      std::string item;
+      while (std::getline(in_line, item, ',')) f.push_back(item);
+      if (f[4] != kind || f[10] != "0") continue;
+      ++n;
+      sum += end_us - std::stod(f[6]);
+    }
+    const auto& c = m["kinds"][kind]["censored"]["all"];
+    EXPECT_EQ(c["n"].get<uint64_t>(), n) << kind;
+    EXPECT_EQ(c["n"].get<uint64_t>(), m["kinds"][kind]["unfinished"].get<uint64_t>()) << kind;
+    EXPECT_NEAR(c["sum_fct_us"].get<double>(), sum, 1e-3 * (1 + double(n))) << kind;
+  }
   std::remove(csv.c_str());
 }

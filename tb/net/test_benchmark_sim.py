@@ -4,7 +4,9 @@
 4 hosts, fan-ins of 4 senders, 0.1 ms of arrivals): the point list (IDs worked
 by hand), the default run's outputs (flows.csv one row per flow, summary.json's
 statistics, the plot), one process per point then --merge giving the same
-files byte for byte (--reproducible), and the resume.
+files byte for byte (--reproducible), and the resume; the figures with the
+unfinished flows counted and the DSH/SIH ratios recomputed from flows.csv;
+the convergence recipe (docs/results/convergence.md) on two tiny windows.
 
   test_benchmark_sim.py DSH_SIM SCENARIO_DIR WORK_DIR
 """
@@ -19,9 +21,9 @@ import unittest
 
 SIM, SCENARIOS, WORK = sys.argv[1], sys.argv[2], sys.argv[3]
 BENCH = os.path.join(SCENARIOS, "benchmark.toml")
-TINY = ["--set", "net.leaves=2", "--set", "net.spines=2", "--set", "net.hosts_per_leaf=4", "--set",
-        "traffic.fanin_senders=4", "--set", "bench.duration_ms=0.1", "--set", "bench.drain_ms=0.5", "--set",
-        "traffic.background_load=0.5", "--reproducible"]
+TINY_NET = ["--set", "net.leaves=2", "--set", "net.spines=2", "--set", "net.hosts_per_leaf=4", "--set",
+            "traffic.fanin_senders=4", "--set", "traffic.background_load=0.5", "--reproducible"]
+TINY = TINY_NET + ["--set", "bench.duration_ms=0.1", "--set", "bench.drain_ms=0.5"]
 IDS = [f"benchmark,scheme={s},cc={c},workload=websearch,load=0.5,seed=1" for s in ("dsh", "sih")
        for c in ("dcqcn", "powertcp")]
 COLUMNS = ["scheme", "cc", "workload", "buffer_mb", "load", "seed", "id", "src", "dst", "class", "kind", "size",
@@ -89,6 +91,28 @@ class Benchmark(unittest.TestCase):
                         else:
                             self.assertNotEqual(r["class"], "0")
             self.assertIn("background", s["normalised"]["websearch"]["chip"][cc]["0.5"])
+            # With each unfinished flow counted at (run end - start): the
+            # mean from the rows and the point's end, and DSH/SIH of seed 1.
+            lb = {}
+            for sch in ("dsh", "sih"):
+                pid = f"benchmark,scheme={sch},cc={cc},workload=websearch,load=0.5,seed=1"
+                end_us = json.load(open(os.path.join(out_dir, "points", pid + ".json")))["metrics"]["sim_ms"] * 1000
+                for kind in ("background", "fanin"):
+                    mine = [r for r in rows if r["cc"] == cc and r["scheme"] == sch and r["kind"] == kind]
+                    if not mine:
+                        continue
+                    times = [float(r["fct_us"]) if r["finished"] == "1" else end_us - float(r["start_us"])
+                             for r in mine]
+                    lb[sch, kind] = sum(times) / len(times)
+                    w = s["results"]["websearch"]["chip"][cc]["0.5"][sch][kind]["with_unfinished"]["all"]
+                    self.assertEqual(w["n"], len(mine))
+                    self.assertEqual(w["censored"], len(mine) - len([r for r in mine if r["finished"] == "1"]))
+                    self.assertAlmostEqual(w["mean_fct_us"], lb[sch, kind], delta=0.002 + 1e-6 * lb[sch, kind])
+            for kind in ("background", "fanin"):
+                if ("dsh", kind) in lb and ("sih", kind) in lb:
+                    r = s["ratios_over_seeds"]["websearch"]["chip"][cc]["0.5"][kind]["mean_fct_with_unfinished"]
+                    self.assertEqual(r["n"], 1)
+                    self.assertAlmostEqual(r["per_seed"]["1"], lb["dsh", kind] / lb["sih", kind], delta=2e-4)
         self.assertEqual(len(rows), total)
         self.assertTrue(os.path.getsize(os.path.join(out_dir, "benchmark.png")) > 1000)
         for id_ in IDS:
@@ -113,6 +137,47 @@ class Benchmark(unittest.TestCase):
         self.assertIn(rc, (0, 1), err)
         for f in ("summary.json", "summary.txt", "flows.csv"):
             self.assertTrue(filecmp.cmp(os.path.join(one, f), os.path.join(merged, f), shallow=False), f)
+
+    def test_4_convergence_recipe(self):
+        # docs/results/convergence.md on the tiny net: two windows, two
+        # seeds, one CC; a point list per window, --point into a folder per
+        # window, --merge each, then the plot of the ratios against the window.
+        base = TINY_NET + ["--set", "run.cc=dcqcn", "--set", "bench.full_seeds=1,2", "--set",
+                       "bench.full_background_load=0.5", "--full"]
+        conv = os.path.join(WORK, "conv")
+        summaries = []
+        for w in ("0.05", "0.1"):
+            setw = base + ["--set", f"bench.duration_ms={w}", "--set", "bench.drain_ms=0.2"]
+            rc, out, err = sim(*setw, "--list-points")
+            self.assertEqual(rc, 0, err)
+            self.assertEqual(len(out.split()), 4)
+            for id_ in out.split():
+                rc, _, err = sim(*setw, "--point", id_, "-o", os.path.join(conv, "w" + w, "points"))
+                self.assertIn(rc, (0, 1), err)
+            rc, _, err = sim(*setw, "--merge", os.path.join(conv, "w" + w, "points"), "-o", os.path.join(conv, "w" + w),
+                             "--no-plot")
+            self.assertIn(rc, (0, 1), err)
+            with open(os.path.join(conv, "w" + w, "summary.json")) as f:
+                s = json.load(f)
+            self.assertEqual(s["duration_ms"], float(w))
+            # The fan-in: both seeds have some in so short a window.
+            r = s["ratios_over_seeds"]["websearch"]["chip"]["dcqcn"]["0.5"]["fanin"]["mean_fct_with_unfinished"]
+            self.assertEqual(r["n"], 2)
+            self.assertLessEqual(r["lo"], r["mean"])
+            self.assertLessEqual(r["mean"], r["hi"])
+            self.assertAlmostEqual(r["mean"], (r["per_seed"]["1"] + r["per_seed"]["2"]) / 2, delta=1e-4)
+            summaries.append(os.path.join(conv, "w" + w, "summary.json"))
+        # A point of another window is refused by the merge (its keys differ).
+        rc, _, err = sim(*base, "--set", "bench.duration_ms=0.1", "--set", "bench.drain_ms=0.2", "--merge",
+                         os.path.join(conv, "w0.05", "points"), "-o", os.path.join(conv, "wrong"), "--no-plot")
+        self.assertEqual(rc, 2, err)
+        script = os.path.join(SCENARIOS, "..", "systemc", "network", "plot_convergence.py")
+        png = os.path.join(conv, "convergence.png")
+        python = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable  # dsh-sim's --python
+        p = subprocess.run([python, script, png, *summaries], capture_output=True, text=True, timeout=120)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("websearch chip dcqcn 0.5 fanin mean_fct_with_unfinished: 0.05 ", p.stdout)
+        self.assertTrue(os.path.getsize(png) > 1000)
 
 
 if __name__ == "__main__":

@@ -17,7 +17,6 @@
 #include "mmu_model.h"
 #include "powertcp.h"
 #include "topology.h"
-#include "wilson.h"
 #include "workload.h"
 
 using namespace dsh;
@@ -201,26 +200,6 @@ TEST(NetRouting, LoopingPinnedRouteIsRefused) {
   EXPECT_EQ(ok.next_ports(ok.node("S1"), ok.host("C")), (std::vector<int>{0}));
   // Two pinned routes that point at each other: named too.
   EXPECT_THROW(Topology(sw, hosts, links, {{"S0", "S2", "S3"}, {"S3", "S2", "S0"}}), ConfigError);
-}
-
-// The Wilson 95 % interval, worked by hand with z = 1.959964, z^2 = 3.841459:
-//   k = 0, n = 10: centre = half = z^2/2 / (n + z^2), so [0, z^2/(n + z^2)]
-//     = [0, 3.841459/13.841459] = [0, 0.277533].
-//   k = 4, n = 100: centre = (4 + 1.920729)/103.841459 = 0.057017;
-//     half = 1.959964 * 10/103.841459 * sqrt(0.04*0.96 + 3.841459/400)
-//          = 0.188746 * sqrt(0.048004) = 0.188746 * 0.219098 = 0.041354;
-//     [0.015663, 0.098371] (the paper's DSH/DCQCN 4 of 100).
-//   k = n = 16: the mirror of k = 0: [16/(16 + z^2), 1] = [16/19.841459, 1] = [0.806392, 1].
-TEST(NetStats, WilsonIntervalByHand) {
-  const Interval a = wilson_interval(0, 10);
-  EXPECT_EQ(a.lo, 0);
-  EXPECT_NEAR(a.hi, 0.277533, 1e-6);
-  const Interval b = wilson_interval(4, 100);
-  EXPECT_NEAR(b.lo, 0.015663, 1e-6);
-  EXPECT_NEAR(b.hi, 0.098371, 1e-6);
-  const Interval c = wilson_interval(16, 16);
-  EXPECT_NEAR(c.lo, 0.806392, 1e-6);
-  EXPECT_EQ(c.hi, 1);
 }
 
 TEST(NetRouting, BadTopologiesAreRefused) {
