@@ -149,7 +149,7 @@ TEST(VectorHeader, RoundTripsEveryField) {
            {"n_ports", "3"}, {"n_queues", "2"}, {"buffer_cells", "900"}, {"private_cells", "5"},
            {"headroom_cells", "7"}, {"port_headroom_cells", "2x9,11"}, {"alpha_log2", "-2"},
            {"port_mult_log2", "1"}, {"delta_q", "3"}, {"delta_p", "4"}, {"scheme", "SIH"},
-           {"thresh_latency", "3"}})
+           {"thresh_latency", "3"}, {"lanes", "2"}, {"deq_per_cycle", "3"}})
     c.set(f, v);
   const Config defaults;
   ASSERT_EQ(c.fields().size(), defaults.fields().size());
