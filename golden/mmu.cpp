@@ -98,7 +98,7 @@ void Mmu::emit(Event::Kind k, uint32_t p, uint32_t q) {
 }
 
 // Headroom first, then shared, then private (spec §4.2).
-void Mmu::dequeue(uint32_t port, uint32_t queue, uint64_t cells) {
+inline void Mmu::dequeue(uint32_t port, uint32_t queue, uint64_t cells) {
   QueueState& q = queues_[port * cfg_.n_queues + queue];
   PortState& p = ports_[port];
   uint64_t left = cells;
@@ -115,7 +115,7 @@ void Mmu::dequeue(uint32_t port, uint32_t queue, uint64_t cells) {
   buffered_ -= cells;
 }
 
-Region Mmu::enqueue(const Op& op, const Thresholds& thr, uint64_t pool) {
+inline Region Mmu::enqueue(const Op& op, const Thresholds& thr, uint64_t pool) {
   QueueState& q = queues_[op.port * cfg_.n_queues + op.queue];
   PortState& p = ports_[op.port];
   const uint64_t s = op.cells;
