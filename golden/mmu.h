@@ -57,7 +57,8 @@ struct LaneCycleIn {
 };
 
 // Which dequeue slots a cycle takes and how they merge (spec §4.8): a pure
-// function of the slots and the configuration, known before the step.
+// function of the slots and the configuration (one that validate()
+// accepts), known before the step.
 struct DeqRouting {
   // valid and taken this cycle: every valid slot but those whose lane's
   // leader names another queue (their error, if any, is their result).
