@@ -107,16 +107,20 @@ std::optional<VectorHeader> read_vector_header(std::istream& in, const std::stri
     h->lines = line;
   }
   if (h)
-    for (const auto& [field, value] : Config{}.fields())
-      if (!h->field_line.count(field))
-        fail(h->lines, "the header lacks " + field + ": a format " + std::to_string(kVectorFormat) +
+    for (const ConfigField& f : config_fields())
+      if (!f.implied_at_default && !h->field_line.count(f.name))
+        fail(h->lines, "the header lacks " + std::string(f.name) + ": a format " + std::to_string(kVectorFormat) +
                            " header gives every configuration field (vector format §2)");
   return h;
 }
 
 void write_vector_header(std::ostream& out, VectorKind kind, const Config& cfg) {
   out << "# " << kFormatWord << ' ' << kVectorFormat << ' ' << to_string(kind) << '\n';
-  for (const auto& [field, value] : cfg.fields()) out << "# " << field << " =" << (value.empty() ? "" : " ") << value << '\n';
+  for (const ConfigField& f : config_fields()) {
+    const std::string value = f.get(cfg);
+    if (f.implied_at_default && value == f.default_text()) continue;  // vector format §2
+    out << "# " << f.name << " =" << (value.empty() ? "" : " ") << value << '\n';
+  }
 }
 
 std::optional<FieldDiff> first_difference(const Config& a, const Config& b) {

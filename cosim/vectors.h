@@ -33,9 +33,15 @@ const char* to_string(VectorKind k);  // "stimulus" | "response"
 struct VectorHeader {
   unsigned format = kVectorFormat;
   VectorKind kind = VectorKind::Stimulus;
-  Config config;        // every field given in the block, none defaulted
+  Config config;        // every field given in the block; only the implied ones defaulted
   size_t lines = 0;     // lines the block takes, from the top of the file
   std::map<std::string, size_t> field_line;  // where each field is, for messages
+  // The line of a field, or the block's last line for an implied field the
+  // block leaves out (vector format §2).
+  size_t line_of(const std::string& field) const {
+    const auto it = field_line.find(field);
+    return it == field_line.end() ? lines : it->second;
+  }
 };
 
 // Reads the header block at the top of a vector file: nullopt for a file

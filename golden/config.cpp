@@ -72,6 +72,12 @@ void Config::validate(const RtlWidths& w) const {
                           std::to_string(port_headroom_cells[p]) + " is out of range 0.." + std::to_string(cell_max) +
                           " (" + fits + ")");
   }
+  if (lanes & (lanes - 1))
+    throw ConfigError("lanes = " + std::to_string(lanes) + " is not a power of two (1, 2, 4, ..., " +
+                      std::to_string(kLanesMax) + "; spec §4.7)");
+  if (lanes > n_ports)
+    throw ConfigError("lanes = " + std::to_string(lanes) + " exceeds n_ports = " + std::to_string(n_ports) +
+                      " (each lane serves at least one port; spec §4.7)");
   if (shared_cells() <= 0) {
     std::ostringstream m;
     m << "buffer_cells = " << buffer_cells << " leaves no shared buffer under " << to_string(scheme)
@@ -89,6 +95,10 @@ namespace {
 // backend's own width.
 constexpr int64_t kCellsMax = (int64_t(1) << 40) - 1;
 using K = ConfigField::Kind;
+ConfigField implied(ConfigField f) {
+  f.implied_at_default = true;
+  return f;
+}
 template <typename T>
 int64_t saturated(T v) {
   if constexpr (std::is_signed_v<T>) return int64_t(v);
@@ -122,6 +132,11 @@ const std::vector<ConfigField>& config_fields() {
        [](const Config& c) { return std::string(to_string(c.scheme)); }, nullptr, nullptr},
       DSH_INT_FIELD(thresh_latency, kThreshLatencyMin, kThreshLatencyMax, "cycles", "spec §3.2",
                     "L, from a change of S to its use in the thresholds"),
+      implied(DSH_INT_FIELD(lanes, 1, kLanesMax, "", "spec §4.7",
+                            "N_l, enqueue slots a cycle, one per lane; lane l serves the ports p with p mod lanes = l; "
+                            "a power of two, at most n_ports")),
+      implied(DSH_INT_FIELD(deq_per_cycle, 1, kDeqPerCycleMax, "", "spec §4.7",
+                            "N_d, dequeue slots a cycle; a lane takes one (merged) dequeue a cycle")),
   };
 #undef DSH_INT_FIELD
   return fields;
@@ -140,6 +155,11 @@ const ConfigField* find_config_field(const std::string& name) {
   for (const auto& f : config_fields())
     if (name == f.name) return &f;
   return nullptr;
+}
+
+bool is_multi_event_field(const ConfigField& f) {
+  const std::string n = f.name;
+  return n == "lanes" || n == "deq_per_cycle";
 }
 
 std::string config_field_names() {
@@ -171,6 +191,7 @@ std::string Config::describe() const {
   std::string s;
   for (const auto& f : config_fields()) {
     if (f.kind == K::PortList && port_headroom_cells.empty()) continue;
+    if (f.implied_at_default && f.get(*this) == f.default_text()) continue;
     s += (s.empty() ? "" : " ") + std::string(f.name) + "=" + f.get(*this);
   }
   return s;

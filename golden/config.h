@@ -38,6 +38,8 @@ inline constexpr int kAlphaLog2Max = 3;
 inline constexpr unsigned kPortMultLog2Max = 5;
 inline constexpr unsigned kThreshLatencyMin = 1;
 inline constexpr unsigned kThreshLatencyMax = 3;
+inline constexpr unsigned kLanesMax = 64;        // lanes: enqueue slots a cycle (spec §4.7)
+inline constexpr unsigned kDeqPerCycleMax = 64;  // deq_per_cycle: dequeue slots a cycle
 
 struct Config {
   unsigned n_ports = 32;              // N_p
@@ -54,6 +56,8 @@ struct Config {
   uint64_t delta_p = 0;               // port resume hysteresis
   Scheme scheme = Scheme::DSH;
   unsigned thresh_latency = 2;        // L, cycles
+  unsigned lanes = 1;                 // N_l: a power of two <= n_ports (spec §4.7)
+  unsigned deq_per_cycle = 1;         // N_d
 
   // eta_p of port p (< n_ports): port_headroom_cells[p], or headroom_cells.
   uint64_t headroom_of(unsigned port) const {
@@ -78,7 +82,8 @@ struct Config {
   void set(const std::string& field, const std::string& value);
 
   // One line of space-separated name=value, every field of config_fields()
-  // in its order (port_headroom_cells only when set); from_text() reads it
+  // in its order (port_headroom_cells only when set, the fields that are
+  // implied at their default only when not at it); from_text() reads it
   // back, so it is also how a configuration crosses the RTL plugin's ABI.
   std::string describe() const;
   static Config from_text(const std::string& text);  // throws ConfigError
@@ -105,12 +110,19 @@ struct ConfigField {
   std::string (*get)(const Config&);   // the value as set() reads it
   void (*put)(Config&, int64_t);       // Integer: store a checked value
   int64_t (*num)(const Config&);       // Integer: the value (saturated to int64)
+  // Omitted from describe() and the vector header when at its default,
+  // which a reader then assumes: the fields of the multi-event cycle, whose
+  // default (1) is the cycle every older file and tool describes.
+  bool implied_at_default = false;
   std::string range() const;           // "1..1024", "SIH|DSH", ...
   std::string default_text() const { return get(Config{}); }
 };
 const std::vector<ConfigField>& config_fields();
 const ConfigField* find_config_field(const std::string& name);  // nullptr when unknown
 std::string config_field_names();  // "n_ports, n_queues, ..." for messages
+// lanes or deq_per_cycle: the fields of the multi-event cycle (spec §4.7),
+// which a caller that steps one enqueue and one dequeue a cycle leaves at 1.
+bool is_multi_event_field(const ConfigField& f);
 
 // port_headroom_cells as text (spec §1.2): comma-separated entries, each a
 // value or COUNTxVALUE for COUNT ports in a row ("24x228,8x828"); empty text

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <sstream>
+#include <stdexcept>
 
 namespace dsh {
 
@@ -87,7 +88,7 @@ bool Mmu::bad_index(const Op& op) const {
 }
 
 void Mmu::emit(Event::Kind k, uint32_t p, uint32_t q) {
-  out_.events[out_.n_events++] = Event{k, p, k == Event::Pause || k == Event::Resume ? q : 0};
+  events_[(*n_events_)++] = Event{k, p, k == Event::Pause || k == Event::Resume ? q : 0};
   switch (k) {
     case Event::Pause: queues_[p * cfg_.n_queues + q].pauses = wrap(queues_[p * cfg_.n_queues + q].pauses + 1); break;
     case Event::Resume: queues_[p * cfg_.n_queues + q].resumes = wrap(queues_[p * cfg_.n_queues + q].resumes + 1); break;
@@ -97,10 +98,10 @@ void Mmu::emit(Event::Kind k, uint32_t p, uint32_t q) {
 }
 
 // Headroom first, then shared, then private (spec §4.2).
-void Mmu::dequeue(const Op& op) {
-  QueueState& q = queues_[op.port * cfg_.n_queues + op.queue];
-  PortState& p = ports_[op.port];
-  uint64_t left = op.cells;
+inline void Mmu::dequeue(uint32_t port, uint32_t queue, uint64_t cells) {
+  QueueState& q = queues_[port * cfg_.n_queues + queue];
+  PortState& p = ports_[port];
+  uint64_t left = cells;
   const uint64_t from_h = std::min(left, q.hdrm);
   left -= from_h;
   const uint64_t from_s = std::min(left, q.shared);
@@ -111,27 +112,28 @@ void Mmu::dequeue(const Op& op) {
   p.hdrm -= from_h;
   p.shared -= from_s;
   s_ -= from_s;
-  buffered_ -= op.cells;
+  buffered_ -= cells;
 }
 
-void Mmu::enqueue(const Op& op, const Thresholds& thr) {
+inline Region Mmu::enqueue(const Op& op, const Thresholds& thr, uint64_t pool) {
   QueueState& q = queues_[op.port * cfg_.n_queues + op.queue];
   PortState& p = ports_[op.port];
   const uint64_t s = op.cells;
   const bool dsh = cfg_.scheme == Scheme::DSH;
+  Region r;
   if (q.priv + s <= cfg_.private_cells) {
     q.priv += s;
-    out_.region = Region::Private;
-  } else if (dsh ? (!p.poff && p.shared + s <= thr.x_poff && s_ + s <= bs_)
-                 : (!q.qoff && q.shared + s <= thr.x_qoff && s_ + s <= bs_)) {
+    r = Region::Private;
+  } else if (dsh ? (!p.poff && p.shared + s <= thr.x_poff && pool + s <= bs_)
+                 : (!q.qoff && q.shared + s <= thr.x_qoff && pool + s <= bs_)) {
     q.shared += s;
     p.shared += s;
     s_ += s;
-    out_.region = Region::Shared;
+    r = Region::Shared;
   } else if ((dsh ? p.hdrm : q.hdrm) + s <= cfg_.headroom_of(op.port)) {
     q.hdrm += s;
     p.hdrm += s;
-    out_.region = Region::Headroom;
+    r = Region::Headroom;
     if (dsh && !p.poff) {
       p.poff = true;
       emit(Event::PortPause, op.port, 0);
@@ -141,10 +143,10 @@ void Mmu::enqueue(const Op& op, const Thresholds& thr) {
     }
   } else {
     q.drops = wrap(q.drops + 1);
-    out_.region = Region::Drop;
-    return;
+    return Region::Drop;
   }
   buffered_ += s;
+  return r;
 }
 
 void Mmu::run_queue_fsm(uint32_t p, uint32_t qi, const Thresholds& chip_thr) {
@@ -181,22 +183,19 @@ const CycleOut& Mmu::step(const CycleIn& in) {
     return out_;
   }
   out_ = CycleOut{};
-  const uint64_t s_old = s_hist_[s_head_];  // S_{c-L}
-  if (s_old != thr_s_) {
-    thr_s_ = s_old;
-    thr_ = thresholds_for(s_old);
-  }
-  const Thresholds thr = thr_;  // port 0's queue limits
+  events_ = out_.events.data();
+  n_events_ = &out_.n_events;
+  const Thresholds thr = cycle_thresholds();  // port 0's queue limits
   out_.thr = thr;
 
   const bool deq_ok = in.deq.valid && !bad_index(in.deq) &&
                       queues_[in.deq.port * cfg_.n_queues + in.deq.queue].total() >= in.deq.cells;
   out_.deq_error = in.deq.valid && !deq_ok;
-  if (deq_ok) dequeue(in.deq);
+  if (deq_ok) dequeue(in.deq.port, in.deq.queue, in.deq.cells);
 
   const bool enq_ok = in.enq.valid && !bad_index(in.enq);
   out_.enq_error = in.enq.valid && !enq_ok;
-  if (enq_ok) enqueue(in.enq, thr);
+  if (enq_ok) out_.region = enqueue(in.enq, thr, s_);
 
   // State machines of every queue and port touched, each once (spec §4.5).
   if (deq_ok) run_queue_fsm(in.deq.port, in.deq.queue, thr);
@@ -212,11 +211,151 @@ const CycleOut& Mmu::step(const CycleIn& in) {
   }
   std::sort(out_.events.begin(), out_.events.begin() + out_.n_events);
   out_.s = s_;
+  end_cycle(in.idle());
+  return out_;
+}
+
+const Thresholds& Mmu::cycle_thresholds() {
+  const uint64_t s_old = s_hist_[s_head_];  // S_{c-L}
+  if (s_old != thr_s_) {
+    thr_s_ = s_old;
+    thr_ = thresholds_for(s_old);
+  }
+  return thr_;
+}
+
+void Mmu::end_cycle(bool idle) {
   s_hist_[s_head_] = s_;
   if (++s_head_ == cfg_.thresh_latency) s_head_ = 0;
   ++cycle_;
-  idle_run_ = in.idle() ? idle_run_ + 1 : 0;
-  return out_;
+  idle_run_ = idle ? idle_run_ + 1 : 0;
+}
+
+DeqRouting route_dequeues(const Config& cfg, const LaneCycleIn& in) {
+  DeqRouting r;
+  std::array<int, kLanesMax> leader;  // per lane: its leading slot, or -1
+  std::fill_n(leader.begin(), cfg.lanes, -1);
+  const uint32_t lane_mask = cfg.lanes - 1;  // lanes is a power of two
+  for (unsigned k = 0; k < cfg.deq_per_cycle; ++k) {
+    const Op& d = in.deq[k];
+    if (!d.valid) continue;
+    if (d.cells == 0 || d.port >= cfg.n_ports || d.queue >= cfg.n_queues) {
+      r.taken[k] = r.own_error[k] = true;  // rule 1: not routed, an error
+      continue;
+    }
+    int& lead = leader[d.port & lane_mask];
+    if (lead < 0) lead = int(k);  // rule 3: the lowest slot of its lane leads
+    const Op& l = in.deq[unsigned(lead)];
+    if (l.port == d.port && l.queue == d.queue) {  // the leader, or merged into it
+      r.taken[k] = true;
+      r.leader[k] = uint8_t(lead);
+    }  // else rule 4: not taken
+  }
+  return r;
+}
+
+const LaneCycleOut& Mmu::step(const LaneCycleIn& in) {
+  const unsigned n_lanes = cfg_.lanes, n_deq = cfg_.deq_per_cycle;
+  bool idle = true;
+  for (unsigned l = 0; l < kLanesMax; ++l)
+    if (in.enq[l].valid) {
+      if (l >= n_lanes)
+        throw std::invalid_argument("LaneCycleIn: enqueue slot " + std::to_string(l) +
+                                    " is valid, but lanes = " + std::to_string(n_lanes));
+      idle = false;
+    }
+  for (unsigned k = 0; k < kDeqPerCycleMax; ++k)
+    if (in.deq[k].valid) {
+      if (k >= n_deq)
+        throw std::invalid_argument("LaneCycleIn: dequeue slot " + std::to_string(k) +
+                                    " is valid, but deq_per_cycle = " + std::to_string(n_deq));
+      idle = false;
+    }
+
+  LaneCycleOut& o = lane_out_;
+  std::fill_n(o.region.begin(), n_lanes, Region::None);
+  std::fill_n(o.enq_error.begin(), n_lanes, false);
+  std::fill_n(o.deq_error.begin(), n_deq, false);
+  std::fill_n(o.deq_taken.begin(), n_deq, false);
+  o.n_errors = o.n_events = 0;
+  if (idle && quiet()) {  // as in step(CycleIn): only the cycle count moves
+    o.thr = thr_;
+    o.s = s_;
+    ++cycle_;
+    return o;
+  }
+  events_ = o.events.data();
+  n_events_ = &o.n_events;
+  const Thresholds thr = cycle_thresholds();
+  o.thr = thr;
+
+  // 1. Dequeues (spec §4.8): each lane's group, summed, checked as one.
+  const DeqRouting route = route_dequeues(cfg_, in);
+  std::array<uint64_t, kDeqPerCycleMax> group_cells;  // summed size, at a leader's slot
+  std::fill_n(group_cells.begin(), n_deq, 0);
+  for (unsigned k = 0; k < n_deq; ++k) {
+    o.deq_taken[k] = route.taken[k];
+    o.deq_error[k] = route.own_error[k];
+    if (route.taken[k] && !route.own_error[k]) {
+      group_cells[route.leader[k]] += in.deq[k].cells;
+    }
+  }
+  // Per lane: the applied group's leader slot, or -1 (for the state machines).
+  std::array<int, kLanesMax> applied;
+  std::fill_n(applied.begin(), n_lanes, -1);
+  const uint32_t lane_mask = n_lanes - 1;
+  for (unsigned k = 0; k < n_deq; ++k) {
+    if (!route.taken[k] || route.own_error[k] || route.leader[k] != k) continue;
+    const Op& d = in.deq[k];
+    if (queue(d.port, d.queue).total() >= group_cells[k]) {
+      dequeue(d.port, d.queue, group_cells[k]);
+      applied[d.port & lane_mask] = int(k);
+    } else {
+      for (unsigned m = k; m < n_deq; ++m)  // the whole group errs
+        if (route.taken[m] && !route.own_error[m] && route.leader[m] == k) o.deq_error[m] = true;
+    }
+  }
+
+  // 2. Enqueues (spec §4.9): the pool term of lane l is S' + P_l.
+  const uint64_t s_after_deq = s_;  // S'
+  uint64_t prefix = 0;              // P_l
+  for (unsigned l = 0; l < n_lanes; ++l) {
+    const Op& e = in.enq[l];
+    if (!e.valid) continue;
+    if (bad_index(e) || (e.port & lane_mask) != l) {
+      o.enq_error[l] = true;
+      continue;
+    }
+    o.region[l] = enqueue(e, thr, s_after_deq + prefix);
+    prefix += e.cells;
+  }
+
+  // 3. State machines of every queue and port touched, each once (spec §4.10).
+  for (unsigned l = 0; l < n_lanes; ++l) {
+    const bool deq_ok = applied[l] >= 0, enq_ok = o.region[l] != Region::None;
+    const Op& d = in.deq[unsigned(deq_ok ? applied[l] : 0)];
+    const Op& e = in.enq[l];
+    if (deq_ok) run_queue_fsm(d.port, d.queue, thr);
+    if (enq_ok && !(deq_ok && d.port == e.port && d.queue == e.queue)) run_queue_fsm(e.port, e.queue, thr);
+    if (deq_ok) run_port_fsm(d.port, thr);
+    if (enq_ok && !(deq_ok && d.port == e.port)) run_port_fsm(e.port, thr);
+  }
+
+  for (unsigned k = 0; k < n_deq; ++k) o.n_errors += o.deq_error[k];
+  for (unsigned l = 0; l < n_lanes; ++l) o.n_errors += o.enq_error[l];
+  if (o.n_errors) {
+    errors_ = wrap(errors_ + o.n_errors);
+    error_sticky_ = true;
+  }
+  std::sort(o.events.begin(), o.events.begin() + o.n_events);
+  o.s = s_;
+  if (idle) {  // keep last()'s idle results true for step(CycleIn)'s quiet path
+    out_ = CycleOut{};
+    out_.thr = thr;
+    out_.s = s_;
+  }
+  end_cycle(idle);
+  return o;
 }
 
 const CycleOut& Mmu::skip_idle(uint64_t n) {

@@ -38,11 +38,38 @@ struct Op {
   uint32_t cells = 0;
 };
 
+// The cycle of spec §4.1: one dequeue, one enqueue. With any `lanes` and
+// `deq_per_cycle` it is the multi-event cycle with the enqueue in slot
+// port mod lanes and the dequeue in slot 0 (spec §4.7), which gives the
+// same results.
 struct CycleIn {
   Op deq;
   Op enq;
   bool idle() const { return !deq.valid && !enq.valid; }  // neither a dequeue nor an enqueue
 };
+
+// The multi-event cycle (spec §4.7): enqueue slot l of lane l (its port p
+// must have p mod lanes == l) for l < lanes, dequeue slot k for any queue
+// for k < deq_per_cycle. Slots at or beyond those counts must be invalid.
+struct LaneCycleIn {
+  std::array<Op, kLanesMax> enq{};
+  std::array<Op, kDeqPerCycleMax> deq{};
+};
+
+// Which dequeue slots a cycle takes and how they merge (spec §4.8): a pure
+// function of the slots and the configuration (one that validate()
+// accepts), known before the step.
+struct DeqRouting {
+  // valid and taken this cycle: every valid slot but those whose lane's
+  // leader names another queue (their error, if any, is their result).
+  std::array<bool, kDeqPerCycleMax> taken{};
+  // taken and an error on its own (size 0 or an index out of range): not routed.
+  std::array<bool, kDeqPerCycleMax> own_error{};
+  // for a routed, taken slot: the slot number of its group's leader (the
+  // lowest slot routed to its lane); the leader's own number for a leader.
+  std::array<uint8_t, kDeqPerCycleMax> leader{};
+};
+DeqRouting route_dequeues(const Config& cfg, const LaneCycleIn& in);
 
 // Thresholds in effect during a cycle (spec §3.1, §3.2). SIH: x_qoff = X_off,
 // x_qon = X_on, port thresholds 0. DSH's x_qoff and x_qon depend on the
@@ -60,6 +87,22 @@ struct CycleOut {
   unsigned n_events = 0;
   std::array<Event, 4> events{};  // sorted; at most 2 queue + 2 port events
   bool error() const { return deq_error || enq_error; }
+};
+
+// Results of a multi-event cycle (spec §4.10): per lane, per dequeue slot,
+// and every event of the cycle, sorted. Entries at or beyond lanes and
+// deq_per_cycle are left at their defaults.
+struct LaneCycleOut {
+  Thresholds thr;  // in effect during the cycle (port 0's queue limits)
+  uint64_t s = 0;  // S at the end of the cycle
+  std::array<Region, kLanesMax> region{};     // of enqueue slot l
+  std::array<bool, kLanesMax> enq_error{};    // enqueue slot l was a protocol error
+  std::array<bool, kDeqPerCycleMax> deq_error{};  // dequeue slot k was a protocol error
+  std::array<bool, kDeqPerCycleMax> deq_taken{};  // spec §4.8
+  unsigned n_errors = 0;                      // erroneous slots this cycle
+  unsigned n_events = 0;
+  std::array<Event, 4 * kLanesMax> events{};  // sorted; at most 2 queue + 2 port events a lane
+  bool error() const { return n_errors != 0; }
 };
 
 struct QueueState {
@@ -82,6 +125,10 @@ class Mmu {
 
   void reset();
   const CycleOut& step(const CycleIn& in);
+  // The multi-event cycle (spec §4.7–§4.10). Throws std::invalid_argument
+  // for a valid slot at or beyond lanes or deq_per_cycle (a caller's bug,
+  // not a protocol error).
+  const LaneCycleOut& step(const LaneCycleIn& in);
   const CycleOut& idle() { return step(CycleIn{}); }
   // Quiet: the last L + 1 cycles had no input, so S and the thresholds have
   // settled and an idle cycle changes nothing but the cycle count.
@@ -103,19 +150,24 @@ class Mmu {
   const QueueState& queue(uint32_t p, uint32_t q) const { return queues_[p * cfg_.n_queues + q]; }
   const PortState& port(uint32_t p) const { return ports_[p]; }
   uint64_t buffered_cells() const { return buffered_; }
-  const CycleOut& last() const { return out_; }
+  const CycleOut& last() const { return out_; }           // of the last step(CycleIn)
+  const LaneCycleOut& last_lanes() const { return lane_out_; }  // of the last step(LaneCycleIn)
 
   // spec §8; returns one line per violated invariant, empty when all hold.
   std::vector<std::string> check_invariants() const;
 
  private:
   bool bad_index(const Op& op) const;
-  void dequeue(const Op& op);
-  void enqueue(const Op& op, const Thresholds& thr);
+  const Thresholds& cycle_thresholds();  // of S_{c-L} (spec §3.2)
+  void end_cycle(bool idle);             // S history, cycle and idle counts
+  void dequeue(uint32_t port, uint32_t queue, uint64_t cells);
+  // Admits op (spec §4.3) with `pool` as the S of the shared row's pool
+  // term (spec §4.9); returns its region.
+  Region enqueue(const Op& op, const Thresholds& thr, uint64_t pool);
   void run_queue_fsm(uint32_t p, uint32_t q, const Thresholds& thr);
   Thresholds for_port(const Thresholds& thr, uint32_t p) const;  // thr with port p's X_qoff, X_qon
   void run_port_fsm(uint32_t p, const Thresholds& thr);
-  void emit(Event::Kind k, uint32_t p, uint32_t q);
+  void emit(Event::Kind k, uint32_t p, uint32_t q);  // into events_, counting it
   uint64_t wrap(uint64_t v) const { return v & cnt_mask_; }
 
   Config cfg_;
@@ -138,6 +190,11 @@ class Mmu {
   uint64_t cycle_ = 0;
   uint64_t idle_run_ = 0;  // cycles since the last input
   CycleOut out_;
+  LaneCycleOut lane_out_;
+  // Where emit() writes the cycle's events, out_'s or lane_out_'s: set by
+  // each step before its first event (so a copied Mmu never uses another's).
+  Event* events_ = nullptr;
+  unsigned* n_events_ = nullptr;
 };
 
 }  // namespace dsh

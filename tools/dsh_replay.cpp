@@ -44,7 +44,7 @@ dsh::Config chip_of(const std::string& stim_path, const std::optional<dsh::Vecto
   const Config given = resolve_config(cli, cli.file.empty() ? h->config : Config{});
   given.validate_ranges();  // a value no chip has is named as such first
   if (const auto d = first_difference(given, h->config)) {
-    const std::string where = stim_path + ":" + std::to_string(h->field_line.at(d->field));
+    const std::string where = stim_path + ":" + std::to_string(h->line_of(d->field));
     const std::string value = d->a.empty() ? "''" : d->a, header = d->b.empty() ? "''" : d->b;
     if (cli.flags.count(d->field))
       throw ConfigError("--" + d->field + " = " + value + " contradicts the stimulus header, " + where + ": " + d->field +
@@ -121,7 +121,7 @@ int main(int argc, char** argv) {
       expect_header = read_vector_header(exp_in, expect_path, VectorKind::Response);
       if (expect_header)
         if (const auto d = first_difference(expect_header->config, cfg))
-          throw InputError("--expect " + expect_path + ":" + std::to_string(expect_header->field_line.at(d->field)) +
+          throw InputError("--expect " + expect_path + ":" + std::to_string(expect_header->line_of(d->field)) +
                            ": " + d->field + " = " + (d->a.empty() ? "''" : d->a) + " differs from " +
                            (header ? "the stimulus header's " : "this run's ") + d->field + " = " +
                            (d->b.empty() ? "''" : d->b) + ": the response is another chip's");

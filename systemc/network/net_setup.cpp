@@ -217,7 +217,8 @@ void configure_run(NetSetup& s, const KeyStore& k, Scheme scheme, const std::str
     Config& m = c.mmu;
     for (const ConfigField& f : config_fields()) {
       const std::string name = f.name;
-      if (name != "scheme" && name != "port_headroom_cells" && name != "headroom_cells") m.set(name, field(name));
+      if (name != "scheme" && name != "port_headroom_cells" && name != "headroom_cells" && !is_multi_event_field(f))
+        m.set(name, field(name));
     }
     c.cell_bytes = std::stoull(field("cell_bytes"));  // checked by the key's declaration
     c.mmu_clock_ghz = std::stod(field("mmu_clock_ghz"));

@@ -38,10 +38,11 @@ void declare_switch_keys(KeyStore& k) {
                        "deadlock (S3) | benchmark (Fig. 14, 15, 5); chosen by the scenario file"));
   // [chip]: the MMU fields from the one field table, with its ranges and
   // defaults (spec §1.2); the scheme is the run's, per-port eta comes from
-  // the links.
+  // the links, and the switch presents one enqueue and one dequeue a cycle
+  // (spec §7.2), so the multi-event cycle's fields are not keys.
   for (const ConfigField& f : config_fields()) {
     const std::string name = f.name;
-    if (name == "scheme" || name == "port_headroom_cells") continue;
+    if (name == "scheme" || name == "port_headroom_cells" || is_multi_event_field(f)) continue;
     const std::string help = std::string(f.help) + (*f.unit ? ", " + std::string(f.unit) : "");
     if (name == "headroom_cells") {
       Key h = text_key("chip.headroom_cells", "auto",

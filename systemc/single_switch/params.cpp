@@ -167,7 +167,8 @@ void Params::apply() {
   name = k.text("scenario.name").empty() ? kd : k.text("scenario.name");
   for (const ConfigField& f : config_fields()) {
     const std::string n = f.name;
-    if (n != "scheme" && n != "port_headroom_cells" && n != "headroom_cells") mmu.set(n, k.text("chip." + n));
+    if (n != "scheme" && n != "port_headroom_cells" && n != "headroom_cells" && !is_multi_event_field(f))
+      mmu.set(n, k.text("chip." + n));
   }
   headroom_auto = k.text("chip.headroom_cells") == "auto";
   if (!headroom_auto) mmu.set("headroom_cells", k.text("chip.headroom_cells"));

@@ -207,7 +207,8 @@ TEST(ConfigFields, MatchSpecTable) {
                       {"private_cells", "0..1099511627775", "12"}, {"headroom_cells", "0..1099511627775", "228"},
                       {"alpha_log2", "-10..3", "-4"},      {"port_mult_log2", "0..5", "3"},
                       {"delta_q", "0..1099511627775", "0"}, {"delta_p", "0..1099511627775", "0"},
-                      {"thresh_latency", "1..3", "2"}};
+                      {"thresh_latency", "1..3", "2"},      {"lanes", "1..64", "1"},
+                      {"deq_per_cycle", "1..64", "1"}};
   for (const Row& r : spec) {
     const ConfigField* f = find_config_field(r.name);
     ASSERT_NE(f, nullptr) << r.name;

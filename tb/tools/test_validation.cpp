@@ -149,7 +149,7 @@ TEST(VectorHeader, RoundTripsEveryField) {
            {"n_ports", "3"}, {"n_queues", "2"}, {"buffer_cells", "900"}, {"private_cells", "5"},
            {"headroom_cells", "7"}, {"port_headroom_cells", "2x9,11"}, {"alpha_log2", "-2"},
            {"port_mult_log2", "1"}, {"delta_q", "3"}, {"delta_p", "4"}, {"scheme", "SIH"},
-           {"thresh_latency", "3"}})
+           {"thresh_latency", "3"}, {"lanes", "2"}, {"deq_per_cycle", "3"}})
     c.set(f, v);
   const Config defaults;
   ASSERT_EQ(c.fields().size(), defaults.fields().size());
@@ -161,7 +161,7 @@ TEST(VectorHeader, RoundTripsEveryField) {
   const auto h = read_vector_header(in, "s.csv", VectorKind::Stimulus);
   ASSERT_TRUE(h);
   EXPECT_FALSE(first_difference(h->config, c)) << out.str();
-  EXPECT_EQ(h->lines, 13u);
+  EXPECT_EQ(h->lines, 15u);  // the format line and 14 fields
   EXPECT_EQ(h->field_line.at("n_ports"), 2u);
   const auto d = first_difference(c, defaults);
   ASSERT_TRUE(d);
@@ -171,6 +171,29 @@ TEST(VectorHeader, RoundTripsEveryField) {
   EXPECT_EQ(read_stimulus(rows, "s.csv", c, RtlWidths{}).size(), 1u);
 }
 
+
+// lanes and deq_per_cycle are left out at 1 (vector format §2): a one-lane
+// chip's header is the format line and 12 fields, as before they existed,
+// and reads back as one lane; at 2 the header names them.
+TEST(VectorHeader, OneLaneLeavesTheLaneFieldsOut) {
+  Config c;
+  std::ostringstream out;
+  write_stimulus_header(out, c);
+  EXPECT_EQ(out.str().find("lanes"), std::string::npos) << out.str();
+  EXPECT_EQ(out.str().find("deq_per_cycle"), std::string::npos) << out.str();
+  std::istringstream in(out.str());
+  const auto h = read_vector_header(in, "s.csv", VectorKind::Stimulus);
+  ASSERT_TRUE(h);
+  EXPECT_EQ(h->lines, 13u);
+  EXPECT_EQ(h->config.lanes, 1u);
+  EXPECT_EQ(h->config.deq_per_cycle, 1u);
+  EXPECT_EQ(h->line_of("lanes"), 13u);  // an implied field: the block's last line
+  c.lanes = 2;
+  std::ostringstream two;
+  write_stimulus_header(two, c);
+  EXPECT_NE(two.str().find("# lanes = 2\n"), std::string::npos) << two.str();
+  EXPECT_EQ(two.str().find("deq_per_cycle"), std::string::npos) << two.str();
+}
 TEST(VectorHeader, Refusals) {
   auto err = [](const std::string& text, VectorKind k = VectorKind::Stimulus) {
     return refusal([&] {
