@@ -7,7 +7,9 @@ harness is checked; yosys-smtbmc proves the assertions by bounded model
 checking to --depth steps and tries k-induction; -c reaches each cover point
 and writes its trace. --fault N plants fault N of tb/faults/dsh_faults.sv
 (the signals it forces in simulation are tied to 0 here) and expects a
-counterexample. Results: out/formal/summary.json and report.md.
+counterexample. The frame-mode blocks beside the MMU (rtl/dsh_wire.f) have
+configurations of their own (--wire), each with its harness in
+tb/formal/dsh_wire_formal.sv. Results: out/formal/summary.json and report.md.
 """
 import argparse
 import json
