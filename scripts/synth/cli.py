@@ -457,6 +457,8 @@ def run_main(a):
         return run_report(a, limits, manifest)
     if a.mode == "wire":
         return run_wire_mode(a, checks)
+    if a.stat_w != 32:
+        raise UsageError(f"--stat-w is for the wire mode, not {a.mode}")
 
     cfg = config_from_args(a)
     rec = (limits.get("configs") or {}).get(cfg.name, {})

@@ -2,11 +2,13 @@
 """Unit tests of the wire mode (synth.wire): its configuration and limits,
 the Yosys script of one top, the OpenSTA script's top, the N-port sum. No
 tool runs (synth/unit-wire)."""
+import contextlib
+import io
 import unittest
 from pathlib import Path
 
 import synth_fixtures  # noqa: F401  (puts scripts/ on the path)
-from synth import wire
+from synth import cli, wire
 from synth.common import UsageError
 
 FILES = [Path("/r/rtl/dsh_pfc_tx.sv"), Path("/r/rtl/dsh_wire_port.sv")]
@@ -28,6 +30,24 @@ class Config(unittest.TestCase):
             with self.assertRaisesRegex(UsageError, opt):
                 wire.validate(cfg)
         wire.validate(wire.WireConfig(1, 8, 64))  # the largest accepted
+
+
+class CommandLine(unittest.TestCase):
+    def run_cli(self, *argv):
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+            rc = cli.run(list(argv))
+        return rc, err.getvalue()
+
+    def test_bad_arguments_exit_2_before_any_tool(self):
+        for argv, msg in ((["wire", "--queues", "9"], "--queues 9"),
+                          (["wire", "--stat-w", "0"], "--stat-w 0"),
+                          (["wire", "--check", "area"], "--check area"),
+                          (["wire", "--period", "recorded"], "--period recorded"),
+                          (["generic", "--stat-w", "16"], "--stat-w is for the wire mode")):
+            rc, err = self.run_cli(*argv)
+            self.assertEqual(rc, 2, argv)
+            self.assertIn(msg, err)
 
 
 class Scripts(unittest.TestCase):
