@@ -10,3 +10,4 @@ dsh_macc_rx_parse.sv
 dsh_pfc_tx.sv
 dsh_pfc_rx.sv
 dsh_pfc_wdog.sv
+dsh_wire_port.sv

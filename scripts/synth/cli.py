@@ -19,7 +19,7 @@ from .common import (DEFAULT_LIBERTY, EXIT_TOOL, EXIT_USAGE, LIMITS, MANIFEST, R
 from .config import SWEEP, Config, FlowOptions, validate_config
 from .record import RunResult
 from .files import check_out_dir, check_out_file
-from . import power, split
+from . import power, split, wire
 from .families import FAMILIES
 from .fpga import DEFAULT_PACKAGE, ICE40
 from .flow import Run
@@ -44,6 +44,10 @@ Modes
            serialised by a generated wrapper (or reported as not fitting).
   report   sweep over configurations (asic when a Liberty file is there, else
            generic), in parallel; writes report.md and report.csv.
+  wire     the frame-mode blocks beside the MMU (rtl/dsh_wire.f) through the
+           asic flow: dsh_wire_port (one port's PFC sender, receive side and
+           --queues watchdogs) and dsh_quanta_tick; area, flops, max clock of
+           each, and --ports x port + one tick.
 
 Every run writes summary.json (machine-readable) beside its logs and prints a
 short summary. Exit status: 0 ok, 1 a check failed, 2 bad arguments, 3 a tool
@@ -117,9 +121,10 @@ def build_parser():
                "  scripts/synth.py asic --ports 32 --queues 7 --scheme dsh --period 4\n"
                "  scripts/synth.py fpga --ports 2 --queues 2 --fpga-freq 50\n"
                "  scripts/synth.py report --jobs 2\n"
+               "  scripts/synth.py wire --ports 32 --queues 7\n"
                "  scripts/synth.py asic --ports 4 --queues 4 --check timing,area --reuse\n"
                "See docs/synthesis.md.")
-    p.add_argument("mode", choices=["generic", "asic", "fpga", "report"], help="flow to run")
+    p.add_argument("mode", choices=["generic", "asic", "fpga", "report", "wire"], help="flow to run")
     g = p.add_argument_group("configuration (dsh_mmu parameters)")
     g.add_argument("--ports", type=int, default=4, metavar="N", help="NumPorts, 1..1024 (default 4)")
     g.add_argument("--queues", type=int, default=4, metavar="N", help="NumQueues, 1..64 (default 4)")
@@ -225,6 +230,10 @@ def build_parser():
                         f"{','.join(FAMILIES)}, or all): report-fpga.md and report-fpga.csv")
     r.add_argument("--report-mode", choices=["auto", "asic", "generic"], default="auto",
                    help="flow per configuration: asic when a Liberty file is found (auto)")
+    wg = p.add_argument_group("wire (also --ports: ports counted, --queues: classes, "
+                              "1..8, the asic options)")
+    wg.add_argument("--stat-w", type=int, default=32, metavar="N",
+                    help="StatW of the wire blocks' counters, 1..64 (default 32)")
     c = p.add_argument_group("output and checks")
     c.add_argument("--out", metavar="DIR",
                    help="output directory (default out/synth/<mode>/<config>, report: out/synth)")
@@ -446,6 +455,10 @@ def run_main(a):
         resolve_liberty(a, required=True)
     if a.mode == "report":
         return run_report(a, limits, manifest)
+    if a.mode == "wire":
+        return run_wire_mode(a, checks)
+    if a.stat_w != 32:
+        raise UsageError(f"--stat-w is for the wire mode, not {a.mode}")
 
     cfg = config_from_args(a)
     rec = (limits.get("configs") or {}).get(cfg.name, {})
@@ -490,6 +503,33 @@ def run_main(a):
     for k, v in res.checks.items():
         print(f"  check {k}: {v.status.upper()} - {v.detail}")
     return exit_status(res.checks)
+
+
+def run_wire_mode(a, checks):
+    """The wire mode (synth.wire): --ports ports counted, --queues classes,
+    --stat-w counter width; the asic options; exit 1 on a latch, a Yosys
+    check problem, or with --check timing a negative slack, with --check
+    constraints an unconstrained endpoint."""
+    cfg = wire.WireConfig(a.ports, a.queues, a.stat_w)
+    wire.validate(cfg)
+    if str(a.period) == "recorded":
+        raise UsageError("--period recorded: the wire mode has no recorded target; give ns")
+    period = check_number("--period", a.period)
+    check_uncertainty(a.uncertainty, period)
+    unknown = set(checks or []) - {"latch", "yosys-check", "timing", "constraints"}
+    if unknown:
+        raise UsageError(f"--check {','.join(sorted(unknown))}: the wire mode checks latch, "
+                         "yosys-check, timing and constraints only")
+    out = Path(a.out).resolve() if a.out else ROOT / "out" / "synth" / "wire" / cfg.name
+    check_out_dir("--out", out)
+    lp = resolve_liberty(a, required=True)
+    need_tool("yosys")
+    need_tool("sta")
+    lib, _, _ = prepare_liberty(lp, liberty_cache(), dont_use_patterns(a))
+    opts = flow_options(a, wire.MANIFEST, period, lp)
+    out.mkdir(parents=True, exist_ok=True)
+    return wire.run_wire(cfg, lib, opts, out, timeout_min=a.timeout, quiet=a.quiet,
+                         checks=set(checks or []))
 
 
 def check_power_workload(a, cfg):
