@@ -205,7 +205,11 @@ AtomicFile::AtomicFile(const std::string& path, bool open_stream) : path_(path),
     tmp_ = dir_of(path) + "/." + base_of(path) + tag;
   }
   register_temp(tmp_);
-  if (!stream_) return;
+  if (!stream_) {
+    side_ = tmp_ + ".hier";
+    register_temp(side_);
+    return;
+  }
   out_.open(tmp_, std::ios::binary | std::ios::trunc);
   if (!out_) {
     const int e = errno;
@@ -219,6 +223,13 @@ AtomicFile::~AtomicFile() {
   if (stream_) out_.close();
   ::unlink(tmp_.c_str());
   unregister_temp(tmp_);
+  drop_side();
+}
+
+void AtomicFile::drop_side() {
+  if (side_.empty()) return;
+  ::unlink(side_.c_str());
+  unregister_temp(side_);
 }
 
 void AtomicFile::commit() {
@@ -250,6 +261,7 @@ void AtomicFile::commit() {
   }
   done_ = true;
   unregister_temp(tmp_);
+  drop_side();
 }
 
 void write_file_atomically(const std::string& path, const std::string& text) {

@@ -55,7 +55,9 @@ bool same_file(const std::string& a, const std::string& b);
 // of `path` are created (and said so). For "-" (stdout) and an existing
 // device or FIFO the temporary file is in $TMPDIR and commit() copies it
 // there (nothing to copy for /dev/null). open_stream false: only the name is
-// reserved, for a writer that opens temp_path() itself (an FST trace).
+// reserved, for a writer that opens temp_path() itself (an FST trace); such
+// a writer may keep a side file "<temp>.hier" until it closes (the FST
+// writer's hierarchy), removed with the temporary file.
 class AtomicFile {
  public:
   explicit AtomicFile(const std::string& path, bool open_stream = true);
@@ -67,7 +69,9 @@ class AtomicFile {
   const std::string& temp_path() const { return tmp_; }
   void commit();  // throws std::runtime_error naming the path on a write error
  private:
+  void drop_side();
   std::string path_, tmp_;
+  std::string side_;  // open_stream false: "<tmp_>.hier", else empty
   std::ofstream out_;
   bool stream_ = true;
   bool in_place_ = false;  // "-" or a device: copied at commit(), not renamed

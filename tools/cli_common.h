@@ -43,7 +43,8 @@ enum ExitCode : int {
   kExitBadInput = 2,     // refused before any work: option, field, file, output path
   kExitToolFailed = 3,   // a process or a write failed during the run
   kExitInvalidExperiment = 4,  // the stimulus did not happen as the scenario describes
-  kExitInterrupted = 130,
+  // Interrupted: 128 + the signal, 130 for Ctrl-C, 143 for SIGTERM
+  // (install_interrupt_cleanup, pool_interrupted_status).
 };
 
 }  // namespace dsh

@@ -153,7 +153,7 @@ def build_parser():
                         "rows (the default runs it, out/.../<config>/nostats)")
     t = p.add_argument_group("asic")
     t.add_argument("--liberty", metavar="FILE",
-                   help="Liberty file, plain or .gz (default $DSH_LIBERTY, else the committed sky130 HD "
+                   help="asic and report: Liberty file, plain or .gz (default $DSH_LIBERTY, else the committed sky130 HD "
                         f"typical library {DEFAULT_LIBERTY.relative_to(ROOT)})")
     t.add_argument("--period", default="4.0", metavar="NS",
                    help="target clock period in ns, (0.01, 1000] (default 4.0, i.e. 250 MHz), or "
@@ -446,6 +446,9 @@ def run_main(a):
                          "built (cmake --build build --target dsh-run), or give --power-sim")
     if a.family != "ice40" and a.mode != "fpga":
         raise UsageError(f"--family {a.family} is for the fpga mode, not {a.mode}")
+    if a.liberty is not None and a.mode not in ("asic", "report"):
+        raise UsageError(f"--liberty is for the asic and report modes, not {a.mode} "
+                         "(its flow maps to no cell library)")
     if a.out is not None:
         check_out_dir("--out", a.out)
     limits = load_limits(a.limits)

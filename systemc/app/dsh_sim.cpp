@@ -180,7 +180,7 @@ int run_single_switch(const SimOptions& o) {
       const PointResult r = run_point_isolated(cp, s);
       if (interrupted()) {
         std::fprintf(stderr, "dsh-sim: interrupted: nothing written\n");
-        return kExitInterrupted;
+        return pool_interrupted_status();
       }
       if (!r.ok()) {
         std::fprintf(stderr, "dsh-sim: point %s failed:\n%s\n", the_point.id.c_str(), r.error.c_str());
@@ -230,7 +230,7 @@ int run_single_switch(const SimOptions& o) {
   };
   auto stopped = [&](const std::string& kept) {
     std::fprintf(stderr, "dsh-sim: interrupted: the running points were stopped; %s\n", kept.c_str());
-    return kExitInterrupted;
+    return pool_interrupted_status();
   };
 
   // One point, optionally traced.
@@ -426,7 +426,7 @@ int main(int argc, char** argv) {
            "when interrupted.\n"
            "Exit status: 0 done, 1 drops or a lockstep mismatch, 2 bad input (nothing run, nothing written), 3 a "
            "point process failed, 4 invalid experiment (the stimulus did not happen as the scenario describes), 130 "
-      "interrupted.\n");
+      "interrupted (Ctrl-C; 143 for SIGTERM).\n");
   const int parsed = parse_command_line(app, argc, argv, "dsh-sim");
   if (parsed >= 0) return parsed;
   std::string kind;

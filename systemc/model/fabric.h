@@ -242,6 +242,7 @@ class Fabric {
     free_.push_back(p);
   }
   IntStack& telemetry(const Pkt& p) { return tel_[size_t(p.tel)]; }
+  size_t telemetry_slots() const { return tel_.size(); }  // a valid Pkt::tel is below this
 
  private:
   struct SwitchNode;

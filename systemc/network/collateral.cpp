@@ -427,7 +427,14 @@ int write_collateral_outputs(const KeyStore& k, const NetSetup& s, const std::ve
   write_file_atomically(out_dir + "/summary.json", j.dump(2) + "\n");
   write_file_atomically(out_dir + "/summary.txt", txt.str());
   std::fprintf(stderr, "%s", txt.str().c_str());
-  if (plot) plot_net(python, plot_script, "'" + out_dir + "/throughput.csv' '" + out_dir + "/collateral.png'");
+  if (plot) {
+    // The plot's y-axis ends a little above F0's own link rate (its sender's NIC).
+    const Topology& t = *s.topo;
+    const FlowEnds f0 = parse_flow(t, k.list("traffic.long_flows").at(0), "traffic.long_flows");
+    char rate[32];
+    std::snprintf(rate, sizeof rate, "%g", t.ports(t.host_node(f0.src)).at(0).gbps);
+    plot_net(python, plot_script, "'" + out_dir + "/throughput.csv' '" + out_dir + "/collateral.png' " + rate);
+  }
   std::fprintf(stderr, "wrote %s/throughput.csv, summary.txt, summary.json%s\n", out_dir.c_str(), plot ? ", collateral.png" : "");
   if (errors) return kExitCheckFailed;
   if (drops) return kExitCheckFailed;

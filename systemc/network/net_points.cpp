@@ -103,7 +103,7 @@ int run_net_sweep(const NetSweep& sw, const NetSweepOptions& o) {
     });
     if (pool_interrupted()) {
       std::fprintf(stderr, "dsh-sim: interrupted: nothing written\n");
-      return kExitInterrupted;
+      return pool_interrupted_status();
     }
     return status;
   }
@@ -147,7 +147,7 @@ int run_net_sweep(const NetSweep& sw, const NetSweepOptions& o) {
   if (pool_interrupted()) {  // the finished points keep their files; no output looks complete
     std::fprintf(stderr, "dsh-sim: interrupted: the running points were stopped; %zu finished points kept in %s, no "
                          "outputs written (the same command resumes)\n", finished, dir.c_str());
-    return kExitInterrupted;
+    return pool_interrupted_status();
   }
   return sw.write_outputs(metrics);
 }

@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: Apache-2.0
 """Plots of the network scenarios (files written by dsh-sim).
 
-usage: plot_net.py throughput.csv out.png          S2: F0 throughput around the fan-in
-                                                   (paper Fig. 13), one panel per CC
+usage: plot_net.py throughput.csv out.png [GBPS]   S2: F0 throughput around the fan-in
+                                                   (paper Fig. 13), one panel per CC; the
+                                                   y-axis to 1.05 x GBPS, F0's link rate
+                                                   (default 100)
        plot_net.py --deadlock summary.json out.png S3: CDF over runs of the deadlock
                                                    onset time (paper Fig. 12b); with
                                                    several loads also the deadlocked
@@ -35,7 +37,10 @@ import matplotlib.pyplot as plt  # noqa: E402
 COLORS = {"dsh": "tab:blue", "sih": "tab:red"}
 
 
-def main(csv_path, png_path):
+def main(csv_path, png_path, link_gbps="100"):
+    link = float(link_gbps)
+    if not link > 0:
+        sys.exit("plot_net.py: link rate %r: expected a positive number of Gb/s" % link_gbps)
     rows = list(csv.DictReader(open(csv_path)))
     titles = {"none": "none", "dcqcn": "DCQCN", "powertcp": "PowerTCP"}
     ccs = [c for c in titles if any(r["cc"] == c for r in rows)]
@@ -49,12 +54,13 @@ def main(csv_path, png_path):
         ax.axvline(0, color="grey", ls=":", lw=1)
         ax.set_title("F0 (innocent flow), CC: " + titles[cc])
         ax.set_xlabel("time from the fan-in start (us)")
-        ax.set_ylim(0, 105)
+        ax.set_ylim(0, 1.05 * link)
         ax.grid(alpha=0.3)
         ax.legend(loc="lower right")
     axes[0][0].set_ylabel("throughput (Gb/s, 10 us bins)")
     fig.tight_layout()
     fig.savefig(png_path, dpi=120)
+    return fig
 
 
 CC_NAMES = {"none": "no CC", "dcqcn": "DCQCN", "powertcp": "PowerTCP"}
@@ -263,7 +269,7 @@ if __name__ == "__main__":
         deadlock(*sys.argv[2:])
     elif len(sys.argv) == 4 and sys.argv[1] == "--benchmark":
         benchmark(*sys.argv[2:])
-    elif len(sys.argv) == 3:
+    elif len(sys.argv) in (3, 4):
         main(*sys.argv[1:])
     else:
         sys.exit(__doc__)

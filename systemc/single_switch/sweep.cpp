@@ -24,7 +24,7 @@ namespace dsh::sc {
 namespace {
 
 // dsh-sim's exit statuses (tools/cli_common.h, docs/tools.md, "Exit status").
-constexpr int kOk = 0, kCheckFailed = 1, kBadInput = 2, kToolFailed = 3, kInvalid = 4, kInterrupted = 130;
+constexpr int kOk = 0, kCheckFailed = 1, kBadInput = 2, kToolFailed = 3, kInvalid = 4;
 
 const char* scheme_name(int s) { return Scheme(s) == Scheme::DSH ? "dsh" : "sih"; }
 
@@ -359,7 +359,7 @@ int run_sweep(const Params& p, const KeyValues& infeasible_in, const SweepOption
   };
   if (interrupted()) {
     std::fprintf(stderr, "dsh-sim: interrupted: the running points were stopped; %s\n", partial_kept().c_str());
-    return kInterrupted;
+    return pool_interrupted_status();
   }
   if (!ok) {
     std::fprintf(stderr, "dsh-sim: %s\n", partial_kept().c_str());

@@ -86,6 +86,7 @@ std::string run_in_child(const std::function<std::string()>& f) {
 }
 
 bool pool_interrupted() { return g_interrupted != 0; }
+int pool_interrupted_status() { return 128 + int(g_interrupted); }
 
 bool run_pool(unsigned jobs, const std::function<std::optional<PoolTask>()>& next,
               const std::function<bool(size_t, const std::string&, int)>& done) {

@@ -38,5 +38,8 @@ struct PoolTask {
 bool run_pool(unsigned jobs, const std::function<std::optional<PoolTask>()>& next,
               const std::function<bool(size_t task, const std::string& out, int status)>& done);
 bool pool_interrupted();
+// The exit status of a run that interrupt stopped: 128 + the signal, as a
+// shell reports a process the signal ended (130 SIGINT, 143 SIGTERM).
+int pool_interrupted_status();
 
 }  // namespace dsh

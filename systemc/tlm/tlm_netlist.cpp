@@ -1,15 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "tlm_netlist.h"
 
-#include <cstdio>
 #include <string>
-
-// libsystemc's main() calls sc_main; our executables have their own main()
-// and run the kernel from run_point(), so this is never reached.
-int sc_main(int, char**) {
-  std::fprintf(stderr, "sc_main is not used: run points through dsh::sc::run_point or the scenario runners\n");
-  return 1;
-}
 
 namespace dsh::tlmnet {
 
@@ -17,7 +9,68 @@ using sc_core::sc_time;
 
 namespace {
 uint64_t now_ps() { return uint64_t(sc_core::sc_time_stamp().value()); }
+
+std::string range_text(size_t n) { return n ? "0.." + std::to_string(n - 1) : "none"; }
 }  // namespace
+
+std::string packet_fault(net::Fabric& fab, int node, const net::Pkt& p) {
+  using net::Pkt;
+  const net::Topology& t = fab.topo();
+  const size_t hosts = t.n_hosts();
+  const auto flows = fab.flows().size();
+  if (p.kind > Pkt::Ack)
+    return "kind = " + std::to_string(unsigned(p.kind)) + ": not a packet kind (Data 0, Cnp 1, Pause 2, Ack 3)";
+  if (p.bytes == 0 || p.bytes > fab.params().mtu_bytes)
+    return "bytes = " + std::to_string(p.bytes) + ": outside 1.." + std::to_string(fab.params().mtu_bytes) +
+           " (FabricParams::mtu_bytes)";
+  if (p.tel != -1 && (p.tel < 0 || size_t(p.tel) >= fab.telemetry_slots()))
+    return "tel = " + std::to_string(p.tel) + ": no such telemetry record (-1 for none; " +
+           std::to_string(fab.telemetry_slots()) + " records)";
+  if (p.kind == Pkt::Pause) {
+    if (p.fc.kind > Event::PortResume)
+      return "fc.kind = " + std::to_string(unsigned(p.fc.kind)) +
+             ": not a flow-control event (Pause 0, Resume 1, PortPause 2, PortResume 3)";
+    if (p.fc.queue >= kControlClass)
+      return "fc.queue = " + std::to_string(p.fc.queue) + ": outside the lossless classes " +
+             range_text(kControlClass);
+    return "";
+  }
+  if (p.src >= hosts) return "src = " + std::to_string(p.src) + ": no such host (hosts " + range_text(hosts) + ")";
+  if (p.dst >= hosts) return "dst = " + std::to_string(p.dst) + ": no such host (hosts " + range_text(hosts) + ")";
+  if (p.flow < 0 || size_t(p.flow) >= flows)
+    return "flow = " + std::to_string(p.flow) + ": no such flow (flows " + range_text(flows) +
+           "; Fabric::add_flow adds one)";
+  const net::NetFlow& f = fab.flows()[size_t(p.flow)];
+  // Data goes from the flow's source to its destination; a CNP or an ACK back.
+  const bool data = p.kind == Pkt::Data;
+  const uint32_t src = data ? f.src : f.dst, dst = data ? f.dst : f.src;
+  if (p.src != src || p.dst != dst)
+    return "src = " + std::to_string(p.src) + ", dst = " + std::to_string(p.dst) + ": flow " +
+           std::to_string(p.flow) + (data ? " goes from host " : "'s CNP and ACK go from host ") +
+           std::to_string(src) + " to host " + std::to_string(dst);
+  if (data) {
+    if (p.cls != f.cls)
+      return "cls = " + std::to_string(unsigned(p.cls)) + ": flow " + std::to_string(p.flow) + " is of class " +
+             std::to_string(unsigned(f.cls));
+    if (t.is_switch(node) && p.cls >= fab.mmu(node).config().n_queues)
+      return "cls = " + std::to_string(unsigned(p.cls)) + ": switch " + t.name(node) + "'s chip has classes " +
+             range_text(fab.mmu(node).config().n_queues) + " (n_queues)";
+  } else if (p.cls != kControlClass) {
+    return "cls = " + std::to_string(unsigned(p.cls)) + ": a CNP or an ACK is of the control class " +
+           std::to_string(kControlClass);
+  }
+  if (!t.is_switch(node)) {
+    if (p.dst != uint32_t(t.node_host(node)))
+      return "dst = " + std::to_string(p.dst) + ": arrived at host " + t.name(node) + " (host " +
+             std::to_string(t.node_host(node)) + ")";
+    // A PowerTCP receiver answers with the data's telemetry; its sender reads the ACK's.
+    if (f.ptcp && p.kind != Pkt::Cnp && p.tel < 0)
+      return "tel = -1: flow " + std::to_string(p.flow) + " is a PowerTCP flow, its data and ACKs carry telemetry";
+    if (p.kind == Pkt::Ack && !f.ptcp)
+      return "kind = Ack: flow " + std::to_string(p.flow) + " is not a PowerTCP flow";
+  }
+  return "";
+}
 
 tlm::tlm_extension_base* PacketExtension::clone() const {
   auto* e = new PacketExtension;
@@ -101,8 +154,11 @@ void Node::send(unsigned port, net::Pkt* p, uint64_t ser_ps) {
 // The annotation is the time to the packet's last bit: it arrives then.
 void Node::b_transport(int port, tlm::tlm_generic_payload& gp, sc_time& delay) {
   const PacketExtension* e = gp.get_extension<PacketExtension>();
-  if (!e) {
+  const std::string fault = e ? packet_fault(fab_, node_, e->pkt) : "no PacketExtension: not a packet of the model";
+  if (!fault.empty()) {
+    const std::string msg = std::string(name()) + ".in" + std::to_string(port) + ": packet refused: " + fault;
     gp.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+    SC_REPORT_ERROR("dsh/tlm/packet", msg.c_str());
     return;
   }
   net::Pkt* p = fab_.alloc();

@@ -23,6 +23,7 @@
 
 #include <memory>
 #include <set>
+#include <string>
 #include <vector>
 
 #include "fabric.h"
@@ -35,6 +36,12 @@ struct PacketExtension : tlm::tlm_extension<PacketExtension> {
   tlm::tlm_extension_base* clone() const override;
   void copy_from(const tlm::tlm_extension_base& other) override;
 };
+
+// Why packet `p` may not arrive at `node` of `fab` through a socket: the
+// field, its value and the limit ("dst = 7: no such host (hosts 0..2)"),
+// or "" when it may. Checked so that no packet from a module outside the
+// model reaches the model's tables with an index out of their range.
+std::string packet_fault(net::Fabric& fab, int node, const net::Pkt& p);
 
 // Runs the model's event queue on the SystemC kernel.
 class Scheduler : public sc_core::sc_module {
@@ -53,7 +60,10 @@ class Scheduler : public sc_core::sc_module {
   bool running_ = false;  // inside the queue's events: no wake-up needed
 };
 
-// A switch or host of the model.
+// A switch or host of the model. A transaction without a PacketExtension
+// or with a packet_fault is reported with SC_REPORT_ERROR (message type
+// "dsh/tlm/packet"; by default it throws, out of sc_start and Fabric::run)
+// and answered TLM_GENERIC_ERROR_RESPONSE; the packet is not taken.
 class Node : public sc_core::sc_module {
  public:
   using Out = tlm_utils::simple_initiator_socket_tagged<Node>;

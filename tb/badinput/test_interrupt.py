@@ -2,11 +2,13 @@
 # SPDX-License-Identifier: Apache-2.0
 """Ctrl-C on a dsh-sim sweep (issue 14): the per-point child processes stop,
 temporary files are removed, no file that looks complete is left, and the
-points that finished are kept in sweep.partial.csv.
+points that finished are kept in sweep.partial.csv. Exit status 128 + the
+signal: 130 for SIGINT, 143 for SIGTERM.
 
-usage: test_interrupt.py DSH_SIM [group|parent]
+usage: test_interrupt.py DSH_SIM [group|parent|term]
   group:  SIGINT to the whole process group, as a terminal's Ctrl-C does
   parent: SIGINT to dsh-sim alone; it must stop its children itself
+  term:   SIGTERM to dsh-sim alone (a batch system's stop)
 Standard library only."""
 
 import os
@@ -41,6 +43,7 @@ def alive(pid):
 
 def main():
     sim, how = sys.argv[1], (sys.argv[2] if len(sys.argv) > 2 else "group")
+    sig = signal.SIGTERM if how == "term" else signal.SIGINT
     fails = []
     with tempfile.TemporaryDirectory(prefix="dsh-interrupt-") as tmp:
         out = Path(tmp) / "out"
@@ -64,17 +67,17 @@ def main():
         elif how == "group":
             os.killpg(p.pid, signal.SIGINT)
         else:
-            os.kill(p.pid, signal.SIGINT)
+            os.kill(p.pid, sig)
         try:
             so, se = p.communicate(timeout=60)
         except subprocess.TimeoutExpired:
             os.killpg(p.pid, signal.SIGKILL)
             so, se = p.communicate()
-            fails.append("dsh-sim did not stop within 60 s of SIGINT")
+            fails.append(f"dsh-sim did not stop within 60 s of {sig.name}")
         print(se.rstrip())
         print(f"exit status {p.returncode}; children at the interrupt: {kids}")
-        if p.returncode != 130:
-            fails.append(f"exit status {p.returncode}, expected 130")
+        if p.returncode != 128 + sig.value:
+            fails.append(f"exit status {p.returncode}, expected {128 + sig.value}")
         if "interrupted" not in se:
             fails.append("no 'interrupted' message")
         time.sleep(0.5)

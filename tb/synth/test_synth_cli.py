@@ -229,11 +229,20 @@ class Cli(unittest.TestCase):
         self.assertEqual(err, f"synth.py: error: --limits {self.tmp.name}: is a directory, "
                          "expected a JSON file\n")
 
-    def test_an_explicit_liberty_is_checked_in_every_mode(self):
+    def test_an_explicit_liberty_is_checked_in_every_mode_that_uses_it(self):
         missing = str(Path(self.tmp.name) / "nope.lib")
-        for mode in ("generic", "fpga", "report"):
+        for mode in ("asic", "report"):
             err = self.refused("--liberty", mode, "--liberty", missing)
             self.assertEqual(err, f"synth.py: error: --liberty {missing}: no such file\n")
+
+    def test_liberty_refused_where_the_flow_uses_none(self):
+        lib = Path(self.tmp.name) / "cells.lib"
+        lib.write_text("library (cells) { }\n")
+        for mode in ("generic", "fpga"):
+            for path in (str(lib), str(Path(self.tmp.name) / "nope.lib")):
+                err = self.refused("--liberty", mode, "--liberty", path)
+                self.assertEqual(err, f"synth.py: error: --liberty is for the asic and report modes, "
+                                 f"not {mode} (its flow maps to no cell library)\n")
 
     def test_an_unforeseen_os_error_is_one_line_and_exit_3(self):
         for exc, line in ((PermissionError(13, "Permission denied", "/o/summary.json"),

@@ -183,5 +183,85 @@ TEST(Model, TlmHostSeesPauseThroughSockets) {
   EXPECT_NEAR(double(mine), double(theirs), 0.02 * double(theirs));
 }
 
+// A host that sends one packet, as given, at t = 0, and takes what comes.
+struct OnePacketHost : sc_core::sc_module {
+  SC_HAS_PROCESS(OnePacketHost);
+  tlm_utils::simple_initiator_socket<OnePacketHost> out{"out"};
+  tlm_utils::simple_target_socket<OnePacketHost> in{"in"};
+  net::Pkt pkt;
+  tlm::tlm_response_status status = tlm::TLM_INCOMPLETE_RESPONSE;
+  explicit OnePacketHost(sc_core::sc_module_name n) : sc_module(n) {
+    in.register_b_transport(this, &OnePacketHost::receive);
+    SC_THREAD(send);
+  }
+  void receive(tlm::tlm_generic_payload& gp, sc_core::sc_time&) { gp.set_response_status(tlm::TLM_OK_RESPONSE); }
+  void send() {
+    tlm::tlm_generic_payload gp;
+    auto* ext = new tlmnet::PacketExtension;
+    ext->pkt = pkt;
+    gp.set_extension(ext);
+    sc_core::sc_time delay(1500 * 80, sc_core::SC_PS);
+    out->b_transport(gp, delay);
+    status = gp.get_response_status();
+  }
+};
+
+// A packet from a host module outside the model, sent to switch port 0
+// (host 0's) with one field wrong: the run stops with an error naming the
+// field, its value and the limit (SC_REPORT_ERROR, which throws out of
+// Fabric::run), not a crash. The first case is a packet to a host that
+// does not exist. Without the throw (the report only logged), the sender
+// gets TLM_GENERIC_ERROR_RESPONSE and the run goes on.
+TEST(Model, SocketRefusesABadPacket) {
+  struct Case {
+    std::function<void(net::Pkt&)> spoil;
+    std::string expect;
+  };
+  const std::vector<Case> cases = {
+      {[](net::Pkt& p) { p.dst = 99; }, "dst = 99: no such host (hosts 0.."},
+      {[](net::Pkt& p) { p.src = 77; }, "src = 77: no such host (hosts 0.."},
+      {[](net::Pkt& p) { p.flow = 12345; }, "flow = 12345: no such flow (flows 0..0;"},
+      {[](net::Pkt& p) { p.bytes = 0; }, "bytes = 0: outside 1..1500"},
+      {[](net::Pkt& p) { p.bytes = 9000; }, "bytes = 9000: outside 1..1500"},
+      {[](net::Pkt& p) { p.kind = net::Pkt::Kind(9); }, "kind = 9: not a packet kind"},
+      {[](net::Pkt& p) { p.cls = 3; }, "cls = 3: flow 0 is of class 0"},
+      {[](net::Pkt& p) { p.dst = 0; }, "src = 0, dst = 0: flow 0 goes from host 0 to host 2"},
+      {[](net::Pkt& p) { p.tel = 5; }, "tel = 5: no such telemetry record"},
+      {[](net::Pkt& p) { p.kind = net::Pkt::Pause; p.fc = Event{Event::Pause, 0, 9}; },
+       "fc.queue = 9: outside the lossless classes 0..6"},
+  };
+  for (bool throws : {true, false}) {
+    for (const Case& c : cases) {
+      const std::string out = run_in_child([&] {
+        const Params p = saturate(20);
+        SingleSwitch sw(p, delayed_golden(p));
+        net::Fabric& fab = sw.fabric();
+        const int32_t flow = fab.add_flow(0, 2, 0, 0, net::Fabric::kNever, kBackground);
+        sw.arm();
+        tlmnet::Netlist netlist(fab, {sw.topology().host_node(0)});
+        if (!throws) sc_core::sc_report_handler::set_actions("dsh/tlm/packet", sc_core::SC_LOG);
+        OnePacketHost host("one_packet_host");
+        host.pkt.src = 0;
+        host.pkt.dst = 2;
+        host.pkt.bytes = 1500;
+        host.pkt.flow = flow;
+        c.spoil(host.pkt);
+        host.out.bind(*netlist.node(0).in[0]);
+        netlist.node(0).out[0]->bind(host.in);
+        fab.run(20'000'000);
+        return "ran|" + fab.error + "|" + std::to_string(int(host.status)) + "|" +
+               std::to_string(fab.stats(0).forwarded);
+      });
+      SCOPED_TRACE(c.expect);
+      if (throws) {
+        EXPECT_EQ(out.rfind("error: ", 0), 0u) << out;
+        EXPECT_NE(out.find("switch.in0: packet refused: " + c.expect), std::string::npos) << out;
+      } else {
+        EXPECT_EQ(out, "ran||" + std::to_string(int(tlm::TLM_GENERIC_ERROR_RESPONSE)) + "|0");
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace dsh::sc
