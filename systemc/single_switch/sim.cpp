@@ -54,7 +54,7 @@ void trace_to(sc_core::sc_trace_file* tf, SingleSwitch& sw, const std::vector<un
     sc_core::sc_trace(tf, t.port_hdrm[p], n + ".port_hdrm");
     sc_core::sc_trace(tf, t.qoff[p], n + ".qoff");
     sc_core::sc_trace(tf, t.poff[p], n + ".poff");
-    sc_core::sc_trace(tf, sw.nic(p).pause_seen[size_t(cls)], n + ".tx_pause");
+    sc_core::sc_trace(tf, sw.nic(p).pause.seen[size_t(cls)], n + ".tx_pause");
   }
 }
 

@@ -429,7 +429,7 @@ TEST(NetPowerTcp, IncastTwoToOneHoldsTheQueueWithoutPause) {
     const double mean = sum / double(samples), gbps = double(rx) * 8 / 2.5e6;
     std::printf("%s: queue first 0.5 ms peak %llu B; then mean %.0f B, peak %llu B; R gets %.2f Gb/s; window %.0f B\n",
                 scheme == Scheme::DSH ? "dsh" : "sih", (unsigned long long)peak_first_rtt, mean,
-                (unsigned long long)peak, gbps, fab.flows()[0].ptcp->cwnd_bytes());
+                (unsigned long long)peak, gbps, static_cast<const PowerTcpControl&>(*fab.flows()[0].cc).powertcp().cwnd_bytes());
     EXPECT_EQ(fab.stats(sw).pause_frames, 0u);
     EXPECT_EQ(fab.lossless_drops(), 0u);
     EXPECT_LT(peak_first_rtt, 2 * 103'000u);
@@ -639,7 +639,7 @@ TEST(NetLockstep, OneRtlSwitchGivesTheSameResult) {
   k.set("traffic.settle_us", "100");
   k.set("traffic.max_run_us", "600");
   k.set("traffic.tail_us", "20");
-  // The golden switches hold their results (Fabric: SwitchNode::lag), the
+  // The golden switches hold their results (MmuClock::holds_results), the
   // RTL has the latency itself; with DCQCN too (ECN draws). This small
   // network has too few same-nanosecond MMU cycles to tell a change in
   // their order across switches: net/benchmark_rtl checks that at scale.
