@@ -31,8 +31,6 @@
 
 namespace dsh::net {
 
-using TxPort = Port;
-
 class Fabric : public Observers {
  public:
   // chips[s]: the chip of switch s (its headroom_cells already set).

@@ -405,7 +405,7 @@ TEST(NetPowerTcp, IncastTwoToOneHoldsTheQueueWithoutPause) {
     fab.add_flow(a, r, 0, 0, 0, 0);
     fab.add_flow(b, r, 0, 0, 0, 0);
     const int sw = s.topo->node("S0");
-    const TxPort& down = fab.tx(sw, 2);  // S0 -> R
+    const Port& down = fab.tx(sw, 2);  // S0 -> R
     EventQueue& ev = fab.events();
     uint64_t peak_first_rtt = 0, peak = 0, samples = 0, rx = 0;
     double sum = 0;
