@@ -35,7 +35,6 @@ Fabric::Fabric(const Topology& topo, std::vector<SwitchChip> chips, const Fabric
   for (size_t n = 0; n < topo.n_nodes(); ++n) {
     if (topo.is_switch(int(n))) {
       sw_.push_back(std::make_unique<Switch>(ctx_, int(n), std::move(chips[sw_.size()])));
-      held_ |= sw_.back()->clock().holds_results();
       nodes_.push_back(sw_.back().get());
       node_ports_.push_back(&sw_.back()->ports());
     } else {
@@ -54,8 +53,8 @@ Fabric::Fabric(const Topology& topo, std::vector<SwitchChip> chips, const Fabric
 Fabric::~Fabric() = default;
 
 void Fabric::run(uint64_t until_ps) {
-  if (held_ && (on_retire || on_mmu_out))
-    throw std::logic_error("Fabric: on_retire and on_mmu_out need MMUs with the decision latency (SwitchChip)");
+  if (on_retire || on_mmu_out)
+    for (auto& s : sw_) s->clock().read_state_in_step();
   if (kernel) kernel(until_ps);
   else ev_.run(until_ps);
 }

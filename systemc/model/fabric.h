@@ -83,7 +83,6 @@ class Fabric : public Observers {
   std::vector<Node*> nodes_;                    // [node]
   std::vector<std::vector<Port>*> node_ports_;  // [node]
   uint32_t start_lane_ = 0;  // flow starts, scheduled in time order by most scenarios
-  bool held_ = false;        // some switch's MMU clock holds its results
 };
 
 }  // namespace dsh::net

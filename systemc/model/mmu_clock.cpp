@@ -15,6 +15,44 @@ MmuClock::MmuClock(NetContext& ctx, MmuClient& client, int sw, std::string name,
   held_ = mmu_->latency() == 0;
 }
 
+void MmuClock::read_state_in_step() {
+  if (!held_) return;
+  if (last_wanted_ != ~uint64_t(0))
+    throw std::logic_error("switch " + name_ + ": on_retire and on_mmu_out must be set before its MMU runs");
+  held_ = false;
+  line_.assign(kRtlLatency, CycleIn{});
+}
+
+// Through the delay line, if any: the model takes the input of kRtlLatency
+// cycles ago (idle while the line fills).
+const CycleOut& MmuClock::step_model(const CycleIn& in) {
+  if (line_.empty()) return mmu_->step(in);
+  const CycleIn next = line_[line_next_];
+  line_[line_next_] = in;
+  if (++line_next_ == line_.size()) line_next_ = 0;
+  if (line_filled_ < line_.size()) {
+    ++line_filled_;
+    return idle_out_;
+  }
+  return mmu_->step(next);
+}
+
+bool MmuClock::line_quiet() const {
+  for (const CycleIn& i : line_)
+    if (!i.idle()) return false;
+  return mmu_->quiet();
+}
+
+// n idle cycles: stepped while the delay line or the model is busy, then
+// skipped.
+const CycleOut& MmuClock::skip_model(uint64_t n) {
+  if (line_.empty()) return mmu_->skip_idle(n);
+  const CycleOut* o = &idle_out_;
+  for (; n && !line_quiet(); --n) o = &step_model(CycleIn{});
+  if (!n) return *o;
+  return mmu_->skip_idle(n);
+}
+
 std::string MmuClock::error_at(uint64_t cycle, const CycleOut& out) const {
   return "switch " + name_ + ": MMU protocol error at cycle " + std::to_string(cycle) +
          (out.enq_error ? " (enqueue)" : " (dequeue)");
@@ -66,7 +104,7 @@ void MmuClock::result_out(const CycleOut& out, Pkt* pkt) {
 // Steps one cycle; a cycle whose results come out (a packet admitted or
 // dropped, PAUSE/RESUME events) leaves them to act at its end.
 void MmuClock::step(const CycleIn& in, Pkt* enq_pkt) {
-  const CycleOut& out = mmu_->step(in);
+  const CycleOut& out = step_model(in);
   if (ctx_.obs.on_mmu_out) ctx_.obs.on_mmu_out(sw_, out);
   const uint64_t cycle = next_cycle_;
   st_.mmu_cycles = ++next_cycle_;
@@ -123,7 +161,7 @@ void MmuClock::tick_steps(uint64_t c) {
   }
   while (next_cycle_ < c) {
     if (!real_in_flight_) {
-      const CycleOut& out = mmu_->skip_idle(c - next_cycle_);
+      const CycleOut& out = skip_model(c - next_cycle_);
       if (ctx_.obs.on_mmu_out) ctx_.obs.on_mmu_out(sw_, out);
       next_cycle_ = c;
       st_.mmu_cycles = c;

@@ -12,8 +12,8 @@
 // enqueues per cycle would be one ring per lane, taken together in tick().
 //
 // The latency comes from the model or from the clock:
-// - a model with the latency (the RTL, lockstep, a delayed golden model)
-//   is stepped through it, and its results come out of step();
+// - a model with the latency (the RTL, lockstep) is stepped through it,
+//   and its results come out of step();
 // - a model without it (the golden model) decides a cycle when stepped and
 //   the clock holds the results until they would come out of the RTL,
 //   which gives the same results without stepping the idle cycles of a
@@ -23,13 +23,16 @@
 //   in the event order is reserved, and a tick wanted for that cycle later
 //   takes it, so that the switches' ticks of a cycle run in the same order
 //   either way: the results do not depend on which model decides.
-//   Its state runs kRtlLatency cycles ahead of its results, so the hooks
-//   that read state (on_retire, on_mmu_out) need a model with the latency.
+//   Its state runs kRtlLatency cycles ahead of its results, so when the
+//   hooks read state (on_retire, on_mmu_out) such a model takes its inputs
+//   through a delay line of kRtlLatency cycles instead and is stepped as a
+//   model with the latency: every idle cycle in flight is stepped.
 #pragma once
 
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "node.h"
 #include "ring.h"
@@ -67,6 +70,10 @@ class MmuClock {
   MmuModel& model() { return *mmu_; }
   // True when the clock holds the model's results (a model without latency).
   bool holds_results() const { return held_; }
+  // The hooks read the model's state with its outputs: a model without the
+  // latency takes its inputs through the delay line. Before the first
+  // request only (std::logic_error after).
+  void read_state_in_step();
 
  private:
   struct Req {
@@ -93,6 +100,9 @@ class MmuClock {
   void tick(uint64_t cycle);
   void tick_steps(uint64_t cycle);
   void result_out(const CycleOut& out, Pkt* pkt);
+  const CycleOut& step_model(const CycleIn& in);
+  const CycleOut& skip_model(uint64_t n);
+  bool line_quiet() const;
   std::string error_at(uint64_t cycle, const CycleOut& out) const;
 
   NetContext& ctx_;
@@ -115,6 +125,9 @@ class MmuClock {
   uint64_t result_cycle_ = 0;
   CycleOut result_;
   Pkt* result_pkt_ = nullptr;
+  std::vector<CycleIn> line_;  // the delay line (empty: none); line_[line_next_] is the oldest
+  size_t line_next_ = 0, line_filled_ = 0;
+  CycleOut idle_out_;
 };
 
 }  // namespace dsh::net

@@ -113,10 +113,7 @@ PointResult run_point(const Params& p, const PointSpec& s) {
     spec.lockstep.tag = tag;
     std::unique_ptr<MmuModel> model = net::make_switch_mmu(spec);
     // The switch sees the pipelined RTL's decision latency with every
-    // backend. The golden model gets it from a delay line on its inputs, not
-    // from the MMU clock's held results: the scenario's hooks (headroom
-    // peaks, the trace) read the model's state in step with its outputs.
-    if (model->latency() < kRtlLatency) model = make_delayed(std::move(model), kRtlLatency - model->latency());
+    // backend: the golden model gets it from the MMU clock (mmu_clock.h).
     // A traced point also writes the MMU's inputs as stimulus vectors, which
     // dsh-replay runs through the RTL alone (a waveform of every RTL signal,
     // the power flow's S1 activity: scripts/synth/power.py).

@@ -41,7 +41,7 @@ struct SingleSwitchStats {
 
 class SingleSwitch {
  public:
-  // The MMU must have kRtlLatency (make_delayed).
+  // The MMU has the decision latency kRtlLatency, or none (mmu_clock.h).
   SingleSwitch(const Params& p, std::unique_ptr<MmuModel> mmu);
   ~SingleSwitch();
 
