@@ -2,8 +2,8 @@
 // The traffic classes (the one place they are defined) and which class an
 // egress port sends next: class 7 (control: PAUSE, CNP) at strict priority
 // and never paused, then deficit weighted round robin with one quantum per
-// visit over the lossless classes 0..6. Plain C++; the caller (a TxPort of
-// the switch model, fabric.h) owns the queues.
+// visit over the lossless classes 0..6. Plain C++; the caller (a Port of
+// the switch model, port.h) owns the queues.
 #pragma once
 
 #include <array>

@@ -3,7 +3,8 @@
 // its authors' ns-3 simulation runs it (github.com/inet-tub/ns3-datacenter,
 // simulator/ns-3.39; files below are under src/point-to-point/model/ unless
 // named otherwise), and the in-band telemetry (INT) it reads. Plain C++: the
-// owner (fabric.cpp) stamps the telemetry, echoes it in ACKs and calls on_ack.
+// owner (switch.cpp, host.cpp, congestion_control.h) stamps the telemetry,
+// echoes it in ACKs and calls on_ack.
 //
 //   INT: each switch egress stamps, when a data packet starts on the wire,
 //        its time, the bytes that have entered the egress queue so far (all

@@ -58,7 +58,7 @@ std::vector<WaitLink> wait_graph(const Fabric& f, std::vector<std::pair<int, int
     }
   std::vector<WaitLink> g(ids.size());
   for (size_t i = 0; i < ids.size(); ++i) {
-    const TxPort& x = f.tx(ids[i].first, ids[i].second);
+    const Port& x = f.tx(ids[i].first, ids[i].second);
     WaitLink& w = g[i];
     w.last_move_ps = x.last_start_ps;
     unsigned blocked_mask = 0;
@@ -71,7 +71,7 @@ std::vector<WaitLink> wait_graph(const Fabric& f, std::vector<std::pair<int, int
     for (size_t p = 0; p < t.ports(b).size(); ++p) {
       const auto it = index.find({b, int(p)});
       if (it == index.end()) continue;
-      const TxPort& y = f.tx(b, int(p));
+      const Port& y = f.tx(b, int(p));
       bool holds = false;
       for (unsigned c = 0; c < kControlClass && !holds; ++c) {
         if (!(blocked_mask >> c & 1u)) continue;

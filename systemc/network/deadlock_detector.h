@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // PFC deadlock detection. The wait-for graph's vertices are the switch-to-
-// switch link directions (TxPorts). A link X = A->B is blocked when it has
+// switch link directions (Ports). A link X = A->B is blocked when it has
 // lossless packets queued in a class it may not send (a queue pause of that
 // class, or a port pause, which stops every lossless class: DSH). X waits on
 // link Y = B->C when switch B holds, queued for Y, packets of a class X is

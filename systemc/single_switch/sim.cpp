@@ -54,7 +54,7 @@ void trace_to(sc_core::sc_trace_file* tf, SingleSwitch& sw, const std::vector<un
     sc_core::sc_trace(tf, t.port_hdrm[p], n + ".port_hdrm");
     sc_core::sc_trace(tf, t.qoff[p], n + ".qoff");
     sc_core::sc_trace(tf, t.poff[p], n + ".poff");
-    sc_core::sc_trace(tf, sw.nic(p).pause_seen[size_t(cls)], n + ".tx_pause");
+    sc_core::sc_trace(tf, sw.nic(p).pause.seen[size_t(cls)], n + ".tx_pause");
   }
 }
 
@@ -100,27 +100,20 @@ PointResult run_point(const Params& p, const PointSpec& s) {
   const auto t0 = std::chrono::steady_clock::now();
   try {
     const Config cfg = p.mmu_config(s.scheme);
-    LockstepOptions lo;
-    lo.full_compare = p.full_compare;
-    lo.fst_dir = s.out_dir;
-    lo.fst_stem = std::string("mismatch_") + (s.scheme == Scheme::DSH ? "dsh" : "sih");
+    net::SwitchMmuSpec spec;
+    spec.mmu = cfg;
+    spec.backend = p.backend;
+    spec.rtl_variant = p.rtl_variant;
+    spec.rtl_fault = p.rtl_fault;
+    spec.lockstep.full_compare = p.full_compare;
+    spec.lockstep.fst_dir = s.out_dir;
+    spec.lockstep.fst_stem = std::string("mismatch_") + (s.scheme == Scheme::DSH ? "dsh" : "sih");
     char tag[64];
     std::snprintf(tag, sizeof tag, "scheme=%s burst_pct=%g", to_string(s.scheme), s.burst_pct);
-    lo.tag = tag;
-    std::unique_ptr<MmuModel> model;
-    const RtlVariant* v = nullptr;
-    for (const auto& x : rtl_variants())
-      if (!p.rtl_variant.empty() && p.rtl_variant == x.name) v = &x;
-    if (!p.rtl_variant.empty() && !v) throw ConfigError("run.rtl_variant = '" + p.rtl_variant + "' is not built");
-    RtlOptions ro;
-    ro.fault = p.rtl_fault;
-    ro.light = true;
-    if (!v || p.backend == Backend::Golden) model = make_model(p.backend, cfg, lo, ro);
-    else if (p.backend == Backend::Rtl) model = v->make(cfg, ro);
-    else model = make_lockstep(*v, cfg, lo, ro);
+    spec.lockstep.tag = tag;
+    std::unique_ptr<MmuModel> model = net::make_switch_mmu(spec);
     // The switch sees the pipelined RTL's decision latency with every
-    // backend, so that all of them give the same switch-level results.
-    if (model->latency() < kRtlLatency) model = make_delayed(std::move(model), kRtlLatency - model->latency());
+    // backend: the golden model gets it from the MMU clock (mmu_clock.h).
     // A traced point also writes the MMU's inputs as stimulus vectors, which
     // dsh-replay runs through the RTL alone (a waveform of every RTL signal,
     // the power flow's S1 activity: scripts/synth/power.py).

@@ -41,7 +41,7 @@ struct SingleSwitchStats {
 
 class SingleSwitch {
  public:
-  // The MMU must have kRtlLatency (make_delayed).
+  // The MMU has the decision latency kRtlLatency, or none (mmu_clock.h).
   SingleSwitch(const Params& p, std::unique_ptr<MmuModel> mmu);
   ~SingleSwitch();
 
@@ -61,7 +61,7 @@ class SingleSwitch {
   const SingleSwitchStats& stats() const { return st_; }
   SwitchTrace& trace() { return trace_; }
   MmuModel& mmu() { return fab_->mmu(0); }
-  const net::TxPort& nic(unsigned host) const { return fab_->tx(topo_->host_node(int(host)), 0); }
+  const net::Port& nic(unsigned host) const { return fab_->tx(topo_->host_node(int(host)), 0); }
   double fanin_start_us() const { return double(fanin_start_ps_) / 1e6; }
   double fanin_paused_us() const;  // sum over fan-in hosts of the time their flow's class was paused
   bool finished() const;           // every fan-in byte admitted or dropped, no fan-in sender paused

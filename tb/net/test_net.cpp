@@ -384,7 +384,7 @@ TEST(NetPowerTcp, IncastTwoToOneHoldsTheQueueWithoutPause) {
     fab.add_flow(a, r, 0, 0, 0, 0);
     fab.add_flow(b, r, 0, 0, 0, 0);
     const int sw = s.topo->node("S0");
-    const TxPort& down = fab.tx(sw, 2);  // S0 -> R
+    const Port& down = fab.tx(sw, 2);  // S0 -> R
     EventQueue& ev = fab.events();
     uint64_t peak_first_rtt = 0, peak = 0, samples = 0, rx = 0;
     double sum = 0;
@@ -408,7 +408,7 @@ TEST(NetPowerTcp, IncastTwoToOneHoldsTheQueueWithoutPause) {
     const double mean = sum / double(samples), gbps = double(rx) * 8 / 2.5e6;
     std::printf("%s: queue first 0.5 ms peak %llu B; then mean %.0f B, peak %llu B; R gets %.2f Gb/s; window %.0f B\n",
                 scheme == Scheme::DSH ? "dsh" : "sih", (unsigned long long)peak_first_rtt, mean,
-                (unsigned long long)peak, gbps, fab.flows()[0].ptcp->cwnd_bytes());
+                (unsigned long long)peak, gbps, static_cast<const PowerTcpControl&>(*fab.flows()[0].cc).powertcp().cwnd_bytes());
     EXPECT_EQ(fab.stats(sw).pause_frames, 0u);
     EXPECT_EQ(fab.lossless_drops(), 0u);
     EXPECT_LT(peak_first_rtt, 2 * 103'000u);
@@ -577,20 +577,37 @@ TEST(NetDeadlock, CongestedUpDownNetworkIsNot) {
 //     both exactly full (1.0): the largest feasible per-leaf load.
 //   leaf 0.5: 800 per pair: 2.0, infeasible.
 //   receiver 0.5: 50 per pair: L0->S0 = 50 of 400 = 0.125.
-// A network's golden switches decide when stepped and the fabric holds
+// A network's golden switches decide when stepped and the MMU clock holds
 // their results, so their state runs kRtlLatency cycles ahead of their
-// outputs: the hooks that read state with the outputs are refused there.
-TEST(NetFabric, HeldResultsRefuseTheStateHooks) {
+// outputs. The hooks that read state (on_retire, on_mmu_out) make the clock
+// feed the model through a delay line instead; that is chosen before the
+// MMUs run (refused after), and gives the same packets at the same times.
+// One flow of 10 packets H0 -> H20 crosses three switches (L0, a spine,
+// L1): at least 10 enqueue cycles each.
+TEST(NetFabric, StateHooksTakeTheDelayLineBeforeTheRun) {
   KeyStore k = deadlock_keys();
   NetSetup s = build_setup(k);
   configure_run(s, k, Scheme::DSH, "none");
-  Fabric fab(*s.topo, s.chips, s.fp);
-  fab.run(1000);  // no hook: runs
-  fab.on_retire = [](int, const CycleIn&) {};
-  EXPECT_THROW(fab.run(2000), std::logic_error);
-  fab.on_retire = nullptr;
-  fab.on_mmu_out = [](int, const CycleOut&) {};
-  EXPECT_THROW(fab.run(2000), std::logic_error);
+  uint64_t last[2] = {0, 0};
+  for (int hooks = 0; hooks < 2; ++hooks) {
+    Fabric fab(*s.topo, s.chips, s.fp);
+    uint64_t retired = 0;
+    if (hooks) fab.on_retire = [&](int, const CycleIn&) { ++retired; };
+    fab.on_deliver = [&](int32_t, uint32_t) { last[hooks] = fab.events().now(); };
+    fab.add_flow(0, 20, 0, 15000, 0, 0);
+    fab.run(100'000'000);
+    ASSERT_EQ(fab.error, "");
+    EXPECT_EQ(fab.flows()[0].delivered, 15000u);
+    if (hooks) {
+      EXPECT_GE(retired, 30u);
+    }
+    if (!hooks) {
+      fab.on_mmu_out = [](int, const CycleOut&) {};
+      EXPECT_THROW(fab.run(200'000'000), std::logic_error);
+    }
+  }
+  EXPECT_GT(last[0], 0u);
+  EXPECT_EQ(last[0], last[1]);
 }
 
 TEST(NetDeadlock, OfferedLoadByHand) {
@@ -618,7 +635,7 @@ TEST(NetLockstep, OneRtlSwitchGivesTheSameResult) {
   k.set("traffic.settle_us", "100");
   k.set("traffic.max_run_us", "600");
   k.set("traffic.tail_us", "20");
-  // The golden switches hold their results (Fabric: SwitchNode::lag), the
+  // The golden switches hold their results (MmuClock::holds_results), the
   // RTL has the latency itself; with DCQCN too (ECN draws). This small
   // network has too few same-nanosecond MMU cycles to tell a change in
   // their order across switches: net/benchmark_rtl checks that at scale.

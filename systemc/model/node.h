@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: Apache-2.0
+// What the network model's parts share and how they meet (ns-3's Node and
+// NetDevice): a node (host, switch) owns its ports; a port asks its owner
+// through Node when a packet starts on its wire or a class runs empty, and
+// hands arriving packets to the peer's node. A node asks its ports through
+// Port's own members. Every node reads the network's common state through
+// NetContext, which the Fabric owns.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "congestion_control.h"
+#include "event_queue.h"
+#include "flow.h"
+#include "packet.h"
+#include "topology.h"
+
+namespace dsh::net {
+
+struct FabricParams {
+  uint64_t mtu_bytes = 1500, packet_bytes = 1500;
+  uint64_t processing_bytes = 3840, pause_frame_bytes = 64, cnp_bytes = 64;
+  uint64_t dwrr_quantum_bytes = 1600;
+  bool dcqcn = false;
+  DcqcnParams dcqcn_params;     // line_gbps set per host
+  bool powertcp = false;
+  PowerTcpParams powertcp_params;  // line_gbps set per host
+  uint64_t ack_bytes = 64;      // PowerTCP's ACK frame (class 7)
+  double kmin_kb_100g = 400, kmax_kb_100g = 1600, pmax = 0.2;  // KB = 1000 B, scaled by link rate
+  double cnp_interval_us = 4;
+  uint64_t seed = 1;
+  bool full_compare = false;
+  unsigned rtl_fault = 0;  // rtl/lockstep: a planted fault of tb/faults/dsh_faults.sv (the checker's self-test)
+  std::string mismatch_dir = ".";
+  CcKind cc() const { return dcqcn ? CcKind::Dcqcn : powertcp ? CcKind::PowerTcp : CcKind::None; }
+};
+
+// The scenarios' hooks (unset: nothing is called).
+struct Observers {
+  std::function<void(int32_t flow, uint32_t bytes)> on_deliver;  // a receiver takes a data packet
+  std::function<void(int32_t flow)> on_flow_done;
+  std::function<void(int sw, const Event& e)> on_control;       // a PAUSE/RESUME frame leaves for e.port
+  std::function<void(int sw, const CycleIn& in)> on_retire;     // a cycle with input gives its results
+  std::function<void(int sw, const CycleOut& out)> on_mmu_out;  // every stepped (or skipped) cycle's outputs
+};
+
+// The network's common state, owned by the Fabric.
+struct NetContext {
+  EventQueue& ev;
+  PacketPool& pool;
+  const FabricParams& p;
+  const Topology& topo;
+  std::vector<NetFlow>& flows;
+  const Observers& obs;
+  std::mt19937_64& rng;  // ECN marking: one stream for the network
+  std::string& error;    // a lockstep mismatch or protocol error stops the run
+  void fail(const std::string& what) {
+    error = what;
+    ev.stop();
+  }
+};
+
+class Port;
+
+class Node {
+ public:
+  virtual ~Node() = default;
+  // A packet whose last bit reaches `port` now.
+  virtual void receive(int port, Pkt* p) = 0;
+  // `p` starts on `port`'s wire now (it has left the port's queue).
+  virtual void on_tx_start(Port& port, Pkt& p) = 0;
+  // `port`'s class `cls` ran empty as its last packet started.
+  virtual void on_tx_empty(Port& port, unsigned cls) = 0;
+};
+
+}  // namespace dsh::net

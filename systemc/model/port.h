@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: Apache-2.0
+// One direction of a link, as its sending node holds it: eight class FIFOs,
+// the class arbiter (DWRR over the lossless classes, class 7 first), the
+// flow control the peer's frames set, and the wire. A port tells its owner
+// when a packet starts and when a class runs empty (Node), and hands a
+// packet whose last bit arrives to the peer's node.
+//
+// Flow control is level-mode PAUSE/RESUME (spec §6.2): a PAUSE frame acts
+// processing_bytes at link rate after its first bit arrived (spec §7.1
+// item 3) and stops the class (PORT_PAUSE: every lossless class) between
+// packets. PAUSE frames go before any queued CNP.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "class_arbiter.h"
+#include "node.h"
+#include "ring.h"
+
+namespace dsh::net {
+
+// The pause state of one egress, as the peer's PAUSE/RESUME frames set it,
+// with the time each class spent paused.
+struct LevelPause {
+  std::array<bool, kClasses> q_paused{};
+  bool port_paused = false;
+  std::array<bool, kClasses> seen{};  // paused(c) as last accounted (and traced)
+  std::array<uint64_t, kClasses> paused_ps{}, paused_since{};
+  bool paused(unsigned c) const { return c != kControlClass && (q_paused[c] || port_paused); }
+  // Level-mode PAUSE/RESUME of a class, PORT_PAUSE/RESUME of all, at `now`.
+  void apply(const Event& e, uint64_t now);
+  uint64_t total_ps(unsigned c, uint64_t now) const { return paused_ps[c] + (seen[c] ? now - paused_since[c] : 0); }
+};
+
+class Port {
+ public:
+  Port(NetContext& ctx, Node& owner, int node, int port, const PortSpec& spec);
+  // The peer's node (null: none), which takes the packets whose last bit
+  // arrives; gives the port its lane in the event queue.
+  void connect(Node* peer_node);
+
+  // A packet joins its class's queue (a PAUSE frame ahead of other class-7
+  // frames); it starts at once if the wire is free.
+  void push(Pkt* p);
+  // Starts the arbiter's next packet if the wire is free.
+  void try_start();
+  // A PAUSE/RESUME frame from the peer has arrived (its last bit now).
+  void pause_frame_arrives(Pkt* p);
+
+  uint64_t ser_ps(uint64_t bytes) const { return uint64_t(double(bytes) * ps_per_byte + 0.5); }
+  bool tx_pause(unsigned c) const { return pause.paused(c); }
+  uint64_t paused_total_ps(unsigned c, uint64_t now) const { return pause.total_ps(c, now); }
+  bool connected() const { return peer >= 0; }
+  size_t lossless_queued() const {
+    size_t n = 0;
+    for (unsigned c = 0; c < kControlClass; ++c) n += q[c].size();
+    return n;
+  }
+  uint64_t queued_bytes() const {
+    uint64_t n = 0;
+    for (unsigned c = 0; c < kClasses; ++c) n += qbytes[c];
+    return n;
+  }
+
+  int node = -1, port = -1, peer = -1, peer_port = -1;
+  double ps_per_byte = 80;
+  uint64_t prop_ps = 0;
+  double gbps = 100;
+  std::array<Ring<Pkt*>, kClasses> q;
+  std::array<uint64_t, kClasses> qbytes{};
+  uint64_t rx_bytes = 0;  // bytes that entered the queues so far (PowerTCP's INT)
+  ClassArbiter arb{1600};
+  bool busy = false;
+  LevelPause pause;
+  uint64_t last_start_ps = 0;  // when a lossless packet last started (deadlock detector)
+  // Hands a packet that starts now to the link, `ser` ps of serialization;
+  // empty: the port delivers it to the peer's node after ser + prop_ps.
+  std::function<void(Pkt*, uint64_t ser)> wire;
+
+ private:
+  NetContext* ctx_;
+  Node* owner_;
+  Node* peer_node_ = nullptr;
+  uint32_t lane_ = 0;  // the event-queue lane of its packets in flight
+};
+
+// The ports of topology node `node`, owned by `owner`.
+std::vector<Port> make_ports(NetContext& ctx, Node& owner, int node);
+
+}  // namespace dsh::net

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: Apache-2.0
+// A switch's chip and the one function that builds its MMU, for every
+// backend and every scenario.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "config.h"
+#include "mmu_model.h"
+
+namespace dsh::net {
+
+struct ChipSpec {
+  Config mmu;                  // headroom_cells set per switch
+  uint64_t cell_bytes = 256;
+  double mmu_clock_ghz = 1.0;
+  Backend backend = Backend::Golden;  // golden, rtl or lockstep for this switch
+};
+
+// How to build a switch's MMU model.
+struct SwitchMmuSpec {
+  Config mmu;
+  Backend backend = Backend::Golden;
+  std::string rtl_variant;   // rtl, lockstep: the built parameter set of this name; empty: the one matching `mmu`
+  unsigned rtl_fault = 0;    // rtl, lockstep: a planted fault of tb/faults/dsh_faults.sv (the checker's self-test)
+  LockstepOptions lockstep;  // lockstep: the mismatch report's tag and trace files
+};
+
+// The golden model (no decision latency: the MMU clock holds its results),
+// or the built RTL (kRtlLatency), alone or in lockstep with the golden one.
+std::unique_ptr<MmuModel> make_switch_mmu(const SwitchMmuSpec& spec);
+
+// What the network needs of a switch: its cell size, MMU clock and MMU
+// (with the decision latency kRtlLatency, or none).
+struct SwitchChip {
+  uint64_t cell_bytes = 256;
+  double mmu_clock_ghz = 1.0;
+  std::unique_ptr<MmuModel> mmu;
+};
+
+}  // namespace dsh::net
