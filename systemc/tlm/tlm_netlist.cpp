@@ -63,10 +63,12 @@ std::string packet_fault(net::Fabric& fab, int node, const net::Pkt& p) {
     if (p.dst != uint32_t(t.node_host(node)))
       return "dst = " + std::to_string(p.dst) + ": arrived at host " + t.name(node) + " (host " +
              std::to_string(t.node_host(node)) + ")";
-    // A PowerTCP receiver answers with the data's telemetry; its sender reads the ACK's.
-    if (f.ptcp && p.kind != Pkt::Cnp && p.tel < 0)
+    // A flow whose congestion control wants ACKs (PowerTCP) carries telemetry
+    // in its data and ACKs: the receiver echoes it, the sender reads it.
+    const bool acked = f.cc && f.cc->wants_acks();
+    if (acked && p.kind != Pkt::Cnp && p.tel < 0)
       return "tel = -1: flow " + std::to_string(p.flow) + " is a PowerTCP flow, its data and ACKs carry telemetry";
-    if (p.kind == Pkt::Ack && !f.ptcp)
+    if (p.kind == Pkt::Ack && !acked)
       return "kind = Ack: flow " + std::to_string(p.flow) + " is not a PowerTCP flow";
   }
   return "";
