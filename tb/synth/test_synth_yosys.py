@@ -105,7 +105,7 @@ class Scripts(unittest.TestCase):
         # a cell of a generate block is named after it in its module
         self.assertEqual(yosys.cell_name("u_stage_exec.u_thresh_pipe*"), "u_thresh_pipe*")
         self.assertEqual(yosys.cell_name("gen_stats.u_stats*"), "gen_stats.u_stats*")
-        self.assertEqual(yosys.cell_name("u_a.g_b.g_c.u_d"), "g_b.g_c.u_d")
+        self.assertEqual(yosys.cell_name("u_a.gen_b.gen_c.u_d"), "gen_b.gen_c.u_d")
         self.assertEqual(yosys.cell_name("u_store*"), "u_store*")
         lines = yosys.generic_script(FILES, Config(4, 4, "dsh"), OUT,
                                      keep=("u_stage_exec.u_thresh_pipe*", "gen_stats.u_stats*"))
