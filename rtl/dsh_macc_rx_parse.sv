@@ -97,7 +97,7 @@ module dsh_macc_rx_parse (
   assign frame_valid_o = valid_q;
   assign malformed_o   = bad_q;
   assign opcode_o      = cap_q[159:144];
-  for (genvar k = 0; k < 9; k++) begin : g_words
+  for (genvar k = 0; k < 9; k++) begin : gen_words
     assign words_o[k*16 +: 16] = cap_q[(8 - k) * 16 +: 16];
   end
 

@@ -40,13 +40,13 @@ module dsh_pfc_rx #(
   output logic [StatW-1:0]     stat_malformed_o,
   output logic [StatW-1:0]     stat_unknown_o
 );
-  if (NumQueues < 1 || NumQueues > 8) begin : g_bad_num_queues
+  if (NumQueues < 1 || NumQueues > 8) begin : gen_bad_num_queues
     $error("dsh_pfc_rx: NumQueues must be in 1..8");
   end
-  if (QuantaW < 1 || QuantaW > 16) begin : g_bad_quanta_w
+  if (QuantaW < 1 || QuantaW > 16) begin : gen_bad_quanta_w
     $error("dsh_pfc_rx: QuantaW must be in 1..16");
   end
-  if (StatW < 1 || StatW > 64) begin : g_bad_stat_w
+  if (StatW < 1 || StatW > 64) begin : gen_bad_stat_w
     $error("dsh_pfc_rx: StatW must be in 1..64");
   end
   localparam logic [15:0] OpPause = 16'h0001;
@@ -75,7 +75,7 @@ module dsh_pfc_rx #(
 
   logic [15:0] port_timer_d, port_timer_q;
   logic [NumQueues-1:0] counted_ok, expires, xon, refresh;
-  for (genvar j = 0; j < NumQueues; j++) begin : g_class
+  for (genvar j = 0; j < NumQueues; j++) begin : gen_class
     logic [15:0] timer_d, timer_q;  // class j's pause timer
     assign pfc_rx_o[j] = is_pfc && words[j];
     assign timer_d     = pfc_rx_o[j] ? words[(j + 1) * 16 +: 16] : count_down(timer_q, quanta_i);

@@ -43,13 +43,13 @@ module dsh_pfc_tx #(
   output logic [StatW-1:0]     stat_pfc_frames_o,
   output logic [StatW-1:0]     stat_pause_frames_o
 );
-  if (NumQueues < 1 || NumQueues > 8) begin : g_bad_num_queues
+  if (NumQueues < 1 || NumQueues > 8) begin : gen_bad_num_queues
     $error("dsh_pfc_tx: NumQueues must be in 1..8");
   end
-  if (QuantaW < 1 || QuantaW > 16) begin : g_bad_quanta_w
+  if (QuantaW < 1 || QuantaW > 16) begin : gen_bad_quanta_w
     $error("dsh_pfc_tx: QuantaW must be in 1..16");
   end
-  if (StatW < 1 || StatW > 64) begin : g_bad_stat_w
+  if (StatW < 1 || StatW > 64) begin : gen_bad_stat_w
     $error("dsh_pfc_tx: StatW must be in 1..64");
   end
   localparam logic [47:0] CtrlDst  = 48'h0180_C200_0001;

@@ -37,10 +37,10 @@ module dsh_pfc_wdog #(
   output logic [StatW-1:0] stat_storms_o,
   output logic [StatW-1:0] stat_restores_o
 );
-  if (PollW < 1 || PollW > 32) begin : g_bad_poll_w
+  if (PollW < 1 || PollW > 32) begin : gen_bad_poll_w
     $error("dsh_pfc_wdog: PollW must be in 1..32");
   end
-  if (StatW < 1 || StatW > 64) begin : g_bad_stat_w
+  if (StatW < 1 || StatW > 64) begin : gen_bad_stat_w
     $error("dsh_pfc_wdog: StatW must be in 1..64");
   end
   localparam logic [1:0] ActDrop    = 2'd0;

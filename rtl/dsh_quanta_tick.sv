@@ -22,10 +22,10 @@ module dsh_quanta_tick #(
   input  logic [IntW+FracW-1:0]   cfg_quanta_per_cycle_i,
   output logic [QuantaW-1:0]      quanta_o
 );
-  if (IntW < 1 || IntW > 16) begin : g_bad_int_w
+  if (IntW < 1 || IntW > 16) begin : gen_bad_int_w
     $error("dsh_quanta_tick: IntW must be in 1..16");
   end
-  if (FracW < 1 || FracW > 32) begin : g_bad_frac_w
+  if (FracW < 1 || FracW > 32) begin : gen_bad_frac_w
     $error("dsh_quanta_tick: FracW must be in 1..32");
   end
 

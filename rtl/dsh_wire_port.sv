@@ -69,7 +69,7 @@ module dsh_wire_port #(
     .stat_pause_o(stat_rx_pause_o), .stat_malformed_o(stat_rx_malformed_o),
     .stat_unknown_o(stat_rx_unknown_o));
 
-  for (genvar j = 0; j < NumQueues; j++) begin : g_wdog
+  for (genvar j = 0; j < NumQueues; j++) begin : gen_wdog
     dsh_pfc_wdog #(.PollW(PollW), .StatW(StatW)) u_wdog (
       .clk_i, .rst_ni, .poll_i, .pfc_rx_i(pfc_rx[j]), .paused_i(class_paused[j]),
       .cfg_detect_polls_i, .cfg_restore_polls_i, .cfg_action_i, .storm_o(storm_o[j]),
