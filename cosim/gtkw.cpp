@@ -21,33 +21,13 @@ constexpr const char* kGroupBegin = "@800200";
 constexpr const char* kGroupEnd = "@1000200";
 
 struct Widths {
-  unsigned port, queue, size, cell, thr, qrec, prec, cnt, nq, np, idx;
+  unsigned port, queue, size, cell, thr, qrec, prec, cnt, nq, np;
 };
 
 Widths widths_of(const Config& c, const RtlWidths& w) {
-  // As dsh_mmu derives them (rtl/dsh_params.svh, rtl/dsh_pkg.sv).
+  // As dsh_mmu derives them (rtl/dsh_mmu.sv, rtl/dsh_pkg.sv).
   return {rtl_index_bits(c.n_ports), rtl_index_bits(c.n_queues), w.size_w, w.cell_w, w.cell_w + 3,
-          3 * w.cell_w + 1,          2 * w.cell_w + 1,           w.cnt_w,  c.n_ports * c.n_queues, c.n_ports,
-          rtl_index_bits(c.n_ports * c.n_queues)};
-}
-
-// A field of a slot (rtl/dsh_slot.svh's slot_t: a vector in the trace):
-// its least significant bit and width.
-struct Field {
-  unsigned lo, width;
-};
-struct SlotLayout {
-  unsigned width;
-  Field v, go, port, queue, cells, qrec, prec;
-};
-SlotLayout slot_layout(const Widths& w) {
-  // slot_t, from its last field: prec, qrec, eta_dq, eta, cells, queue,
-  // port, p, idx, go, ok, v.
-  const unsigned qrec = w.prec, eta_dq = qrec + w.qrec, eta = eta_dq + w.cell + 1, cells = eta + w.cell,
-                 queue = cells + w.size, port = queue + w.queue, p = port + w.port, idx = p + w.port,
-                 go = idx + w.idx, ok = go + 1, v = ok + 1;
-  return {v + 1,           {v, 1},          {go, 1},       {port, w.port}, {queue, w.queue},
-          {cells, w.size}, {qrec, w.qrec},  {0, w.prec}};
+          3 * w.cell_w + 1,          2 * w.cell_w + 1,           w.cnt_w,  c.n_ports * c.n_queues, c.n_ports};
 }
 
 // A vector as GTKWave names it: "tb.dsh_mmu.x[7:0]"; width 0: a scalar.
@@ -58,15 +38,6 @@ std::string vec(const std::string& name, unsigned width) {
 // Bit b of a vector: GTKWave counts from the most significant bit.
 std::string bit(const std::string& name, unsigned width, unsigned b) {
   return "(" + std::to_string(width - 1 - b) + ")" + vec(name, width);
-}
-// A field of a slot vector: one bit as a bit select, several as a vector
-// GTKWave assembles from them ("#{name} bit ...", most significant first),
-// named <slot>.<field>.
-std::string field(const std::string& slot, const SlotLayout& l, const std::string& name, Field f) {
-  if (f.width == 1) return bit(slot, l.width, f.lo);
-  std::string s = "#{" + vec(slot + "." + name, f.width) + "}";
-  for (unsigned b = f.lo + f.width; b-- > f.lo;) s += " " + bit(slot, l.width, b);
-  return s;
 }
 
 enum class Show { Hex, Bin, Region, OneHot };
@@ -89,42 +60,28 @@ std::vector<Line> layout(const Config& c, const RtlWidths& rw, const std::vector
   group("inputs (sampled at the rising edge of their cycle)",
         {b("clk_i"), b("deq_valid_i"), h("deq_port_i", w.port), h("deq_queue_i", w.queue), h("deq_cells_i", w.size),
          b("enq_valid_i"), h("enq_port_i", w.port), h("enq_queue_i", w.queue), h("enq_cells_i", w.size)});
-  // Each stage hands its events on as slots (rtl/dsh_slot.svh): vectors
-  // in the trace, shown here field by field; stage flops live in their
-  // stage module (u_stage_*).
-  const SlotLayout sl = slot_layout(w);
-  auto f = [&](const std::string& slot, const std::string& name, Field x, Show show = Show::Hex) {
-    return Line{x.width == 1 ? Show::Bin : show, field(slot, sl, name, x), ""};
-  };
-  auto slot = [&](const std::string& n, bool cells) {
-    std::vector<Line> v = {f(n, "v", sl.v), f(n, "port", sl.port), f(n, "queue", sl.queue)};
-    if (cells) v.push_back(f(n, "cells", sl.cells));
-    return v;
-  };
-  auto join = [](std::vector<std::vector<Line>> parts) {
-    std::vector<Line> v;
-    for (auto& p : parts) v.insert(v.end(), p.begin(), p.end());
-    return v;
-  };
+  // Stage flops live in their stage module (u_stage_*); the records each
+  // stage hands on are wires of the top (rtl/dsh_mmu.sv).
   group("A: the enqueue waits a cycle (u_stage_in)",
-        join({{b("u_stage_in.a_enq_v_q")}, {f("u_stage_in.a_enq_q", "port", sl.port),
-              f("u_stage_in.a_enq_q", "queue", sl.queue), f("u_stage_in.a_enq_q", "cells", sl.cells)}}));
+        {b("u_stage_in.a_enq_v_q"), h("u_stage_in.a_enq_port_q", w.port), h("u_stage_in.a_enq_queue_q", w.queue),
+         h("u_stage_in.a_enq_cells_q", w.size)});
   group("R: records read",
-        join({slot("r_deq", true), {f("r_deq", "qrec", sl.qrec)}, slot("r_enq", true), {f("r_enq", "qrec", sl.qrec)}}));
+        {b("r_deq_v"), h("r_deq_port", w.port), h("r_deq_queue", w.queue), h("r_deq_cells", w.size),
+         h("r_deq_qrec", w.qrec), b("r_enq_v"), h("r_enq_port", w.port), h("r_enq_queue", w.queue),
+         h("r_enq_cells", w.size), h("r_enq_qrec", w.qrec)});
   group("D: the dequeue drains (u_stage_deq; rec = {qoff, hsp, hs, h})",
-        join({slot("d", true), {h("u_stage_deq.d_rec_q", w.qrec), f("d", "prec", sl.prec), f("d", "go", sl.go)}}));
+        {b("d_v"), h("d_port", w.port), h("d_queue", w.queue), h("u_stage_deq.d_cells_q", w.size),
+         h("u_stage_deq.d_rec_q", w.qrec), h("d_prec", w.prec), b("d_go")});
   group("E: admission, state machines, events (u_stage_exec)",
-        join({slot("e_deq", false),
-              {f("u_stage_exec.e_deq_q", "qrec", sl.qrec), h("u_stage_exec.e_dh_q", w.size),
-               h("u_stage_exec.e_dw_q", w.size)},
-              slot("e_enq", false),
-              {f("u_stage_exec.e_enq_q", "cells", sl.cells), h("u_stage_exec.e_enq_rec_q", w.qrec),
-               {Show::OneHot, vec("u_stage_exec.e_region", 4), ""}, h("u_stage_exec.s_q", w.cell)}}));
+        {b("e_deq_v"), h("e_deq_port", w.port), h("e_deq_queue", w.queue), h("u_stage_exec.e_deq_rec_q", w.qrec),
+         h("u_stage_exec.e_dh_q", w.size), h("u_stage_exec.e_dw_q", w.size), b("e_enq_v"), h("e_enq_port", w.port),
+         h("e_enq_queue", w.queue), h("u_stage_exec.e_enq_cells_q", w.size), h("u_stage_exec.e_enq_rec_q", w.qrec),
+         {Show::OneHot, vec("e_region", 4), ""}, h("s", w.cell)});
   group("W: records written at the next edge (u_stage_wb)",
-        join({{f("w_deq", "go", sl.go), f("w_deq", "port", sl.port), f("w_deq", "queue", sl.queue),
-               f("w_deq", "qrec", sl.qrec), f("w_enq", "go", sl.go), f("w_enq", "port", sl.port),
-               f("w_enq", "queue", sl.queue), f("w_enq", "qrec", sl.qrec),
-               {Show::Region, vec("u_stage_wb.w_region_q", 3), ""}}}));
+        {b("w_deq_we"), h("u_stage_wb.w_deq_port_q", w.port), h("u_stage_wb.w_deq_queue_q", w.queue),
+         h("w_deq_qrec", w.qrec), b("w_enq_we"), h("u_stage_wb.w_enq_port_q", w.port),
+         h("u_stage_wb.w_enq_queue_q", w.queue), h("w_enq_qrec", w.qrec),
+         {Show::Region, vec("u_stage_wb.w_region_q", 3), ""}});
   group("outputs (results of the inputs 4 edges earlier)",
         {{Show::Region, vec("stat_region_o", 3), ""}, h("stat_t_o", w.thr), h("stat_s_o", w.cell),
          h("stat_error_o", 2), h("stat_qevt_valid_o", 2), h("stat_qevt_pause_o", 2), h("stat_qevt_port_o", 2 * w.port),
@@ -138,7 +95,7 @@ std::vector<Line> layout(const Config& c, const RtlWidths& rw, const std::vector
           h("u_store.occ_h_q" + at, w.cell), h("u_store.occ_hs_q" + at, w.cell), h("u_store.occ_hsp_q" + at, w.cell),
           {Show::Bin, bit("u_store.qvalid_q", w.nq, i), ""}, {Show::Bin, bit("u_store.qoff_q", w.nq, i), ""},
           {Show::Bin, bit("qoff_o", w.nq, e.port * c.n_queues + e.queue), ""}};
-      if (stats) lines.push_back(h("gen_stats.u_stats.u_drops.mem_q" + at, w.cnt));
+      if (stats) lines.push_back(h("g_stats.u_stats.u_drops.mem_q" + at, w.cnt));
       group("queue " + std::to_string(e.port) + "." + std::to_string(e.queue) + ": entry " + std::to_string(i),
             lines);
     } else {
@@ -146,7 +103,7 @@ std::vector<Line> layout(const Config& c, const RtlWidths& rw, const std::vector
       std::vector<Line> lines = {
           h("u_store.port_shared_q" + at, w.cell), h("u_store.port_hdrm_q" + at, w.cell),
           {Show::Bin, bit("u_store.pvalid_q", w.np, e.port), ""}, {Show::Bin, bit("u_store.poff_q", w.np, e.port), ""}};
-      if (stats) lines.push_back(h("gen_stats.u_stats.u_ppause.mem_q" + at, w.cnt));
+      if (stats) lines.push_back(h("g_stats.u_stats.u_ppause.mem_q" + at, w.cnt));
       group("port " + std::to_string(e.port), lines);
     }
   }

@@ -24,7 +24,7 @@ inline bool bit(const T& v, unsigned i) {
 }
 
 // dsh_rec_store (u_store): records, valid bits and state bits; dsh_stats
-// (gen_stats.u_stats, with Stats = 1 only): the counters' memories
+// (g_stats.u_stats, with Stats = 1 only): the counters' memories
 // (dsh_cnt_ram) and their valid bits.
 #define DSH_OBS(r, path) ((r)->dsh_mmu__DOT__##path)
 
@@ -39,9 +39,9 @@ inline unsigned queue_entry(unsigned port, unsigned queue, unsigned n_ports) { r
   struct trait : std::false_type {};                                                              \
   template <class R>                                                                              \
   struct trait<R, std::void_t<decltype(std::declval<const R&>().dsh_mmu__DOT__##path)>> : std::true_type {};
-DSH_OBS_HAS(HasStats, gen_stats__DOT__u_stats__DOT__u_drops__DOT__mem_q)
-DSH_OBS_HAS(HasPause2Slot, gen_stats__DOT__u_stats__DOT__gen_qpause_2slot__DOT__u_qpause__DOT__mem_q)
-DSH_OBS_HAS(HasPauseDeqBank, gen_stats__DOT__u_stats__DOT__gen_qpause_bank__DOT__gen_deq_bank__DOT__u_qpause_deq__DOT__mem_q)
+DSH_OBS_HAS(HasStats, g_stats__DOT__u_stats__DOT__u_drops__DOT__mem_q)
+DSH_OBS_HAS(HasPause2Slot, g_stats__DOT__u_stats__DOT__g_qpause_2slot__DOT__u_qpause__DOT__mem_q)
+DSH_OBS_HAS(HasPauseDeqBank, g_stats__DOT__u_stats__DOT__g_qpause_bank__DOT__g_deq_bank__DOT__u_qpause_deq__DOT__mem_q)
 #undef DSH_OBS_HAS
 
 template <class Root>
@@ -61,8 +61,8 @@ struct Observe {
   static constexpr bool kStats = HasStats<Root>::value;
   uint64_t drops(unsigned i) const {
     if constexpr (kStats)
-      return bit(DSH_OBS(r, gen_stats__DOT__u_stats__DOT__u_drops__DOT__valid_q), i)
-                 ? DSH_OBS(r, gen_stats__DOT__u_stats__DOT__u_drops__DOT__mem_q)[i] : 0;
+      return bit(DSH_OBS(r, g_stats__DOT__u_stats__DOT__u_drops__DOT__valid_q), i)
+                 ? DSH_OBS(r, g_stats__DOT__u_stats__DOT__u_drops__DOT__mem_q)[i] : 0;
     else
       return 0;
   }
@@ -72,22 +72,22 @@ struct Observe {
     if constexpr (!kStats) {
       return 0;
     } else if constexpr (HasPause2Slot<Root>::value) {
-      return bit(DSH_OBS(r, gen_stats__DOT__u_stats__DOT__gen_qpause_2slot__DOT__u_qpause__DOT__valid_q), i)
-                 ? DSH_OBS(r, gen_stats__DOT__u_stats__DOT__gen_qpause_2slot__DOT__u_qpause__DOT__mem_q)[i] : 0;
+      return bit(DSH_OBS(r, g_stats__DOT__u_stats__DOT__g_qpause_2slot__DOT__u_qpause__DOT__valid_q), i)
+                 ? DSH_OBS(r, g_stats__DOT__u_stats__DOT__g_qpause_2slot__DOT__u_qpause__DOT__mem_q)[i] : 0;
     } else {
-      uint64_t n = bit(DSH_OBS(r, gen_stats__DOT__u_stats__DOT__gen_qpause_bank__DOT__u_qpause__DOT__valid_q), i)
-                       ? DSH_OBS(r, gen_stats__DOT__u_stats__DOT__gen_qpause_bank__DOT__u_qpause__DOT__mem_q)[i] : 0;
+      uint64_t n = bit(DSH_OBS(r, g_stats__DOT__u_stats__DOT__g_qpause_bank__DOT__u_qpause__DOT__valid_q), i)
+                       ? DSH_OBS(r, g_stats__DOT__u_stats__DOT__g_qpause_bank__DOT__u_qpause__DOT__mem_q)[i] : 0;
       if constexpr (HasPauseDeqBank<Root>::value)
-        n += bit(DSH_OBS(r, gen_stats__DOT__u_stats__DOT__gen_qpause_bank__DOT__gen_deq_bank__DOT__u_qpause_deq__DOT__valid_q), i)
-                 ? DSH_OBS(r, gen_stats__DOT__u_stats__DOT__gen_qpause_bank__DOT__gen_deq_bank__DOT__u_qpause_deq__DOT__mem_q)[i]
+        n += bit(DSH_OBS(r, g_stats__DOT__u_stats__DOT__g_qpause_bank__DOT__g_deq_bank__DOT__u_qpause_deq__DOT__valid_q), i)
+                 ? DSH_OBS(r, g_stats__DOT__u_stats__DOT__g_qpause_bank__DOT__g_deq_bank__DOT__u_qpause_deq__DOT__mem_q)[i]
                  : 0;
       return n;
     }
   }
   uint64_t ppauses(unsigned p) const {
     if constexpr (kStats)
-      return bit(DSH_OBS(r, gen_stats__DOT__u_stats__DOT__u_ppause__DOT__valid_q), p)
-                 ? DSH_OBS(r, gen_stats__DOT__u_stats__DOT__u_ppause__DOT__mem_q)[p] : 0;
+      return bit(DSH_OBS(r, g_stats__DOT__u_stats__DOT__u_ppause__DOT__valid_q), p)
+                 ? DSH_OBS(r, g_stats__DOT__u_stats__DOT__u_ppause__DOT__mem_q)[p] : 0;
     else
       return 0;
   }

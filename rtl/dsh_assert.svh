@@ -10,9 +10,6 @@
 //   `ASSUME(Name_M, expr)           formal: constrains the inputs; simulation: checked as ASSERT
 //   `COVER(Name_C, expr)            expr is seen at some rising edge out of reset
 //   `ASSERT_CLK(Name_A, expr, clk, rst_n)   the same on another clock/reset
-//   `ASSERT_KNOWN(Name_A, sig)      sig has no X or Z bit at any rising edge out of
-//                                   reset (a 4-state simulator's check: Verilator is
-//                                   2-state, where it always holds; formal: none)
 //   `ASSERT_COMB(Name_A, expr)      in a module without a clock: expr holds
 //   `ASSUME_COMB(Name_M, expr)      whenever it is evaluated (an always_comb
 //   `COVER_COMB(Name_C, expr)       block; a cover counts evaluations, not cycles)
@@ -30,8 +27,6 @@
   `define ASSERT_CLK(name, expr, clk, rst_n) always @(posedge clk) if (rst_n) name: assert (expr);
   `define ASSUME_CLK(name, expr, clk, rst_n) always @(posedge clk) if (rst_n) name: assume (expr);
   `define COVER_CLK(name, expr, clk, rst_n)  always @(posedge clk) if (rst_n) name: cover (expr);
-  // Yosys's formal model has no X to find (and 0.23 reads no $isunknown).
-  `define ASSERT_KNOWN(name, sig)
 `elsif SYNTHESIS
   `define ASSERT_COMB(name, expr)
   `define ASSUME_COMB(name, expr)
@@ -39,7 +34,6 @@
   `define ASSERT_CLK(name, expr, clk, rst_n)
   `define ASSUME_CLK(name, expr, clk, rst_n)
   `define COVER_CLK(name, expr, clk, rst_n)
-  `define ASSERT_KNOWN(name, sig)
 `else
   `define ASSERT_COMB(name, expr) always_comb name: assert (expr);
   `define ASSUME_COMB(name, expr) always_comb name: assert (expr);
@@ -47,7 +41,6 @@
   `define ASSERT_CLK(name, expr, clk, rst_n) always @(posedge clk) if (rst_n) name: assert (expr);
   `define ASSUME_CLK(name, expr, clk, rst_n) always @(posedge clk) if (rst_n) name: assert (expr);
   `define COVER_CLK(name, expr, clk, rst_n)  always @(posedge clk) if (rst_n) name: cover (expr);
-  `define ASSERT_KNOWN(name, sig) `ASSERT_CLK(name, !$isunknown(sig), clk_i, rst_ni)
 `endif
 
 `define ASSERT(name, expr) `ASSERT_CLK(name, expr, clk_i, rst_ni)

@@ -16,10 +16,10 @@
 // which matches the flat index p*NumQueues + q, 0 when out of range), so
 // that in stage R a select is a registered hit and'ed with the stage's
 // enable (D's `go` is known late).
-// Besides the selects: same_queue / same_port (stage R's enqueue and
-// stage D's dequeue touch one queue / port), r_same_queue (R's enqueue and
+// Besides the selects: same_queue_o / same_port_o (stage R's enqueue and
+// stage D's dequeue touch one queue / port), r_same_queue_o (R's enqueue and
 // R's dequeue, a cycle apart in the specification, touch one queue) and
-// d_same_queue (D's dequeue and the next one touch one queue).
+// d_same_queue_o (D's dequeue and the next one touch one queue).
 // Each forwarding path is one named signal (path_*), a bit for each select
 // it feeds, so that what a path does is written in one place; the lockstep
 // checker's self-test cuts one path at a time from the test bench
@@ -28,7 +28,11 @@
 `default_nettype none
 
 module dsh_fwd #(
-`include "dsh_params.svh"
+  parameter int unsigned NumPorts  = 32,
+  parameter int unsigned NumQueues = 7,
+  localparam int unsigned PortW  = dsh_pkg::idx_w(NumPorts),
+  localparam int unsigned QueueW = dsh_pkg::idx_w(NumQueues),
+  localparam int unsigned KeyW   = PortW + QueueW
 ) (
   input  logic             clk_i,
   // The entries stage R takes at the next clock edge: {port, queue}, 0 when
@@ -45,8 +49,21 @@ module dsh_fwd #(
   input  logic             w_deq_we_i,
   input  logic             w_enq_we_i,
 
-  // The selects and the same-entry bits (dsh_pkg::fwd_t says which is which).
-  output dsh_pkg::fwd_t    fwd_o
+  // W into R's reads, one-hot {array, W slot 0, W slot 1}.
+  output logic [2:0]       w_deq_qsel_o,
+  output logic [2:0]       w_enq_qsel_o,
+  output logic [2:0]       w_deq_psel_o,
+  output logic [2:0]       w_enq_psel_o,
+  // E and D into what R read, one-hot {R, E slot 0, E slot 1, D}.
+  output logic [3:0]       f_deq_qsel_o,  // the queue record stage D gets
+  output logic [3:0]       f_enq_qsel_o,  // the queue record stage E's enqueue gets
+  output logic [3:0]       f_deq_psel_o,  // the port record stage D gets
+  output logic [3:0]       f_enq_psel_o,  // the port record stage E's enqueue gets
+  output logic [3:0]       f_d_psel_o,    // the port record stage E's dequeue gets (from D's)
+  output logic             same_queue_o,
+  output logic             same_port_o,
+  output logic             r_same_queue_o,
+  output logic             d_same_queue_o
 );
   // The first set bit of a priority list, one-hot.
   function automatic [3:0] first4(input logic [3:0] hit);
@@ -114,9 +131,9 @@ module dsh_fwd #(
     path_wq  = {w_deq_we_i && rdq_q.w0, w_enq_we_i && rdq_q.w1, w_deq_we_i && req_q.w0, w_enq_we_i && req_q.w1};
     path_wp  = {w_deq_we_i && rdp_q.w0, w_enq_we_i && rdp_q.w1, w_deq_we_i && rep_q.w0, w_enq_we_i && rep_q.w1};
     // E slot 0's queue record also reaches the dequeue now in R when D's
-    // dequeue is of its queue (d_same_queue: D's is in E slot 0 when that
+    // dequeue is of its queue (d_same_queue_o: D's is in E slot 0 when that
     // one is in D); E slot 1's reaches R's dequeue when R's enqueue is of
-    // its queue (r_same_queue: likewise a cycle later).
+    // its queue (r_same_queue_o: likewise a cycle later).
     path_e0q = {e_deq_go_i && rdq_q.e0, e_deq_go_i && req_q.e0, d_ok_i && rdq_q.d};
     path_e1q = {e_enq_ok_i && rdq_q.e1, e_enq_ok_i && req_q.e1, r_enq_ok_i && rr_q};
     path_e0p = {e_deq_ok_i && rdp_q.e0, e_deq_ok_i && rep_q.e0, e_deq_ok_i && de0p_q};
@@ -127,64 +144,62 @@ module dsh_fwd #(
   end
 
   // ------------------------------------------------ selects, in stage R
-  always_comb begin
-    fwd_o.w_deq_qsel = first3({1'b1, path_wq.deq0, path_wq.deq1});
-    fwd_o.w_enq_qsel = first3({1'b1, path_wq.enq0, path_wq.enq1});
-    fwd_o.w_deq_psel = first3({1'b1, path_wp.deq0, path_wp.deq1});
-    fwd_o.w_enq_psel = first3({1'b1, path_wp.enq0, path_wp.enq1});
+  assign w_deq_qsel_o = first3({1'b1, path_wq.deq0, path_wq.deq1});
+  assign w_enq_qsel_o = first3({1'b1, path_wq.enq0, path_wq.enq1});
+  assign w_deq_psel_o = first3({1'b1, path_wp.deq0, path_wp.deq1});
+  assign w_enq_psel_o = first3({1'b1, path_wp.enq0, path_wp.enq1});
 
-    fwd_o.same_queue = path_dde;
-    fwd_o.same_port  = path_dp;
-    fwd_o.f_deq_qsel = first4({1'b1, path_e0q.deq, path_e1q.deq, path_ddq});
-    fwd_o.f_enq_qsel = first4({1'b1, path_e0q.enq, path_e1q.enq, path_dde});
-    fwd_o.f_deq_psel = first4({1'b1, path_e0p.deq, path_e1p.deq, 1'b0});
-    fwd_o.f_enq_psel = first4({1'b1, path_e0p.enq, path_e1p.enq, 1'b0});
-    fwd_o.f_d_psel   = first4({1'b1, path_e0p.next, path_e1p.next, 1'b0});
-    fwd_o.r_same_queue = path_e1q.next;
-    fwd_o.d_same_queue = path_e0q.next;
-  end
+  assign same_queue_o = path_dde;
+  assign same_port_o  = path_dp;
+  assign f_deq_qsel_o = first4({1'b1, path_e0q.deq, path_e1q.deq, path_ddq});
+  assign f_enq_qsel_o = first4({1'b1, path_e0q.enq, path_e1q.enq, path_dde});
+  assign f_deq_psel_o = first4({1'b1, path_e0p.deq, path_e1p.deq, 1'b0});
+  assign f_enq_psel_o = first4({1'b1, path_e0p.enq, path_e1p.enq, 1'b0});
+  assign f_d_psel_o   = first4({1'b1, path_e0p.next, path_e1p.next, 1'b0});
+  assign r_same_queue_o = path_e1q.next;
+  assign d_same_queue_o = path_e0q.next;
 
   logic unused_hits;  // R's dequeue port against D's own port
   assign unused_hits = ^{rdp_q.d};
   // Every select is one-hot (one source per record); an enqueue to the
   // queue that D's dequeue drains is to that dequeue's port too. No reset:
   // the selects are one-hot by construction in reset as well.
-  `ASSERT_CLK(WDeqQselOneHot_A, $onehot(fwd_o.w_deq_qsel), clk_i, 1'b1)
-  `ASSERT_CLK(WEnqQselOneHot_A, $onehot(fwd_o.w_enq_qsel), clk_i, 1'b1)
-  `ASSERT_CLK(WDeqPselOneHot_A, $onehot(fwd_o.w_deq_psel), clk_i, 1'b1)
-  `ASSERT_CLK(WEnqPselOneHot_A, $onehot(fwd_o.w_enq_psel), clk_i, 1'b1)
-  `ASSERT_CLK(FDeqQselOneHot_A, $onehot(fwd_o.f_deq_qsel), clk_i, 1'b1)
-  `ASSERT_CLK(FEnqQselOneHot_A, $onehot(fwd_o.f_enq_qsel), clk_i, 1'b1)
-  `ASSERT_CLK(FDeqPselOneHot_A, $onehot(fwd_o.f_deq_psel), clk_i, 1'b1)
-  `ASSERT_CLK(FEnqPselOneHot_A, $onehot(fwd_o.f_enq_psel), clk_i, 1'b1)
-  `ASSERT_CLK(FDPselOneHot_A, $onehot(fwd_o.f_d_psel), clk_i, 1'b1)
-  `ASSERT_CLK(SameQueueIsSamePort_A, !fwd_o.same_queue || fwd_o.same_port, clk_i, 1'b1)
+  `ASSERT_CLK(WDeqQselOneHot_A, $onehot(w_deq_qsel_o), clk_i, 1'b1)
+  `ASSERT_CLK(WEnqQselOneHot_A, $onehot(w_enq_qsel_o), clk_i, 1'b1)
+  `ASSERT_CLK(WDeqPselOneHot_A, $onehot(w_deq_psel_o), clk_i, 1'b1)
+  `ASSERT_CLK(WEnqPselOneHot_A, $onehot(w_enq_psel_o), clk_i, 1'b1)
+  `ASSERT_CLK(FDeqQselOneHot_A, $onehot(f_deq_qsel_o), clk_i, 1'b1)
+  `ASSERT_CLK(FEnqQselOneHot_A, $onehot(f_enq_qsel_o), clk_i, 1'b1)
+  `ASSERT_CLK(FDeqPselOneHot_A, $onehot(f_deq_psel_o), clk_i, 1'b1)
+  `ASSERT_CLK(FEnqPselOneHot_A, $onehot(f_enq_psel_o), clk_i, 1'b1)
+  `ASSERT_CLK(FDPselOneHot_A, $onehot(f_d_psel_o), clk_i, 1'b1)
+  `ASSERT_CLK(SameQueueIsSamePort_A, !same_queue_o || same_port_o, clk_i, 1'b1)
   // Cover: every forwarding source into every use (a record written in W,
   // E or D and read again before the arrays hold it).
-  `COVER_CLK(FwdWDeqQueueFromW0_C, fwd_o.w_deq_qsel[1], clk_i, 1'b1)
-  `COVER_CLK(FwdWDeqQueueFromW1_C, fwd_o.w_deq_qsel[0], clk_i, 1'b1)
-  `COVER_CLK(FwdWEnqQueueFromW0_C, fwd_o.w_enq_qsel[1], clk_i, 1'b1)
-  `COVER_CLK(FwdWEnqQueueFromW1_C, fwd_o.w_enq_qsel[0], clk_i, 1'b1)
-  `COVER_CLK(FwdWDeqPortFromW0_C, fwd_o.w_deq_psel[1], clk_i, 1'b1)
-  `COVER_CLK(FwdWDeqPortFromW1_C, fwd_o.w_deq_psel[0], clk_i, 1'b1)
-  `COVER_CLK(FwdWEnqPortFromW0_C, fwd_o.w_enq_psel[1], clk_i, 1'b1)
-  `COVER_CLK(FwdWEnqPortFromW1_C, fwd_o.w_enq_psel[0], clk_i, 1'b1)
-  `COVER_CLK(FwdDeqQueueFromE0_C, fwd_o.f_deq_qsel[2], clk_i, 1'b1)
-  `COVER_CLK(FwdDeqQueueFromE1_C, fwd_o.f_deq_qsel[1], clk_i, 1'b1)
-  `COVER_CLK(FwdDeqQueueFromD_C, fwd_o.f_deq_qsel[0], clk_i, 1'b1)
-  `COVER_CLK(FwdEnqQueueFromE0_C, fwd_o.f_enq_qsel[2], clk_i, 1'b1)
-  `COVER_CLK(FwdEnqQueueFromE1_C, fwd_o.f_enq_qsel[1], clk_i, 1'b1)
-  `COVER_CLK(FwdEnqQueueFromD_C, fwd_o.f_enq_qsel[0], clk_i, 1'b1)
-  `COVER_CLK(FwdDeqPortFromE0_C, fwd_o.f_deq_psel[2], clk_i, 1'b1)
-  `COVER_CLK(FwdDeqPortFromE1_C, fwd_o.f_deq_psel[1], clk_i, 1'b1)
-  `COVER_CLK(FwdEnqPortFromE0_C, fwd_o.f_enq_psel[2], clk_i, 1'b1)
-  `COVER_CLK(FwdEnqPortFromE1_C, fwd_o.f_enq_psel[1], clk_i, 1'b1)
-  `COVER_CLK(FwdDPortFromE0_C, fwd_o.f_d_psel[2], clk_i, 1'b1)
-  `COVER_CLK(FwdDPortFromE1_C, fwd_o.f_d_psel[1], clk_i, 1'b1)
-  `COVER_CLK(FwdSamePort_C, fwd_o.same_port && !fwd_o.same_queue, clk_i, 1'b1)
-  `COVER_CLK(FwdSameQueue_C, fwd_o.same_queue, clk_i, 1'b1)
-  `COVER_CLK(FwdRSameQueue_C, fwd_o.r_same_queue, clk_i, 1'b1)
-  `COVER_CLK(FwdDSameQueue_C, fwd_o.d_same_queue, clk_i, 1'b1)
+  `COVER_CLK(FwdWDeqQueueFromW0_C, w_deq_qsel_o[1], clk_i, 1'b1)
+  `COVER_CLK(FwdWDeqQueueFromW1_C, w_deq_qsel_o[0], clk_i, 1'b1)
+  `COVER_CLK(FwdWEnqQueueFromW0_C, w_enq_qsel_o[1], clk_i, 1'b1)
+  `COVER_CLK(FwdWEnqQueueFromW1_C, w_enq_qsel_o[0], clk_i, 1'b1)
+  `COVER_CLK(FwdWDeqPortFromW0_C, w_deq_psel_o[1], clk_i, 1'b1)
+  `COVER_CLK(FwdWDeqPortFromW1_C, w_deq_psel_o[0], clk_i, 1'b1)
+  `COVER_CLK(FwdWEnqPortFromW0_C, w_enq_psel_o[1], clk_i, 1'b1)
+  `COVER_CLK(FwdWEnqPortFromW1_C, w_enq_psel_o[0], clk_i, 1'b1)
+  `COVER_CLK(FwdDeqQueueFromE0_C, f_deq_qsel_o[2], clk_i, 1'b1)
+  `COVER_CLK(FwdDeqQueueFromE1_C, f_deq_qsel_o[1], clk_i, 1'b1)
+  `COVER_CLK(FwdDeqQueueFromD_C, f_deq_qsel_o[0], clk_i, 1'b1)
+  `COVER_CLK(FwdEnqQueueFromE0_C, f_enq_qsel_o[2], clk_i, 1'b1)
+  `COVER_CLK(FwdEnqQueueFromE1_C, f_enq_qsel_o[1], clk_i, 1'b1)
+  `COVER_CLK(FwdEnqQueueFromD_C, f_enq_qsel_o[0], clk_i, 1'b1)
+  `COVER_CLK(FwdDeqPortFromE0_C, f_deq_psel_o[2], clk_i, 1'b1)
+  `COVER_CLK(FwdDeqPortFromE1_C, f_deq_psel_o[1], clk_i, 1'b1)
+  `COVER_CLK(FwdEnqPortFromE0_C, f_enq_psel_o[2], clk_i, 1'b1)
+  `COVER_CLK(FwdEnqPortFromE1_C, f_enq_psel_o[1], clk_i, 1'b1)
+  `COVER_CLK(FwdDPortFromE0_C, f_d_psel_o[2], clk_i, 1'b1)
+  `COVER_CLK(FwdDPortFromE1_C, f_d_psel_o[1], clk_i, 1'b1)
+  `COVER_CLK(FwdSamePort_C, same_port_o && !same_queue_o, clk_i, 1'b1)
+  `COVER_CLK(FwdSameQueue_C, same_queue_o, clk_i, 1'b1)
+  `COVER_CLK(FwdRSameQueue_C, r_same_queue_o, clk_i, 1'b1)
+  `COVER_CLK(FwdDSameQueue_C, d_same_queue_o, clk_i, 1'b1)
 endmodule
 
 `default_nettype wire

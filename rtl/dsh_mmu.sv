@@ -52,15 +52,23 @@
 // QON, so resumes = pauses - qoff (pauses - poff).
 `default_nettype none
 `include "dsh_assert.svh"
-`include "dsh_rec.svh"
-`include "dsh_slot.svh"
 
 module dsh_mmu #(
+  parameter int unsigned NumPorts      = 32,
+  parameter int unsigned NumQueues     = 7,    // lossless queues per port
+  parameter int unsigned CellW         = 20,   // occupancy counters and cfg sizes
+  parameter int unsigned SizeW         = 8,    // cells of one packet
+  parameter int unsigned CntW          = 32,   // statistics counters
+  parameter bit          Dsh           = 1'b1, // 1 DSH, 0 SIH
+  parameter int unsigned ThreshLatency = 2,    // 1..3 cycles
   parameter int unsigned PauseBanks    = 1,    // DSH PAUSE counters: 1 memory, 2 write ports (ASIC) or 2 banks (FPGA)
+  // record read index copies (ASIC: by size, dsh_pkg) or 1 (FPGA)
+  parameter int unsigned ReadSlices    = dsh_pkg::read_slices(CellW, NumPorts * NumQueues),
   parameter int unsigned Stats         = 1,    // 1 the statistics counters (dsh_stats), 0 none
-  // NumPorts, NumQueues, CellW, SizeW, CntW, Dsh, ThreshLatency, ReadSlices
-  // and the widths derived from them, as every stage takes them:
-`include "dsh_params.svh"
+  localparam int unsigned PortW  = dsh_pkg::idx_w(NumPorts),
+  localparam int unsigned QueueW = dsh_pkg::idx_w(NumQueues),
+  localparam int unsigned NumQ   = NumPorts * NumQueues,
+  localparam int unsigned ThrW   = dsh_pkg::thr_w(CellW)
 ) (
   input  logic                  clk_i,
   input  logic                  rst_ni,
@@ -131,139 +139,222 @@ module dsh_mmu #(
   // time (the C++ models skip them).
   output logic                  quiet_o
 );
-  `DSH_REC_TYPES(CellW)
-  `DSH_SLOT_TYPES
+  localparam int unsigned QIdxW   = dsh_pkg::idx_w(NumQ);
+  localparam int unsigned KeyW    = PortW + QueueW;
+  localparam int unsigned QRecW   = dsh_pkg::qrec_w(CellW);
+  localparam int unsigned PRecW   = dsh_pkg::prec_w(CellW);
+  localparam int unsigned TW      = dsh_pkg::term_w(CellW);
+  localparam int unsigned QCopies = dsh_pkg::qread_copies(ReadSlices);
+  localparam int unsigned PCopies = dsh_pkg::pread_copies(ReadSlices);
+  // Copies of each counter read's index: the ASIC arrangement's, or one
+  // with ReadSlices 1 (an FPGA's block RAM reads).
+  localparam int unsigned CntCopies = ReadSlices == 1 ? 1 : dsh_pkg::cnt_read_copies(CntW, NumQ);
 
   // Parameter checks stop elaboration (Verilator and Yosys alike).
-  if (NumPorts < 1 || NumPorts > 1024) begin : gen_bad_num_ports
+  if (NumPorts < 1 || NumPorts > 1024) begin : g_bad_num_ports
     $error("dsh_mmu: NumPorts must be in 1..1024");
   end
-  if (NumQueues < 1 || NumQueues > 64) begin : gen_bad_num_queues
+  if (NumQueues < 1 || NumQueues > 64) begin : g_bad_num_queues
     $error("dsh_mmu: NumQueues must be in 1..64");
   end
-  if (CellW < 4 || CellW > 40) begin : gen_bad_cell_w
+  if (CellW < 4 || CellW > 40) begin : g_bad_cell_w
     $error("dsh_mmu: CellW must be in 4..40");
   end
-  if (SizeW < 1 || SizeW > CellW) begin : gen_bad_size_w
+  if (SizeW < 1 || SizeW > CellW) begin : g_bad_size_w
     $error("dsh_mmu: SizeW must be in 1..CellW");
   end
-  if (CntW < 1 || CntW > 64) begin : gen_bad_cnt_w
+  if (CntW < 1 || CntW > 64) begin : g_bad_cnt_w
     $error("dsh_mmu: CntW must be in 1..64");
   end
-  if (ThreshLatency < 1 || ThreshLatency > 3) begin : gen_bad_thresh_latency
+  if (ThreshLatency < 1 || ThreshLatency > 3) begin : g_bad_thresh_latency
     $error("dsh_mmu: ThreshLatency must be in 1..3");
   end
-  if (PauseBanks < 1 || PauseBanks > 2) begin : gen_bad_pause_banks
+  if (PauseBanks < 1 || PauseBanks > 2) begin : g_bad_pause_banks
     $error("dsh_mmu: PauseBanks must be 1 or 2");
   end
-  if (ReadSlices < 1 || ReadSlices > CellW) begin : gen_bad_read_slices
+  if (ReadSlices < 1 || ReadSlices > CellW) begin : g_bad_read_slices
     $error("dsh_mmu: ReadSlices must be in 1..CellW");
   end
   // An int, not a bit: a bit would take 2 as 0 without a word.
-  if (Stats > 1) begin : gen_bad_stats
+  if (Stats > 1) begin : g_bad_stats
     $error("dsh_mmu: Stats must be 0 or 1");
   end
 
-  // The slots of each stage (dsh_slot.svh), its results, the forwarding
-  // selects.
-  slot_t                    deq, enq, r_deq, r_enq, d, e_deq, e_enq, w_deq, w_enq;
-  exec_t                    e;
-  wb_t                      w;
-  dsh_pkg::fwd_t            fwd;
+  // ------------------------------------------------- stages A and R: inputs
   logic                     in_busy;
   logic [KeyW-1:0]          nx_deq_key, nx_enq_key;
+  logic                     r_deq_v, r_deq_ok, r_enq_v, r_enq_ok;
+  logic [QIdxW-1:0]         r_deq_idx, r_enq_idx;
+  logic [PortW-1:0]         r_deq_p, r_enq_p, r_deq_port, r_enq_port;
+  logic [QueueW-1:0]        r_deq_queue, r_enq_queue;
+  logic [SizeW-1:0]         r_deq_cells, r_enq_cells;
   logic [3*TW-1:0]          r_enq_terms;
-  logic [SizeW-1:0]         d_dh, d_dw;
-  // The memories' reads and their index copies, the counters' index copies.
+  logic [CellW-1:0]         r_enq_eta, r_deq_eta;
+  logic [CellW:0]           r_enq_eta_dq, r_deq_eta_dq;
   logic [QCopies*QIdxW-1:0] r_deq_ridx, r_enq_ridx;
   logic [PCopies*PortW-1:0] r_deq_rp, r_enq_rp;
-  logic [QRecW-1:0]         mem_deq_qrec, mem_enq_qrec;
-  logic [PRecW-1:0]         mem_deq_prec, mem_enq_prec;
   logic [QIdxW-1:0]         r_deq_cnt_idx;
   logic [2*CntCopies*QIdxW-1:0] r_enq_cnt_idx;
   logic [CntCopies*PortW-1:0] r_enq_cnt_p;
+  logic [QRecW-1:0]         mem_deq_qrec, mem_enq_qrec, r_deq_qrec, r_enq_qrec;
+  logic [PRecW-1:0]         mem_deq_prec, mem_enq_prec, r_deq_prec, r_enq_prec;
+  // Stage D.
+  logic                     d_v, d_ok, d_go;
+  logic [QIdxW-1:0]         d_idx;
   logic [CntCopies*QIdxW-1:0] d_cnt_idx;
+  logic [PortW-1:0]         d_p, d_port;
+  logic [QueueW-1:0]        d_queue;
+  logic [CellW-1:0]         d_eta;
+  logic [CellW:0]           d_eta_dq;
+  logic [PRecW-1:0]         d_prec;
+  logic [SizeW-1:0]         d_dh, d_dw;
+  logic [QRecW-1:0]         d_qrec;
+  // Stage E.
+  logic                     e_deq_v, e_deq_ok, e_deq_go, e_enq_v, e_enq_ok;
+  logic [QIdxW-1:0]         e_deq_idx, e_enq_idx;
+  logic [PortW-1:0]         e_deq_p, e_enq_p, e_deq_port, e_enq_port;
+  logic [QueueW-1:0]        e_deq_queue, e_enq_queue;
+  logic [3:0]               e_region;
+  logic [2:0]               e_region_deq;
+  logic                     e_deq_qoff, e_enq_qoff;
+  logic [QRecW-1:0]         e_deq_qrec, e_enq_qrec;
+  logic [PRecW-1:0]         e_deq_prec, e_enq_prec;
+  logic [ThrW-1:0]          e_t;
+  logic [CellW-1:0]         s, s_d, free_d;
+  logic [1:0]               qevt_valid, qevt_pause, pevt_valid, pevt_pause, e_error;
+  // Stage W.
+  logic                     w_deq_we, w_enq_we;
+  logic [QIdxW-1:0]         w_deq_idx, w_enq_idx, w_deq_bit, w_enq_bit;
+  logic [PortW-1:0]         w_deq_p, w_enq_p;
+  logic [QRecW-1:0]         w_deq_qrec, w_enq_qrec;
+  logic [PRecW-1:0]         w_deq_prec, w_enq_prec;
+  logic                     w_qpause0, w_qpause1, w_drop, w_ppause;
+  logic [1:0]               w_error;
+  logic [CellW-1:0]         free;
+  // Forwarding (dsh_fwd).
+  logic [2:0]               w_deq_qsel, w_enq_qsel, w_deq_psel, w_enq_psel;
+  logic [3:0]               f_deq_qsel, f_enq_qsel, f_deq_psel, f_enq_psel, f_d_psel;
+  logic                     same_queue, same_port, r_same_queue, d_same_queue;
   // The read port: its port record, the registered request for the counters.
   logic [CntCopies*PortW-1:0] stat_rd_p;
   logic [PRecW-1:0]         stat_rd_prec;
   logic [CntCopies*QIdxW-1:0] stat_rd_qidx;
   logic                     stat_rd_q_ok, stat_rd_p_ok, stat_rd_qoff, stat_rd_poff;
 
-  // The events as presented.
-  always_comb begin
-    deq       = '0;
-    deq.v     = deq_valid_i;
-    deq.port  = deq_port_i;
-    deq.queue = deq_queue_i;
-    deq.cells = deq_cells_i;
-    enq       = '0;
-    enq.v     = enq_valid_i;
-    enq.port  = enq_port_i;
-    enq.queue = enq_queue_i;
-    enq.cells = enq_cells_i;
-  end
-
-  // ------------------------------------------------- stages A and R: inputs
-  dsh_stage_in #(`DSH_PARAMS_PASS) u_stage_in (
-    .clk_i, .rst_ni, .cfg_shared_cells_i, .cfg_private_cells_i, .cfg_headroom_cells_i, .cfg_delta_q_i,
-    .deq_i(deq), .enq_i(enq), .busy_o(in_busy), .nx_deq_key_o(nx_deq_key), .nx_enq_key_o(nx_enq_key),
-    .r_deq_o(r_deq), .r_enq_o(r_enq), .r_enq_terms_o(r_enq_terms),
+  dsh_stage_in #(.NumPorts(NumPorts), .NumQueues(NumQueues), .CellW(CellW), .SizeW(SizeW),
+                 .ReadSlices(ReadSlices), .CntCopies(CntCopies)) u_stage_in (
+    .clk_i, .rst_ni,
+    .cfg_shared_cells_i, .cfg_private_cells_i, .cfg_headroom_cells_i, .cfg_delta_q_i,
+    .deq_valid_i, .deq_port_i, .deq_queue_i, .deq_cells_i,
+    .enq_valid_i, .enq_port_i, .enq_queue_i, .enq_cells_i,
+    .busy_o(in_busy), .nx_deq_key_o(nx_deq_key), .nx_enq_key_o(nx_enq_key),
+    .r_deq_ok_o(r_deq_ok), .r_deq_idx_o(r_deq_idx), .r_deq_p_o(r_deq_p), .r_deq_port_o(r_deq_port),
+    .r_deq_queue_o(r_deq_queue), .r_deq_cells_o(r_deq_cells), .r_deq_v_o(r_deq_v),
+    .r_enq_v_o(r_enq_v), .r_enq_ok_o(r_enq_ok), .r_enq_idx_o(r_enq_idx), .r_enq_p_o(r_enq_p),
+    .r_enq_port_o(r_enq_port), .r_enq_queue_o(r_enq_queue), .r_enq_cells_o(r_enq_cells),
+    .r_enq_terms_o(r_enq_terms), .r_enq_eta_o(r_enq_eta), .r_enq_eta_dq_o(r_enq_eta_dq),
+    .r_deq_eta_o(r_deq_eta), .r_deq_eta_dq_o(r_deq_eta_dq),
     .r_deq_ridx_o(r_deq_ridx), .r_enq_ridx_o(r_enq_ridx), .r_deq_rp_o(r_deq_rp), .r_enq_rp_o(r_enq_rp),
     .r_deq_cnt_idx_o(r_deq_cnt_idx), .r_enq_cnt_idx_o(r_enq_cnt_idx), .r_enq_cnt_p_o(r_enq_cnt_p),
     .mem_deq_qrec_i(mem_deq_qrec), .mem_enq_qrec_i(mem_enq_qrec),
     .mem_deq_prec_i(mem_deq_prec), .mem_enq_prec_i(mem_enq_prec),
-    .w_deq_i(w_deq), .w_enq_i(w_enq), .fwd_i(fwd)
+    .w_deq_qrec_i(w_deq_qrec), .w_enq_qrec_i(w_enq_qrec), .w_deq_prec_i(w_deq_prec), .w_enq_prec_i(w_enq_prec),
+    .w_deq_qsel_i(w_deq_qsel), .w_enq_qsel_i(w_enq_qsel), .w_deq_psel_i(w_deq_psel), .w_enq_psel_i(w_enq_psel),
+    .r_deq_qrec_o(r_deq_qrec), .r_enq_qrec_o(r_enq_qrec), .r_deq_prec_o(r_deq_prec), .r_enq_prec_o(r_enq_prec)
   );
 
   // ---------------------------------------- the records: read R, write W
-  dsh_rec_store #(`DSH_PARAMS_PASS) u_store (
+  dsh_rec_store #(.NumPorts(NumPorts), .NumQueues(NumQueues), .CellW(CellW), .ReadSlices(ReadSlices)) u_store (
     .clk_i, .rst_ni,
     .rd_deq_idx_i(r_deq_ridx), .rd_enq_idx_i(r_enq_ridx),
     .rd_deq_qrec_o(mem_deq_qrec), .rd_enq_qrec_o(mem_enq_qrec),
     .rd_deq_p_i(r_deq_rp), .rd_enq_p_i(r_enq_rp), .rd_stat_p_i(stat_rd_p[0 +: PortW]),
     .rd_deq_prec_o(mem_deq_prec), .rd_enq_prec_o(mem_enq_prec), .rd_stat_prec_o(stat_rd_prec),
-    .wr_deq_i(w_deq.go), .wr_deq_idx_i(w_deq.idx), .wr_deq_bit_i(w.deq_bit), .wr_deq_p_i(w_deq.p),
-    .wr_deq_qrec_i(w_deq.qrec), .wr_deq_prec_i(w_deq.prec),
-    .wr_enq_i(w_enq.go), .wr_enq_idx_i(w_enq.idx), .wr_enq_bit_i(w.enq_bit), .wr_enq_p_i(w_enq.p),
-    .wr_enq_qrec_i(w_enq.qrec), .wr_enq_prec_i(w_enq.prec),
+    .wr_deq_i(w_deq_we), .wr_deq_idx_i(w_deq_idx), .wr_deq_bit_i(w_deq_bit), .wr_deq_p_i(w_deq_p),
+    .wr_deq_qrec_i(w_deq_qrec), .wr_deq_prec_i(w_deq_prec),
+    .wr_enq_i(w_enq_we), .wr_enq_idx_i(w_enq_idx), .wr_enq_bit_i(w_enq_bit), .wr_enq_p_i(w_enq_p),
+    .wr_enq_qrec_i(w_enq_qrec), .wr_enq_prec_i(w_enq_prec),
     .qoff_o, .poff_o
   );
 
   // ------------------------------------------------------------ forwarding
-  dsh_fwd #(`DSH_PARAMS_PASS) u_fwd (
+  dsh_fwd #(.NumPorts(NumPorts), .NumQueues(NumQueues)) u_fwd (
     .clk_i, .nx_deq_key_i(nx_deq_key), .nx_enq_key_i(nx_enq_key),
-    .r_enq_ok_i(r_enq.ok), .d_ok_i(d.ok), .d_go_i(d.go),
-    .e_deq_ok_i(e_deq.ok), .e_deq_go_i(e_deq.go), .e_enq_ok_i(e_enq.ok),
-    .w_deq_we_i(w_deq.go), .w_enq_we_i(w_enq.go), .fwd_o(fwd)
+    .r_enq_ok_i(r_enq_ok), .d_ok_i(d_ok), .d_go_i(d_go),
+    .e_deq_ok_i(e_deq_ok), .e_deq_go_i(e_deq_go), .e_enq_ok_i(e_enq_ok),
+    .w_deq_we_i(w_deq_we), .w_enq_we_i(w_enq_we),
+    .w_deq_qsel_o(w_deq_qsel), .w_enq_qsel_o(w_enq_qsel), .w_deq_psel_o(w_deq_psel), .w_enq_psel_o(w_enq_psel),
+    .f_deq_qsel_o(f_deq_qsel), .f_enq_qsel_o(f_enq_qsel), .f_deq_psel_o(f_deq_psel),
+    .f_enq_psel_o(f_enq_psel), .f_d_psel_o(f_d_psel),
+    .same_queue_o(same_queue), .same_port_o(same_port), .r_same_queue_o(r_same_queue),
+    .d_same_queue_o(d_same_queue)
   );
 
   // ------------------------------------------------------ stage D: dequeue
-  dsh_stage_deq #(`DSH_PARAMS_PASS) u_stage_deq (
-    .clk_i, .rst_ni, .r_deq_i(r_deq), .r_enq_i(r_enq), .r_deq_cnt_idx_i(r_deq_cnt_idx), .fwd_i(fwd),
-    .e_deq_i(e_deq), .e_enq_i(e_enq), .e_i(e),
-    .d_o(d), .d_cnt_idx_o(d_cnt_idx), .d_dh_o(d_dh), .d_dw_o(d_dw)
+  dsh_stage_deq #(.NumPorts(NumPorts), .NumQueues(NumQueues), .CellW(CellW), .SizeW(SizeW),
+                  .CntCopies(CntCopies)) u_stage_deq (
+    .clk_i, .rst_ni,
+    .r_deq_v_i(r_deq_v), .r_deq_ok_i(r_deq_ok), .r_deq_idx_i(r_deq_idx), .r_deq_p_i(r_deq_p),
+    .r_deq_port_i(r_deq_port), .r_deq_queue_i(r_deq_queue), .r_deq_cells_i(r_deq_cells),
+    .r_deq_cnt_idx_i(r_deq_cnt_idx), .r_deq_eta_i(r_deq_eta), .r_deq_eta_dq_i(r_deq_eta_dq),
+    .r_deq_qrec_i(r_deq_qrec), .r_deq_prec_i(r_deq_prec), .r_enq_cells_i(r_enq_cells),
+    .f_deq_qsel_i(f_deq_qsel), .f_deq_psel_i(f_deq_psel),
+    .r_same_queue_i(r_same_queue), .d_same_queue_i(d_same_queue),
+    .e_region_i(e_region_deq), .e_enq_qoff_i(e_enq_qoff), .e_deq_qoff_i(e_deq_qoff),
+    .e_deq_qrec_i(e_deq_qrec), .e_enq_qrec_i(e_enq_qrec), .e_deq_prec_i(e_deq_prec), .e_enq_prec_i(e_enq_prec),
+    .d_v_o(d_v), .d_ok_o(d_ok), .d_idx_o(d_idx), .d_p_o(d_p), .d_port_o(d_port), .d_queue_o(d_queue),
+    .d_cnt_idx_o(d_cnt_idx), .d_eta_o(d_eta), .d_eta_dq_o(d_eta_dq), .d_prec_o(d_prec),
+    .d_go_o(d_go), .d_dh_o(d_dh), .d_dw_o(d_dw), .d_qrec_o(d_qrec)
   );
 
   // ------------------------------------------------------ stage E: execute
-  dsh_stage_exec #(`DSH_PARAMS_PASS) u_stage_exec (
+  dsh_stage_exec #(.NumPorts(NumPorts), .NumQueues(NumQueues), .CellW(CellW), .SizeW(SizeW), .Dsh(Dsh),
+                   .ThreshLatency(ThreshLatency)) u_stage_exec (
     .clk_i, .rst_ni,
     .cfg_shared_cells_i, .cfg_alpha_log2_i, .cfg_port_mult_log2_i, .cfg_delta_q_i, .cfg_delta_p_i,
-    .r_enq_i(r_enq), .r_enq_terms_i(r_enq_terms), .d_i(d), .d_dh_i(d_dh), .d_dw_i(d_dw), .fwd_i(fwd), .w_i(w),
-    .e_deq_o(e_deq), .e_enq_o(e_enq), .e_o(e)
+    .r_enq_v_i(r_enq_v), .r_enq_ok_i(r_enq_ok), .r_enq_idx_i(r_enq_idx), .r_enq_p_i(r_enq_p),
+    .r_enq_port_i(r_enq_port), .r_enq_queue_i(r_enq_queue), .r_enq_cells_i(r_enq_cells),
+    .r_enq_terms_i(r_enq_terms), .r_enq_eta_i(r_enq_eta), .r_enq_eta_dq_i(r_enq_eta_dq),
+    .r_enq_qrec_i(r_enq_qrec), .r_enq_prec_i(r_enq_prec),
+    .d_v_i(d_v), .d_ok_i(d_ok), .d_idx_i(d_idx), .d_p_i(d_p), .d_port_i(d_port), .d_queue_i(d_queue),
+    .d_eta_i(d_eta), .d_eta_dq_i(d_eta_dq), .d_prec_i(d_prec), .d_go_i(d_go), .d_dh_i(d_dh), .d_dw_i(d_dw),
+    .d_qrec_i(d_qrec),
+    .f_enq_qsel_i(f_enq_qsel), .f_enq_psel_i(f_enq_psel), .f_d_psel_i(f_d_psel),
+    .same_queue_i(same_queue), .same_port_i(same_port), .free_i(free),
+    .e_deq_v_o(e_deq_v), .e_deq_ok_o(e_deq_ok), .e_deq_go_o(e_deq_go), .e_enq_v_o(e_enq_v),
+    .e_enq_ok_o(e_enq_ok), .e_deq_idx_o(e_deq_idx), .e_enq_idx_o(e_enq_idx), .e_deq_p_o(e_deq_p),
+    .e_enq_p_o(e_enq_p), .e_deq_port_o(e_deq_port), .e_enq_port_o(e_enq_port),
+    .e_deq_queue_o(e_deq_queue), .e_enq_queue_o(e_enq_queue),
+    .e_region_o(e_region), .e_region_deq_o(e_region_deq), .e_deq_qoff_o(e_deq_qoff), .e_enq_qoff_o(e_enq_qoff),
+    .e_deq_qrec_o(e_deq_qrec), .e_enq_qrec_o(e_enq_qrec), .e_deq_prec_o(e_deq_prec), .e_enq_prec_o(e_enq_prec),
+    .e_t_o(e_t), .s_o(s), .s_d_o(s_d), .free_d_o(free_d),
+    .qevt_valid_o(qevt_valid), .qevt_pause_o(qevt_pause), .pevt_valid_o(pevt_valid),
+    .pevt_pause_o(pevt_pause), .error_o(e_error)
   );
 
   // ------------------------------------------ stage W: write back, outputs
-  dsh_stage_wb #(`DSH_PARAMS_PASS) u_stage_wb (
+  dsh_stage_wb #(.NumPorts(NumPorts), .NumQueues(NumQueues), .CellW(CellW),
+                 .ThreshLatency(ThreshLatency)) u_stage_wb (
     .clk_i, .rst_ni,
-    .e_deq_i(e_deq), .e_enq_i(e_enq), .e_i(e), .busy_i({in_busy, d.v, e_deq.v, e_enq.v}),
-    .w_deq_o(w_deq), .w_enq_o(w_enq), .w_o(w),
+    .e_deq_go_i(e_deq_go), .e_enq_ok_i(e_enq_ok), .e_deq_idx_i(e_deq_idx), .e_enq_idx_i(e_enq_idx),
+    .e_deq_p_i(e_deq_p), .e_enq_p_i(e_enq_p), .e_deq_port_i(e_deq_port), .e_enq_port_i(e_enq_port),
+    .e_deq_queue_i(e_deq_queue), .e_enq_queue_i(e_enq_queue), .e_region_i(e_region),
+    .e_deq_qrec_i(e_deq_qrec), .e_enq_qrec_i(e_enq_qrec), .e_deq_prec_i(e_deq_prec), .e_enq_prec_i(e_enq_prec),
+    .e_t_i(e_t), .s_i(s), .s_d_i(s_d), .free_d_i(free_d),
+    .qevt_valid_i(qevt_valid), .qevt_pause_i(qevt_pause), .pevt_valid_i(pevt_valid), .pevt_pause_i(pevt_pause),
+    .error_i(e_error), .busy_i({in_busy, d_v, e_deq_v, e_enq_v}),
+    .w_deq_we_o(w_deq_we), .w_enq_we_o(w_enq_we), .w_deq_idx_o(w_deq_idx), .w_enq_idx_o(w_enq_idx),
+    .w_deq_bit_o(w_deq_bit), .w_enq_bit_o(w_enq_bit), .w_deq_p_o(w_deq_p), .w_enq_p_o(w_enq_p),
+    .w_deq_qrec_o(w_deq_qrec), .w_enq_qrec_o(w_enq_qrec), .w_deq_prec_o(w_deq_prec), .w_enq_prec_o(w_enq_prec),
+    .w_qpause0_o(w_qpause0), .w_qpause1_o(w_qpause1), .w_drop_o(w_drop), .w_ppause_o(w_ppause),
+    .w_error_o(w_error), .free_o(free),
     .stat_region_o, .stat_t_o, .stat_s_o, .stat_drop_o, .stat_drop_port_o, .stat_drop_queue_o, .stat_error_o,
     .stat_qevt_valid_o, .stat_qevt_pause_o, .stat_qevt_port_o, .stat_qevt_queue_o,
     .stat_pevt_valid_o, .stat_pevt_pause_o, .stat_pevt_port_o, .quiet_o
   );
 
   // ------------------------------------------ read port, errors, statistics
-  dsh_rd_port #(`DSH_PARAMS_PASS) u_rd_port (
+  dsh_rd_port #(.NumPorts(NumPorts), .NumQueues(NumQueues), .CellW(CellW), .ReadCopies(CntCopies)) u_rd_port (
     .clk_i, .rst_ni,
     .stat_rd_port_i, .stat_rd_queue_i, .qoff_i(qoff_o), .rd_p_o(stat_rd_p), .rd_prec_i(stat_rd_prec),
     .rd_qidx_o(stat_rd_qidx), .rd_q_ok_o(stat_rd_q_ok), .rd_p_ok_o(stat_rd_p_ok), .rd_qoff_o(stat_rd_qoff),
@@ -271,21 +362,22 @@ module dsh_mmu #(
   );
 
   dsh_err_count #(.CntW(CntW)) u_errors (
-    .clk_i, .rst_ni, .w_error_i(w.error),
+    .clk_i, .rst_ni, .w_error_i(w_error),
     .error_count_o(stat_error_count_o), .error_sticky_o(stat_error_sticky_o)
   );
 
-  if (Stats == 1) begin : gen_stats
-    dsh_stats #(`DSH_PARAMS_PASS, .PauseBanks(PauseBanks)) u_stats (
+  if (Stats == 1) begin : g_stats
+    dsh_stats #(.NumPorts(NumPorts), .NumQueues(NumQueues), .CntW(CntW), .Dsh(Dsh),
+                .PauseBanks(PauseBanks), .ReadCopies(CntCopies)) u_stats (
       .clk_i, .rst_ni,
       .deq_idx_i(d_cnt_idx), .enq_idx_i(r_enq_cnt_idx), .enq_p_i(r_enq_cnt_p),
-      .w_qpause0_i(w.qpause0), .w_qpause1_i(w.qpause1), .w_drop_i(w.drop), .w_ppause_i(w.ppause),
+      .w_qpause0_i(w_qpause0), .w_qpause1_i(w_qpause1), .w_drop_i(w_drop), .w_ppause_i(w_ppause),
       .rd_qidx_i(stat_rd_qidx), .rd_p_i(stat_rd_p), .rd_q_ok_i(stat_rd_q_ok), .rd_p_ok_i(stat_rd_p_ok),
       .rd_qoff_i(stat_rd_qoff), .rd_poff_i(stat_rd_poff),
       .stat_rd_drops_o, .stat_rd_pauses_o, .stat_rd_resumes_o, .stat_rd_port_pauses_o,
       .stat_rd_port_resumes_o
     );
-  end else begin : gen_no_stats
+  end else begin : g_no_stats
     assign stat_rd_drops_o        = '0;
     assign stat_rd_pauses_o       = '0;
     assign stat_rd_resumes_o      = '0;
@@ -294,14 +386,10 @@ module dsh_mmu #(
     // What only the counters take: synthesis removes the logic behind it
     // (the counters' index copies in stages R and D, the counts of stage W).
     logic unused_stats;
-    assign unused_stats = ^{d_cnt_idx, r_enq_cnt_idx, r_enq_cnt_p, w.qpause0, w.qpause1, w.drop, w.ppause,
+    assign unused_stats = ^{d_cnt_idx, r_enq_cnt_idx, r_enq_cnt_p, w_qpause0, w_qpause1, w_drop, w_ppause,
                             stat_rd_qidx, stat_rd_p, stat_rd_q_ok, stat_rd_p_ok,
                             stat_rd_qoff, stat_rd_poff};
   end
-  // What no stage reads of the others' slots and results: each stage says
-  // which fields it takes.
-  logic unused_slots;
-  assign unused_slots = ^{r_deq, r_enq, d, e_deq, e_enq, e, w_deq, w_enq, w};
 
   // ------------------------------------------------------------ assertions
   // (The stages check their own: docs/rtl.md lists them.)
@@ -318,20 +406,6 @@ module dsh_mmu #(
                                 + 32'(stat_qevt_queue_o[QueueW +: QueueW])] == stat_qevt_pause_o[1])
   `ASSERT(PevtSlot0ShowsPoff_A, !stat_pevt_valid_o[0] || poff_o[stat_pevt_port_o[0 +: PortW]] == stat_pevt_pause_o[0])
   `ASSERT(PevtSlot1ShowsPoff_A, !stat_pevt_valid_o[1] || poff_o[stat_pevt_port_o[PortW +: PortW]] == stat_pevt_pause_o[1])
-  // Known out of reset (for a 4-state simulator; Verilator is 2-state): the
-  // outputs, each a flop with a reset or derived from such flops and the
-  // memories behind their valid bits; each slot's control bits and the
-  // forwarding selects, which pick between records.
-  `ASSERT_KNOWN(OutStateKnown_A, {qoff_o, poff_o, quiet_o})
-  `ASSERT_KNOWN(OutResultsKnown_A, {stat_region_o, stat_t_o, stat_s_o, stat_drop_o, stat_drop_port_o,
-                                    stat_drop_queue_o, stat_error_o, stat_error_sticky_o, stat_error_count_o})
-  `ASSERT_KNOWN(OutEventsKnown_A, {stat_qevt_valid_o, stat_qevt_pause_o, stat_qevt_port_o, stat_qevt_queue_o,
-                                   stat_pevt_valid_o, stat_pevt_pause_o, stat_pevt_port_o})
-  `ASSERT_KNOWN(OutReadPortKnown_A, {stat_rd_drops_o, stat_rd_pauses_o, stat_rd_resumes_o, stat_rd_port_pauses_o,
-                                     stat_rd_port_resumes_o, stat_rd_port_shared_o, stat_rd_port_hdrm_o})
-  `ASSERT_KNOWN(SlotControlKnown_A, {r_deq.v, r_deq.ok, r_enq.v, r_enq.ok, d.v, d.ok, d.go, e_deq.v, e_deq.ok,
-                                     e_deq.go, e_enq.v, e_enq.ok, w_deq.go, w_enq.go})
-  `ASSERT_KNOWN(FwdSelectsKnown_A, fwd)
 `ifndef SYNTHESIS
   // quiet_o: an idle cycle from here changes no state. Checked a cycle
   // later without $past: after a quiet cycle with no input, the MMU is
@@ -350,9 +424,9 @@ module dsh_mmu #(
     idle_errors_q <= stat_error_count_o;
   end
   `ASSERT(QuietIdleStaysQuiet_A, !idle_q || quiet_o)
-  `ASSERT(QuietIdleKeepsState_A, !idle_q || (stat_s_o == idle_s_q && e.s == idle_s_q && stat_t_o == idle_t_q
+  `ASSERT(QuietIdleKeepsState_A, !idle_q || (stat_s_o == idle_s_q && s == idle_s_q && stat_t_o == idle_t_q
                                              && stat_error_count_o == idle_errors_q))
-  `ASSERT(QuietIdleNoWrite_A, !idle_q || !(w_deq.go || w_enq.go || w.qpause0 || w.qpause1 || w.drop || w.ppause))
+  `ASSERT(QuietIdleNoWrite_A, !idle_q || !(w_deq_we || w_enq_we || w_qpause0 || w_qpause1 || w_drop || w_ppause))
 `endif
 endmodule
 

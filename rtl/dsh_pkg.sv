@@ -9,24 +9,6 @@ package dsh_pkg;
   // stat_region_o: where the cycle's enqueue went.
   localparam logic [2:0] RegNone = 3'd0, RegPriv = 3'd1, RegShared = 3'd2, RegHdrm = 3'd3, RegDrop = 3'd4;
 
-  // The forwarding selects of dsh_fwd, as the pipeline stages take them:
-  // one-hot, one source each (dsh_fwd says which stage's result wins).
-  typedef struct packed {
-    logic [2:0] w_deq_qsel;    // W into R's reads: {array, W slot 0, W slot 1}
-    logic [2:0] w_enq_qsel;
-    logic [2:0] w_deq_psel;
-    logic [2:0] w_enq_psel;
-    logic [3:0] f_deq_qsel;    // E and D into what R read, {R, E slot 0, E slot 1, D}: stage D's queue record
-    logic [3:0] f_enq_qsel;    // stage E's enqueue's queue record
-    logic [3:0] f_deq_psel;    // stage D's port record
-    logic [3:0] f_enq_psel;    // stage E's enqueue's port record
-    logic [3:0] f_d_psel;      // stage E's dequeue's port record (from D's)
-    logic       same_queue;    // stage R's enqueue and stage D's dequeue: one queue
-    logic       same_port;     // ... one port
-    logic       r_same_queue;  // stage R's enqueue and dequeue: one queue
-    logic       d_same_queue;  // stage D's dequeue and the next one: one queue
-  } fwd_t;
-
   // Bits of an index of n entries ($clog2, at least 1).
   function automatic integer idx_w(input integer n);
     idx_w = (n > 1) ? $clog2(n) : 1;

@@ -9,7 +9,7 @@
 // record is read, and answer beside the sums with the request's range
 // checks and state bits of the cycle after (rd_*_ok_o, rd_qoff_o,
 // rd_poff_o). Indices out of range read 0. The registered port and entry
-// come in CntCopies copies (dsh_cnt_ram's index copies; copy 0 also
+// come in ReadCopies copies (dsh_cnt_ram's index copies; copy 0 also
 // addresses dsh_rec_store's read).
 // Reset (rst_ni, asynchronous): the answer 0, the copies of port and entry
 // 0 when there are several (dsh_idx_copies); the other request registers
@@ -18,7 +18,15 @@
 `default_nettype none
 
 module dsh_rd_port #(
-`include "dsh_params.svh"
+  parameter int unsigned NumPorts  = 32,
+  parameter int unsigned NumQueues = 7,
+  parameter int unsigned CellW     = 20,
+  parameter int unsigned ReadCopies = 1,
+  localparam int unsigned NumQ   = NumPorts * NumQueues,
+  localparam int unsigned QIdxW  = dsh_pkg::idx_w(NumQ),
+  localparam int unsigned PortW  = dsh_pkg::idx_w(NumPorts),
+  localparam int unsigned QueueW = dsh_pkg::idx_w(NumQueues),
+  localparam int unsigned PRecW  = dsh_pkg::prec_w(CellW)
 ) (
   input  logic                clk_i,
   input  logic                rst_ni,
@@ -27,13 +35,13 @@ module dsh_rd_port #(
   input  logic [QueueW-1:0]   stat_rd_queue_i,
   input  logic [NumQ-1:0]     qoff_i,     // the MMU's qoff_o, bit p*NumQueues + q
   // dsh_rec_store's read: the port, and its record at the next edge.
-  output logic [CntCopies*PortW-1:0] rd_p_o,
+  output logic [ReadCopies*PortW-1:0] rd_p_o,
   input  logic [PRecW-1:0]    rd_prec_i,
 
   // The registered request, for the counters: their entry (queue-major,
   // dsh_mmu) and rd_p_o; then, a cycle later, whether it was in range and
   // the state bits of its queue and port.
-  output logic [CntCopies*QIdxW-1:0] rd_qidx_o,
+  output logic [ReadCopies*QIdxW-1:0] rd_qidx_o,
   output logic                rd_q_ok_o,
   output logic                rd_p_ok_o,
   output logic                rd_qoff_o,
@@ -57,9 +65,9 @@ module dsh_rd_port #(
     rq_ok_q  <= q_in;
     rq_bit_q <= q_in ? QIdxW'(stat_rd_port_i) * QIdxW'(NumQueues) + QIdxW'(stat_rd_queue_i) : '0;
   end
-  dsh_idx_copies #(.Width(QIdxW), .Copies(CntCopies), .Reset(CntCopies > 1)) u_qidx (
+  dsh_idx_copies #(.Width(QIdxW), .Copies(ReadCopies), .Reset(ReadCopies > 1)) u_qidx (
     .clk_i, .rst_ni, .d_i(rq_idx), .q_o(rd_qidx_o));
-  dsh_idx_copies #(.Width(PortW), .Copies(CntCopies), .Reset(CntCopies > 1)) u_p (
+  dsh_idx_copies #(.Width(PortW), .Copies(ReadCopies), .Reset(ReadCopies > 1)) u_p (
     .clk_i, .rst_ni, .d_i(rp), .q_o(rd_p_o));
 
   // ---------------------------------------------- reads, then the answer

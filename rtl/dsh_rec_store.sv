@@ -24,7 +24,17 @@
 `default_nettype none
 
 module dsh_rec_store #(
-`include "dsh_params.svh"
+  parameter int unsigned NumPorts  = 32,
+  parameter int unsigned NumQueues = 7,
+  parameter int unsigned CellW     = 20,
+  parameter int unsigned ReadSlices = dsh_pkg::read_slices(CellW, NumPorts * NumQueues),
+  localparam int unsigned NumQ  = NumPorts * NumQueues,
+  localparam int unsigned QIdxW = dsh_pkg::idx_w(NumQ),
+  localparam int unsigned PortW = dsh_pkg::idx_w(NumPorts),
+  localparam int unsigned QRecW = dsh_pkg::qrec_w(CellW),
+  localparam int unsigned PRecW = dsh_pkg::prec_w(CellW),
+  localparam int unsigned QCopies = dsh_pkg::qread_copies(ReadSlices),
+  localparam int unsigned PCopies = dsh_pkg::pread_copies(ReadSlices)
 ) (
   input  logic              clk_i,
   input  logic              rst_ni,

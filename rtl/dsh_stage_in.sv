@@ -1,31 +1,43 @@
 // SPDX-License-Identifier: Apache-2.0
 // Stages A and R of dsh_mmu (spec §9.2): the inputs registered, the read
 // indices of the records and counters, each event's eta, and stage R's
-// records with stage W's writes of this cycle. Events travel as slots
-// (dsh_slot.svh).
+// records with stage W's writes of this cycle.
 //   A  the enqueue's inputs wait one cycle (a_enq_*); the dequeue's go
 //      straight to R;
 //   R  slot "deq" (the dequeue of cycle c+1) and slot "enq" (the enqueue
 //      of cycle c) while stage D holds the dequeue of cycle c. The index
 //      copies address dsh_rec_store's reads (one copy per memory slice) and
-//      dsh_stats' counters; the slots' records are what the memories
+//      dsh_stats' counters; r_*_qrec_o / r_*_prec_o are what the memories
 //      read with stage W's records forwarded over them (selects from
 //      dsh_fwd, whose entry keys nx_*_key_o are formed here).
 // Headroom per port (spec §9.1): port p's eta at cfg_headroom_cells_i[p*CellW
 // +: CellW]. Each event registers copies of its port index as it arrives
 // and reads its port's entry a stage later (the enqueue in A, the dequeue
-// in R): the enqueue's eta and eta_dq registered, the dequeue's
-// combinational for stage D's registers.
+// in R): r_enq_eta_o / r_enq_eta_dq_o registered, r_deq_eta_o /
+// r_deq_eta_dq_o combinational for stage D's registers.
 // Latency: inputs to r_* one clock edge (the dequeue) or two (the
 // enqueue); the record outputs are combinational from the memories.
 // Reset: valid and ok bits 0 (rst_ni, asynchronous), the read index copies
 // 0 with ReadSlices > 1 (dsh_idx_copies); the rest has none.
 `default_nettype none
 `include "dsh_assert.svh"
-`include "dsh_slot.svh"
 
 module dsh_stage_in #(
-`include "dsh_params.svh"
+  parameter int unsigned NumPorts   = 32,
+  parameter int unsigned NumQueues  = 7,
+  parameter int unsigned CellW      = 20,
+  parameter int unsigned SizeW      = 8,
+  parameter int unsigned ReadSlices = dsh_pkg::read_slices(CellW, NumPorts * NumQueues),
+  parameter int unsigned CntCopies  = 1,  // copies of each counter read's index (dsh_stats)
+  localparam int unsigned PortW   = dsh_pkg::idx_w(NumPorts),
+  localparam int unsigned QueueW  = dsh_pkg::idx_w(NumQueues),
+  localparam int unsigned QIdxW   = dsh_pkg::idx_w(NumPorts * NumQueues),
+  localparam int unsigned KeyW    = PortW + QueueW,
+  localparam int unsigned QRecW   = dsh_pkg::qrec_w(CellW),
+  localparam int unsigned PRecW   = dsh_pkg::prec_w(CellW),
+  localparam int unsigned TW      = dsh_pkg::term_w(CellW),
+  localparam int unsigned QCopies = dsh_pkg::qread_copies(ReadSlices),
+  localparam int unsigned PCopies = dsh_pkg::pread_copies(ReadSlices)
 ) (
   input  logic                      clk_i,
   input  logic                      rst_ni,
@@ -35,10 +47,14 @@ module dsh_stage_in #(
   input  logic [NumPorts*CellW-1:0] cfg_headroom_cells_i,
   input  logic [CellW-1:0]          cfg_delta_q_i,
 
-  // The dequeue and the enqueue as presented: v, port, queue, cells (the
-  // other fields are not read).
-  input  logic [SlotW-1:0]          deq_i,
-  input  logic [SlotW-1:0]          enq_i,
+  input  logic                      deq_valid_i,
+  input  logic [PortW-1:0]          deq_port_i,
+  input  logic [QueueW-1:0]         deq_queue_i,
+  input  logic [SizeW-1:0]          deq_cells_i,
+  input  logic                      enq_valid_i,
+  input  logic [PortW-1:0]          enq_port_i,
+  input  logic [QueueW-1:0]         enq_queue_i,
+  input  logic [SizeW-1:0]          enq_cells_i,
 
   output logic                      busy_o,  // an event in A or R
   // The entries stage R takes at the next clock edge (dsh_fwd): {port,
@@ -46,13 +62,30 @@ module dsh_stage_in #(
   output logic [KeyW-1:0]           nx_deq_key_o,
   output logic [KeyW-1:0]           nx_enq_key_o,
 
-  // Stage R's slots: v; ok (valid, in range, cells != 0); idx, p (0 when
-  // out of range); port, queue, cells as presented; eta, eta_dq; the
-  // records; go 0 (stage D knows it).
-  output logic [SlotW-1:0]          r_deq_o,
-  output logic [SlotW-1:0]          r_enq_o,
+  // Stage R, per slot: valid; ok (valid, in range, cells != 0); the entry
+  // in the memories and the port (0 when out of range); port, queue and
+  // cells as presented.
+  output logic                      r_deq_ok_o,
+  output logic [QIdxW-1:0]          r_deq_idx_o,
+  output logic [PortW-1:0]          r_deq_p_o,
+  output logic [PortW-1:0]          r_deq_port_o,
+  output logic [QueueW-1:0]         r_deq_queue_o,
+  output logic [SizeW-1:0]          r_deq_cells_o,
+  output logic                      r_deq_v_o,
+  output logic                      r_enq_v_o,
+  output logic                      r_enq_ok_o,
+  output logic [QIdxW-1:0]          r_enq_idx_o,
+  output logic [PortW-1:0]          r_enq_p_o,
+  output logic [PortW-1:0]          r_enq_port_o,
+  output logic [QueueW-1:0]         r_enq_queue_o,
+  output logic [SizeW-1:0]          r_enq_cells_o,
   // The enqueue's terms of its cells alone for the limits (dsh_size_terms).
   output logic [3*TW-1:0]           r_enq_terms_o,
+  // eta and eta + delta_q of each event's port.
+  output logic [CellW-1:0]          r_enq_eta_o,
+  output logic [CellW:0]            r_enq_eta_dq_o,
+  output logic [CellW-1:0]          r_deq_eta_o,
+  output logic [CellW:0]            r_deq_eta_dq_o,
 
   // Read index copies: dsh_rec_store, and the counters (dsh_stats).
   output logic [QCopies*QIdxW-1:0]  r_deq_ridx_o,
@@ -65,26 +98,26 @@ module dsh_stage_in #(
   output logic [2*CntCopies*QIdxW-1:0] r_enq_cnt_idx_o,
   output logic [CntCopies*PortW-1:0] r_enq_cnt_p_o,
 
-  // The records: from the memories, in stage W's slots (slot 0, slot 1),
-  // and W's forwarding selects (dsh_fwd, one-hot {memory, W slot 0, W
-  // slot 1}).
+  // The records: from the memories, stage W's (slot 0, slot 1), W's
+  // forwarding selects (dsh_fwd, one-hot {memory, W slot 0, W slot 1}), and
+  // what stage R got.
   input  logic [QRecW-1:0]          mem_deq_qrec_i,
   input  logic [QRecW-1:0]          mem_enq_qrec_i,
   input  logic [PRecW-1:0]          mem_deq_prec_i,
   input  logic [PRecW-1:0]          mem_enq_prec_i,
-  input  logic [SlotW-1:0]          w_deq_i,
-  input  logic [SlotW-1:0]          w_enq_i,
-  input  dsh_pkg::fwd_t             fwd_i
+  input  logic [QRecW-1:0]          w_deq_qrec_i,
+  input  logic [QRecW-1:0]          w_enq_qrec_i,
+  input  logic [PRecW-1:0]          w_deq_prec_i,
+  input  logic [PRecW-1:0]          w_enq_prec_i,
+  input  logic [2:0]                w_deq_qsel_i,
+  input  logic [2:0]                w_enq_qsel_i,
+  input  logic [2:0]                w_deq_psel_i,
+  input  logic [2:0]                w_enq_psel_i,
+  output logic [QRecW-1:0]          r_deq_qrec_o,
+  output logic [QRecW-1:0]          r_enq_qrec_o,
+  output logic [PRecW-1:0]          r_deq_prec_o,
+  output logic [PRecW-1:0]          r_enq_prec_o
 );
-  `DSH_SLOT_TYPES
-  slot_t deq, enq, w_deq, w_enq;
-  assign deq   = deq_i;
-  assign enq   = enq_i;
-  assign w_deq = w_deq_i;
-  assign w_enq = w_enq_i;
-  logic unused_in;  // stage W's slots: only their records; of the selects, W's
-  assign unused_in = ^{w_deq, w_enq, fwd_i};
-
   // A queue's entry in the memories, queue-major (spec §9.7): with a
   // power-of-two port count it is {q, p}, no adder between the dequeue's
   // input pins and the read index copies.
@@ -94,6 +127,16 @@ module dsh_stage_in #(
   function automatic logic in_range(input logic [PortW-1:0] p, input logic [QueueW-1:0] q);
     in_range = 32'(p) < NumPorts && 32'(q) < NumQueues;
   endfunction
+  // One of three records by a one-hot select: one AND-OR level.
+  function automatic [QRecW-1:0] pick3_qrec(input logic [2:0] sel, input logic [3*QRecW-1:0] v);
+    pick3_qrec = '0;
+    for (int i = 0; i < 3; i++) pick3_qrec |= v[i*QRecW +: QRecW] & {QRecW{sel[i]}};
+  endfunction
+  function automatic [PRecW-1:0] pick3_prec(input logic [2:0] sel, input logic [3*PRecW-1:0] v);
+    pick3_prec = '0;
+    for (int i = 0; i < 3; i++) pick3_prec |= v[i*PRecW +: PRecW] & {PRecW{sel[i]}};
+  endfunction
+
   // The eta table read by port index, in slices of EtaSliceW bits, each
   // addressed by its own copy of the index, so that an index bit drives the
   // multiplexers of a few bits only (as dsh_rec_store's reads; an index bit
@@ -101,7 +144,7 @@ module dsh_stage_in #(
   localparam int unsigned EtaSliceW = 4;
   localparam int unsigned EtaSlices = (CellW + EtaSliceW - 1) / EtaSliceW;
   logic [CellW-1:0] eta_table [NumPorts];
-  for (genvar i = 0; i < NumPorts; i++) begin : gen_eta_table
+  for (genvar i = 0; i < NumPorts; i++) begin : g_eta_table
     assign eta_table[i] = cfg_headroom_cells_i[i*CellW +: CellW];
   end
   function automatic [CellW-1:0] eta_slice_mask(input integer sl);
@@ -118,17 +161,18 @@ module dsh_stage_in #(
   endfunction
 
   // ------------------------------------------------------------ stage A
-  // The slots' registers (v and ok apart: they have a reset).
-  slot_t             a_enq_q, r_deq_q, r_enq_q;
-  slot_t             r_deq /*verilator split_var*/, r_enq /*verilator split_var*/;
-  logic              a_enq_v_q, a_enq_ok_q, r_deq_v_q, r_deq_ok_q, r_enq_v_q, r_enq_ok_q;
+  logic              a_enq_v_q, a_enq_ok_q;
+  logic [PortW-1:0]  a_enq_port_q;
+  logic [QueueW-1:0] a_enq_queue_q;
+  logic [SizeW-1:0]  a_enq_cells_q;
   logic [EtaSlices*PortW-1:0] a_enq_etap_q, r_deq_etap_q;
-  logic [CellW-1:0] a_enq_eta, r_deq_eta;
-  assign a_enq_eta = eta_read(a_enq_etap_q);
-  assign r_deq_eta = eta_read(r_deq_etap_q);
+  logic [CellW-1:0] a_enq_eta;
+  assign a_enq_eta   = eta_read(a_enq_etap_q);
+  assign r_deq_eta_o = eta_read(r_deq_etap_q);
+  assign r_deq_eta_dq_o = {1'b0, r_deq_eta_o} + {1'b0, cfg_delta_q_i};
 
   dsh_size_terms #(.CellW(CellW), .SizeW(SizeW)) u_size_terms (
-    .cells_i(r_enq_q.cells), .cfg_shared_cells_i, .cfg_private_cells_i, .eta_i(r_enq_q.eta),
+    .cells_i(r_enq_cells_o), .cfg_shared_cells_i, .cfg_private_cells_i, .eta_i(r_enq_eta_o),
     .terms_o(r_enq_terms_o)
   );
 
@@ -136,32 +180,32 @@ module dsh_stage_in #(
     if (!rst_ni) begin
       a_enq_v_q  <= 1'b0;
       a_enq_ok_q <= 1'b0;
-      r_deq_v_q  <= 1'b0;
-      r_enq_v_q  <= 1'b0;
-      r_deq_ok_q <= 1'b0;
-      r_enq_ok_q <= 1'b0;
+      r_deq_v_o  <= 1'b0;
+      r_enq_v_o  <= 1'b0;
+      r_deq_ok_o <= 1'b0;
+      r_enq_ok_o <= 1'b0;
     end else begin
-      a_enq_v_q  <= enq.v;
-      a_enq_ok_q <= enq.v && in_range(enq.port, enq.queue) && enq.cells != '0;
-      r_deq_v_q  <= deq.v;
-      r_deq_ok_q <= deq.v && in_range(deq.port, deq.queue) && deq.cells != '0;
-      r_enq_v_q  <= a_enq_v_q;
-      r_enq_ok_q <= a_enq_ok_q;
+      a_enq_v_q  <= enq_valid_i;
+      a_enq_ok_q <= enq_valid_i && in_range(enq_port_i, enq_queue_i) && enq_cells_i != '0;
+      r_deq_v_o  <= deq_valid_i;
+      r_deq_ok_o <= deq_valid_i && in_range(deq_port_i, deq_queue_i) && deq_cells_i != '0;
+      r_enq_v_o  <= a_enq_v_q;
+      r_enq_ok_o <= a_enq_ok_q;
     end
   end
-  assign busy_o = a_enq_v_q || r_deq_v_q || r_enq_v_q;
+  assign busy_o = a_enq_v_q || r_deq_v_o || r_enq_v_o;
 
   logic deq_in, a_enq_in;
   logic [QIdxW-1:0] deq_idx, enq_idx;
   logic [PortW-1:0] deq_p, enq_p;
-  assign deq_in   = in_range(deq.port, deq.queue);
-  assign a_enq_in = in_range(a_enq_q.port, a_enq_q.queue);
-  assign deq_idx  = deq_in ? queue_idx(deq.port, deq.queue) : '0;
-  assign deq_p    = deq_in ? deq.port : '0;
-  assign enq_idx  = a_enq_in ? queue_idx(a_enq_q.port, a_enq_q.queue) : '0;
-  assign enq_p    = a_enq_in ? a_enq_q.port : '0;
-  assign nx_deq_key_o = deq_in ? {deq.port, deq.queue} : '0;
-  assign nx_enq_key_o = a_enq_in ? {a_enq_q.port, a_enq_q.queue} : '0;
+  assign deq_in   = in_range(deq_port_i, deq_queue_i);
+  assign a_enq_in = in_range(a_enq_port_q, a_enq_queue_q);
+  assign deq_idx  = deq_in ? queue_idx(deq_port_i, deq_queue_i) : '0;
+  assign deq_p    = deq_in ? deq_port_i : '0;
+  assign enq_idx  = a_enq_in ? queue_idx(a_enq_port_q, a_enq_queue_q) : '0;
+  assign enq_p    = a_enq_in ? a_enq_port_q : '0;
+  assign nx_deq_key_o = deq_in ? {deq_port_i, deq_queue_i} : '0;
+  assign nx_enq_key_o = a_enq_in ? {a_enq_port_q, a_enq_queue_q} : '0;
 
   // ------------------------------------------------------------ stage R
   // The index copies of the records' reads and of the counters' (dsh_stats
@@ -183,43 +227,43 @@ module dsh_stage_in #(
   dsh_idx_copies #(.Width(PortW), .Copies(CntCopies), .Reset(CopyReset)) u_enq_cnt_p (
     .clk_i, .rst_ni, .d_i(enq_p), .q_o(r_enq_cnt_p_o));
   (* keep *) always_ff @(posedge clk_i) begin
-    a_enq_etap_q <= {EtaSlices{table_port(enq.port)}};
-    r_deq_etap_q <= {EtaSlices{table_port(deq.port)}};
+    a_enq_etap_q <= {EtaSlices{table_port(enq_port_i)}};
+    r_deq_etap_q <= {EtaSlices{table_port(deq_port_i)}};
   end
   always_ff @(posedge clk_i) begin
-    a_enq_q        <= enq;
-    r_deq_q        <= deq;
-    r_deq_q.idx    <= deq_idx;
-    r_deq_q.p      <= deq_p;
-    r_enq_q        <= a_enq_q;
-    r_enq_q.idx    <= enq_idx;
-    r_enq_q.p      <= enq_p;
-    r_enq_q.eta    <= a_enq_eta;
-    r_enq_q.eta_dq <= {1'b0, a_enq_eta} + {1'b0, cfg_delta_q_i};
+    r_enq_eta_o    <= a_enq_eta;
+    r_enq_eta_dq_o <= {1'b0, a_enq_eta} + {1'b0, cfg_delta_q_i};
+  end
+  always_ff @(posedge clk_i) begin
+    a_enq_port_q  <= enq_port_i;
+    a_enq_queue_q <= enq_queue_i;
+    a_enq_cells_q <= enq_cells_i;
+    r_deq_idx_o   <= deq_idx;
+    r_deq_p_o     <= deq_p;
+    r_deq_port_o  <= deq_port_i;
+    r_deq_queue_o <= deq_queue_i;
+    r_deq_cells_o <= deq_cells_i;
+    r_enq_idx_o   <= enq_idx;
+    r_enq_p_o     <= enq_p;
+    r_enq_port_o  <= a_enq_port_q;
+    r_enq_queue_o <= a_enq_queue_q;
+    r_enq_cells_o <= a_enq_cells_q;
   end
 
-  // The slots as stage R shows them: the records with stage W's writes of
-  // this cycle (the memories take them only at the clock edge).
-  always_comb begin
-    `DSH_SLOT_SHOW(r_deq, r_deq_q, r_deq_v_q, r_deq_ok_q, 1'b0)
-    r_deq.eta    = r_deq_eta;
-    r_deq.eta_dq = {1'b0, r_deq_eta} + {1'b0, cfg_delta_q_i};
-    r_deq.qrec   = pick3_qrec(fwd_i.w_deq_qsel, {mem_deq_qrec_i, w_deq.qrec, w_enq.qrec});
-    r_deq.prec   = pick3_prec(fwd_i.w_deq_psel, {mem_deq_prec_i, w_deq.prec, w_enq.prec});
-    `DSH_SLOT_SHOW(r_enq, r_enq_q, r_enq_v_q, r_enq_ok_q, 1'b0)
-    r_enq.qrec   = pick3_qrec(fwd_i.w_enq_qsel, {mem_enq_qrec_i, w_deq.qrec, w_enq.qrec});
-    r_enq.prec   = pick3_prec(fwd_i.w_enq_psel, {mem_enq_prec_i, w_deq.prec, w_enq.prec});
-  end
-  assign r_deq_o = r_deq;
-  assign r_enq_o = r_enq;
+  // Stage R's records with stage W's writes of this cycle (the memories
+  // take them only at the clock edge).
+  assign r_deq_qrec_o = pick3_qrec(w_deq_qsel_i, {mem_deq_qrec_i, w_deq_qrec_i, w_enq_qrec_i});
+  assign r_enq_qrec_o = pick3_qrec(w_enq_qsel_i, {mem_enq_qrec_i, w_deq_qrec_i, w_enq_qrec_i});
+  assign r_deq_prec_o = pick3_prec(w_deq_psel_i, {mem_deq_prec_i, w_deq_prec_i, w_enq_prec_i});
+  assign r_enq_prec_o = pick3_prec(w_enq_psel_i, {mem_enq_prec_i, w_deq_prec_i, w_enq_prec_i});
 
   // The selects of the picks above (dsh_fwd): one source each.
-  `ASSERT(InWDeqQselOneHot_A, $onehot(fwd_i.w_deq_qsel))
-  `ASSERT(InWEnqQselOneHot_A, $onehot(fwd_i.w_enq_qsel))
-  `ASSERT(InWDeqPselOneHot_A, $onehot(fwd_i.w_deq_psel))
-  `ASSERT(InWEnqPselOneHot_A, $onehot(fwd_i.w_enq_psel))
+  `ASSERT(InWDeqQselOneHot_A, $onehot(w_deq_qsel_i))
+  `ASSERT(InWEnqQselOneHot_A, $onehot(w_enq_qsel_i))
+  `ASSERT(InWDeqPselOneHot_A, $onehot(w_deq_psel_i))
+  `ASSERT(InWEnqPselOneHot_A, $onehot(w_enq_psel_i))
   // ok implies valid; an index out of range reads entry 0.
-  `ASSERT(InOkImpliesValid_A, (!r_deq_ok_q || r_deq_v_q) && (!r_enq_ok_q || r_enq_v_q))
+  `ASSERT(InOkImpliesValid_A, (!r_deq_ok_o || r_deq_v_o) && (!r_enq_ok_o || r_enq_v_o))
 endmodule
 
 `default_nettype wire

@@ -5,36 +5,79 @@
 // one record), the counts to increment for dsh_stats, B_s - S for the
 // threshold pipeline; then the stat_* outputs registered once more, and
 // quiet_o.
-// Latency: stage E to W's slots and results one clock edge, to stat_*
-// two; stat_s_o is S after the cycle whose other results stat_* show.
+// Latency: stage E to w_* one clock edge, to stat_* two; stat_s_o is S
+// after the cycle whose other results stat_* show.
 // Reset (rst_ni, asynchronous): write enables, counts, events, errors 0,
-// regions RegNone, the outputs 0; records, indices and free have none
-// (nothing reads them while the enables are 0; free: see dsh_stage_exec).
+// regions RegNone, the outputs 0; records, indices and free_o have none
+// (nothing reads them while the enables are 0; free_o: see dsh_stage_exec).
 `default_nettype none
 `include "dsh_assert.svh"
 `include "dsh_rec.svh"
-`include "dsh_slot.svh"
 
 module dsh_stage_wb #(
-`include "dsh_params.svh"
+  parameter int unsigned NumPorts      = 32,
+  parameter int unsigned NumQueues     = 7,
+  parameter int unsigned CellW         = 20,
+  parameter int unsigned ThreshLatency = 2,
+  localparam int unsigned PortW  = dsh_pkg::idx_w(NumPorts),
+  localparam int unsigned QueueW = dsh_pkg::idx_w(NumQueues),
+  localparam int unsigned QIdxW  = dsh_pkg::idx_w(NumPorts * NumQueues),
+  localparam int unsigned QRecW  = dsh_pkg::qrec_w(CellW),
+  localparam int unsigned PRecW  = dsh_pkg::prec_w(CellW),
+  localparam int unsigned ThrW   = dsh_pkg::thr_w(CellW)
 ) (
   input  logic              clk_i,
   input  logic              rst_ni,
 
-  // Stage E's slots and results (dsh_stage_exec).
-  input  logic [SlotW-1:0]  e_deq_i,
-  input  logic [SlotW-1:0]  e_enq_i,
-  input  logic [ExecW-1:0]  e_i,
+  // Stage E (dsh_stage_exec).
+  input  logic              e_deq_go_i,
+  input  logic              e_enq_ok_i,
+  input  logic [QIdxW-1:0]  e_deq_idx_i,
+  input  logic [QIdxW-1:0]  e_enq_idx_i,
+  input  logic [PortW-1:0]  e_deq_p_i,
+  input  logic [PortW-1:0]  e_enq_p_i,
+  input  logic [PortW-1:0]  e_deq_port_i,
+  input  logic [PortW-1:0]  e_enq_port_i,
+  input  logic [QueueW-1:0] e_deq_queue_i,
+  input  logic [QueueW-1:0] e_enq_queue_i,
+  input  logic [3:0]        e_region_i,
+  input  logic [QRecW-1:0]  e_deq_qrec_i,
+  input  logic [QRecW-1:0]  e_enq_qrec_i,
+  input  logic [PRecW-1:0]  e_deq_prec_i,
+  input  logic [PRecW-1:0]  e_enq_prec_i,
+  input  logic [ThrW-1:0]   e_t_i,
+  input  logic [CellW-1:0]  s_i,      // S before E's cycle
+  input  logic [CellW-1:0]  s_d_i,    // S after it
+  input  logic [CellW-1:0]  free_d_i,
+  input  logic [1:0]        qevt_valid_i,
+  input  logic [1:0]        qevt_pause_i,
+  input  logic [1:0]        pevt_valid_i,
+  input  logic [1:0]        pevt_pause_i,
+  input  logic [1:0]        error_i,
   // Events in the stages before W (for quiet_o).
   input  logic [3:0]        busy_i,
 
-  // W's slots, written into dsh_rec_store at the next clock edge: go (the
-  // write enable; v and ok the same), idx, p, port, queue, the records.
-  output logic [SlotW-1:0]  w_deq_o,
-  output logic [SlotW-1:0]  w_enq_o,
-  // Its results beside them (wb_t): the queues' bits of qoff_o, the counts
-  // dsh_stats increments, the errors, B_s - S for the thresholds.
-  output logic [WbW-1:0]    w_o,
+  // The writes of dsh_rec_store.
+  output logic              w_deq_we_o,
+  output logic              w_enq_we_o,
+  output logic [QIdxW-1:0]  w_deq_idx_o,
+  output logic [QIdxW-1:0]  w_enq_idx_o,
+  output logic [QIdxW-1:0]  w_deq_bit_o,   // the queues' bits of qoff_o
+  output logic [QIdxW-1:0]  w_enq_bit_o,
+  output logic [PortW-1:0]  w_deq_p_o,
+  output logic [PortW-1:0]  w_enq_p_o,
+  output logic [QRecW-1:0]  w_deq_qrec_o,
+  output logic [QRecW-1:0]  w_enq_qrec_o,
+  output logic [PRecW-1:0]  w_deq_prec_o,
+  output logic [PRecW-1:0]  w_enq_prec_o,
+  // The counts dsh_stats increments, and the errors it counts.
+  output logic              w_qpause0_o,
+  output logic              w_qpause1_o,
+  output logic              w_drop_o,
+  output logic              w_ppause_o,
+  output logic [1:0]        w_error_o,
+  // B_s - S after the cycle last in stage E (dsh_stage_exec's thresholds).
+  output logic [CellW-1:0]  free_o,
 
   // dsh_mmu's outputs of the cycle (see there).
   output logic [2:0]          stat_region_o,
@@ -54,15 +97,6 @@ module dsh_stage_wb #(
   output logic                quiet_o
 );
   `DSH_REC_TYPES(CellW)
-  `DSH_SLOT_TYPES
-  slot_t e_deq, e_enq, w_deq_q, w_enq_q, w_deq, w_enq;
-  exec_t e;
-  wb_t   w;
-  assign e_deq = e_deq_i;
-  assign e_enq = e_enq_i;
-  assign e     = e_i;
-  logic unused_in;  // of E's slots what W writes and shows; of its results, W's
-  assign unused_in = ^{e_deq, e_enq, e};
   // A queue's bit of qoff_o (a write is always in range).
   function automatic [QIdxW-1:0] out_bit(input logic [PortW-1:0] p, input logic [QueueW-1:0] q);
     out_bit = QIdxW'(p) * QIdxW'(NumQueues) + QIdxW'(q);
@@ -72,65 +106,56 @@ module dsh_stage_wb #(
   logic [2:0]        w_region_q;
   logic [ThrW-1:0]   w_t_q;
   logic [1:0]        w_qevt_valid_q, w_qevt_pause_q, w_pevt_valid_q, w_pevt_pause_q;
-  logic              w_deq_we_q, w_enq_we_q, w_qpause0_q, w_qpause1_q, w_drop_q, w_ppause_q;
-  logic [1:0]        w_error_q;
-  logic [QIdxW-1:0]  w_deq_bit_q, w_enq_bit_q;
-  logic [CellW-1:0]  w_free_q;
+  logic [PortW-1:0]  w_deq_port_q, w_enq_port_q;
+  logic [QueueW-1:0] w_deq_queue_q, w_enq_queue_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      w_deq_we_q     <= 1'b0;
-      w_enq_we_q     <= 1'b0;
-      w_qpause0_q    <= 1'b0;
-      w_qpause1_q    <= 1'b0;
-      w_drop_q       <= 1'b0;
-      w_ppause_q     <= 1'b0;
+      w_deq_we_o     <= 1'b0;
+      w_enq_we_o     <= 1'b0;
+      w_qpause0_o    <= 1'b0;
+      w_qpause1_o    <= 1'b0;
+      w_drop_o       <= 1'b0;
+      w_ppause_o     <= 1'b0;
       w_region_q     <= dsh_pkg::RegNone;
-      w_error_q      <= '0;
+      w_error_o      <= '0;
       w_qevt_valid_q <= '0;
       w_pevt_valid_q <= '0;
     end else begin
-      w_deq_we_q     <= e_deq.go;
-      w_enq_we_q     <= e_enq.ok;
-      w_qpause0_q    <= e.qevt_valid[0] && e.qevt_pause[0];
-      w_qpause1_q    <= e.qevt_valid[1] && e.qevt_pause[1];
-      w_drop_q       <= e.region[3];
-      w_ppause_q     <= e.pevt_valid[1] && e.pevt_pause[1];
-      w_region_q     <= e.region[0] ? dsh_pkg::RegPriv : e.region[1] ? dsh_pkg::RegShared
-                      : e.region[2] ? dsh_pkg::RegHdrm : e.region[3] ? dsh_pkg::RegDrop : dsh_pkg::RegNone;
-      w_error_q      <= e.error;
-      w_qevt_valid_q <= e.qevt_valid;
-      w_pevt_valid_q <= e.pevt_valid;
+      w_deq_we_o     <= e_deq_go_i;
+      w_enq_we_o     <= e_enq_ok_i;
+      w_qpause0_o    <= qevt_valid_i[0] && qevt_pause_i[0];
+      w_qpause1_o    <= qevt_valid_i[1] && qevt_pause_i[1];
+      w_drop_o       <= e_region_i[3];
+      w_ppause_o     <= pevt_valid_i[1] && pevt_pause_i[1];
+      w_region_q     <= e_region_i[0] ? dsh_pkg::RegPriv : e_region_i[1] ? dsh_pkg::RegShared
+                      : e_region_i[2] ? dsh_pkg::RegHdrm : e_region_i[3] ? dsh_pkg::RegDrop : dsh_pkg::RegNone;
+      w_error_o      <= error_i;
+      w_qevt_valid_q <= qevt_valid_i;
+      w_pevt_valid_q <= pevt_valid_i;
     end
   end
 
   always_ff @(posedge clk_i) begin
-    w_deq_q        <= e_deq;
-    w_enq_q        <= e_enq;
-    w_t_q          <= e.t;
-    w_qevt_pause_q <= e.qevt_pause;
-    w_pevt_pause_q <= e.pevt_pause;
-    w_deq_bit_q    <= out_bit(e_deq.port, e_deq.queue);
-    w_enq_bit_q    <= out_bit(e_enq.port, e_enq.queue);
-    w_free_q       <= e.free_d;
+    w_deq_idx_o    <= e_deq_idx_i;
+    w_enq_idx_o    <= e_enq_idx_i;
+    w_deq_p_o      <= e_deq_p_i;
+    w_enq_p_o      <= e_enq_p_i;
+    w_deq_qrec_o   <= e_deq_qrec_i;
+    w_enq_qrec_o   <= e_enq_qrec_i;
+    w_deq_prec_o   <= e_deq_prec_i;
+    w_enq_prec_o   <= e_enq_prec_i;
+    w_t_q          <= e_t_i;
+    w_qevt_pause_q <= qevt_pause_i;
+    w_pevt_pause_q <= pevt_pause_i;
+    w_deq_port_q   <= e_deq_port_i;
+    w_deq_bit_o    <= out_bit(e_deq_port_i, e_deq_queue_i);
+    w_enq_bit_o    <= out_bit(e_enq_port_i, e_enq_queue_i);
+    w_enq_port_q   <= e_enq_port_i;
+    w_deq_queue_q  <= e_deq_queue_i;
+    w_enq_queue_q  <= e_enq_queue_i;
+    free_o         <= free_d_i;
   end
-
-  // W's slots and results as it shows them.
-  always_comb begin
-    `DSH_SLOT_SHOW(w_deq, w_deq_q, w_deq_we_q, w_deq_we_q, w_deq_we_q)
-    `DSH_SLOT_SHOW(w_enq, w_enq_q, w_enq_we_q, w_enq_we_q, w_enq_we_q)
-    w.deq_bit = w_deq_bit_q;
-    w.enq_bit = w_enq_bit_q;
-    w.qpause0 = w_qpause0_q;
-    w.qpause1 = w_qpause1_q;
-    w.drop    = w_drop_q;
-    w.ppause  = w_ppause_q;
-    w.error   = w_error_q;
-    w.free    = w_free_q;
-  end
-  assign w_deq_o = w_deq;
-  assign w_enq_o = w_enq;
-  assign w_o     = w;
 
   // ------------------------------------------------------------ outputs
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -150,20 +175,20 @@ module dsh_stage_wb #(
       stat_pevt_pause_o <= '0;
       stat_pevt_port_o  <= '0;
     end else begin
-      stat_s_o          <= e.s;
+      stat_s_o          <= s_i;
       stat_region_o     <= w_region_q;
       stat_t_o          <= w_t_q;
-      stat_drop_o       <= w_drop_q;
-      stat_drop_port_o  <= w_enq_q.port;
-      stat_drop_queue_o <= w_enq_q.queue;
-      stat_error_o      <= w_error_q;
+      stat_drop_o       <= w_drop_o;
+      stat_drop_port_o  <= w_enq_port_q;
+      stat_drop_queue_o <= w_enq_queue_q;
+      stat_error_o      <= w_error_o;
       stat_qevt_valid_o <= w_qevt_valid_q;
       stat_qevt_pause_o <= w_qevt_pause_q;
-      stat_qevt_port_o  <= {w_enq_q.port, w_deq_q.port};
-      stat_qevt_queue_o <= {w_enq_q.queue, w_deq_q.queue};
+      stat_qevt_port_o  <= {w_enq_port_q, w_deq_port_q};
+      stat_qevt_queue_o <= {w_enq_queue_q, w_deq_queue_q};
       stat_pevt_valid_o <= w_pevt_valid_q;
       stat_pevt_pause_o <= w_pevt_pause_q;
-      stat_pevt_port_o  <= {w_enq_q.port, w_deq_q.port};
+      stat_pevt_port_o  <= {w_enq_port_q, w_deq_port_q};
     end
   end
 
@@ -175,10 +200,10 @@ module dsh_stage_wb #(
   logic [QuietW-1:0] s_still_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) s_still_q <= '0;
-    else         s_still_q <= {s_still_q[QuietW-2:0], e.s_d == e.s};
+    else         s_still_q <= {s_still_q[QuietW-2:0], s_d_i == s_i};
   end
-  assign quiet_o = &s_still_q && !(|busy_i || w_deq_we_q || w_enq_we_q)
-      && w_error_q == '0 && w_region_q == dsh_pkg::RegNone
+  assign quiet_o = &s_still_q && !(|busy_i || w_deq_we_o || w_enq_we_o)
+      && w_error_o == '0 && w_region_q == dsh_pkg::RegNone
       && stat_error_o == '0 && stat_region_o == dsh_pkg::RegNone && !stat_drop_o
       && stat_qevt_valid_o == '0 && stat_pevt_valid_o == '0;
 
@@ -186,19 +211,19 @@ module dsh_stage_wb #(
   // What W writes is whole: a queue's prefix sums in order (no part below
   // 0), a count or an event only with its write.
   qrec_t w_deq_qrec, w_enq_qrec;
-  assign w_deq_qrec = w_deq_q.qrec;
-  assign w_enq_qrec = w_enq_q.qrec;
+  assign w_deq_qrec = w_deq_qrec_o;
+  assign w_enq_qrec = w_enq_qrec_o;
   logic unused_qoff;  // the state bits: dsh_mmu checks them against the events
   assign unused_qoff = ^{w_deq_qrec.qoff, w_enq_qrec.qoff};
   `ASSERT(WbDeqQueueSumsOrdered_A,
-          !w_deq_we_q || (w_deq_qrec.h <= w_deq_qrec.hs && w_deq_qrec.hs <= w_deq_qrec.hsp))
+          !w_deq_we_o || (w_deq_qrec.h <= w_deq_qrec.hs && w_deq_qrec.hs <= w_deq_qrec.hsp))
   `ASSERT(WbEnqQueueSumsOrdered_A,
-          !w_enq_we_q || (w_enq_qrec.h <= w_enq_qrec.hs && w_enq_qrec.hs <= w_enq_qrec.hsp))
-  `ASSERT(WbCountsWithWrites_A, (!w_qpause0_q || w_deq_we_q) && (!(w_qpause1_q || w_ppause_q) || w_enq_we_q))
-  `ASSERT(WbDropIsRegion_A, w_drop_q == (w_region_q == dsh_pkg::RegDrop))
+          !w_enq_we_o || (w_enq_qrec.h <= w_enq_qrec.hs && w_enq_qrec.hs <= w_enq_qrec.hsp))
+  `ASSERT(WbCountsWithWrites_A, (!w_qpause0_o || w_deq_we_o) && (!(w_qpause1_o || w_ppause_o) || w_enq_we_o))
+  `ASSERT(WbDropIsRegion_A, w_drop_o == (w_region_q == dsh_pkg::RegDrop))
   // quiet_o: nothing in flight, so no write and no count.
-  `ASSERT(WbQuietNoWrite_A, !quiet_o || !(w_deq_we_q || w_enq_we_q || w_qpause0_q || w_qpause1_q || w_drop_q
-                                          || w_ppause_q || w_error_q != '0))
+  `ASSERT(WbQuietNoWrite_A, !quiet_o || !(w_deq_we_o || w_enq_we_o || w_qpause0_o || w_qpause1_o || w_drop_o
+                                          || w_ppause_o || w_error_o != '0))
 endmodule
 
 `default_nettype wire

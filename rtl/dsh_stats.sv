@@ -25,18 +25,25 @@
 `default_nettype none
 
 module dsh_stats #(
+  parameter int unsigned NumPorts  = 32,
+  parameter int unsigned NumQueues = 7,
+  parameter int unsigned CntW      = 32,
+  parameter bit          Dsh       = 1'b1,
   parameter int unsigned PauseBanks = 1,  // DSH's PAUSE counters: 1 memory with 2 write ports, or 2 banks
-`include "dsh_params.svh"
+  parameter int unsigned ReadCopies = 1,  // copies of each counter read's index (dsh_cnt_ram)
+  localparam int unsigned NumQ   = NumPorts * NumQueues,
+  localparam int unsigned QIdxW  = dsh_pkg::idx_w(NumQ),
+  localparam int unsigned PortW  = dsh_pkg::idx_w(NumPorts)
 ) (
   input  logic                clk_i,
   input  logic                rst_ni,
 
   // The entries the slots may count, a cycle before stage E.
-  // Each index in CntCopies copies (copy c at c*width); the enqueue's
+  // Each index in ReadCopies copies (copy c at c*width); the enqueue's
   // twice that: the drop counters' copies, then the PAUSE counters'.
-  input  logic [CntCopies*QIdxW-1:0]   deq_idx_i,
-  input  logic [2*CntCopies*QIdxW-1:0] enq_idx_i,
-  input  logic [CntCopies*PortW-1:0]   enq_p_i,
+  input  logic [ReadCopies*QIdxW-1:0]   deq_idx_i,
+  input  logic [2*ReadCopies*QIdxW-1:0] enq_idx_i,
+  input  logic [ReadCopies*PortW-1:0]   enq_p_i,
   // Stage W: what counts.
   input  logic                w_qpause0_i,   // slot 0's queue paused
   input  logic                w_qpause1_i,   // slot 1's queue paused
@@ -45,8 +52,8 @@ module dsh_stats #(
 
   // Read port: the request registered by dsh_rd_port, then (a cycle
   // later) whether it was in range and the state bits of its queue and port.
-  input  logic [CntCopies*QIdxW-1:0] rd_qidx_i,
-  input  logic [CntCopies*PortW-1:0] rd_p_i,
+  input  logic [ReadCopies*QIdxW-1:0] rd_qidx_i,
+  input  logic [ReadCopies*PortW-1:0] rd_p_i,
   input  logic                rd_q_ok_i,
   input  logic                rd_p_ok_i,
   input  logic                rd_qoff_i,
@@ -66,36 +73,36 @@ module dsh_stats #(
 
   // ------------------------------------------------------------ counters
   // Each memory reads rd_qidx_i / rd_p_i at the clock edge (a registered read).
-  localparam int unsigned QC = CntCopies * QIdxW;
+  localparam int unsigned QC = ReadCopies * QIdxW;
   logic [CntW-1:0] rd_drops, rd_qpauses, rd_ppauses;
-  dsh_cnt_ram #(.Entries(NumQ), .CntW(CntW), .Slots(1), .ReadCopies(CntCopies)) u_drops (
+  dsh_cnt_ram #(.Entries(NumQ), .CntW(CntW), .Slots(1), .ReadCopies(ReadCopies)) u_drops (
     .clk_i, .rst_ni, .rmw_idx_i(enq_idx_i[0 +: QC]), .inc_i(w_drop_i), .rd_idx_i(rd_qidx_i), .rd_o(rd_drops));
-  dsh_cnt_ram #(.Entries(NumPorts), .CntW(CntW), .Slots(1), .ReadCopies(CntCopies)) u_ppause (
+  dsh_cnt_ram #(.Entries(NumPorts), .CntW(CntW), .Slots(1), .ReadCopies(ReadCopies)) u_ppause (
     .clk_i, .rst_ni, .rmw_idx_i(enq_p_i), .inc_i(Dsh && w_ppause_i), .rd_idx_i(rd_p_i), .rd_o(rd_ppauses));
   // PAUSE counters. SIH pauses a queue only on an admission (slot 1): one
   // counting slot. DSH has two (a dequeue can pause its queue): with
   // PauseBanks = 1 one memory with two write ports; with PauseBanks = 2 a
   // memory per slot, each with one write port (block RAM on an FPGA), whose
   // counts the read port adds.
-  if (Dsh && PauseBanks == 1) begin : gen_qpause_2slot
+  if (Dsh && PauseBanks == 1) begin : g_qpause_2slot
     // slot 0 the enqueue's, slot 1 the dequeue's, copy by copy
     logic [2*QC-1:0] rmw_idx;
-    for (genvar c = 0; c < CntCopies; c++) begin : gen_copy
+    for (genvar c = 0; c < ReadCopies; c++) begin : g_copy
       assign rmw_idx[2*c*QIdxW +: 2*QIdxW] = {deq_idx_i[c*QIdxW +: QIdxW], enq_idx_i[QC + c*QIdxW +: QIdxW]};
     end
-    dsh_cnt_ram #(.Entries(NumQ), .CntW(CntW), .Slots(2), .ReadCopies(CntCopies)) u_qpause (
+    dsh_cnt_ram #(.Entries(NumQ), .CntW(CntW), .Slots(2), .ReadCopies(ReadCopies)) u_qpause (
       .clk_i, .rst_ni, .rmw_idx_i(rmw_idx), .inc_i({w_qpause0_i, w_qpause1_i}),
       .rd_idx_i(rd_qidx_i), .rd_o(rd_qpauses));
-  end else begin : gen_qpause_bank
+  end else begin : g_qpause_bank
     logic [CntW-1:0] rd_enq;
-    dsh_cnt_ram #(.Entries(NumQ), .CntW(CntW), .Slots(1), .ReadCopies(CntCopies)) u_qpause (
+    dsh_cnt_ram #(.Entries(NumQ), .CntW(CntW), .Slots(1), .ReadCopies(ReadCopies)) u_qpause (
       .clk_i, .rst_ni, .rmw_idx_i(enq_idx_i[QC +: QC]), .inc_i(w_qpause1_i), .rd_idx_i(rd_qidx_i), .rd_o(rd_enq));
-    if (Dsh) begin : gen_deq_bank
+    if (Dsh) begin : g_deq_bank
       logic [CntW-1:0] rd_deq;
-      dsh_cnt_ram #(.Entries(NumQ), .CntW(CntW), .Slots(1), .ReadCopies(CntCopies)) u_qpause_deq (
+      dsh_cnt_ram #(.Entries(NumQ), .CntW(CntW), .Slots(1), .ReadCopies(ReadCopies)) u_qpause_deq (
         .clk_i, .rst_ni, .rmw_idx_i(deq_idx_i), .inc_i(w_qpause0_i), .rd_idx_i(rd_qidx_i), .rd_o(rd_deq));
       assign rd_qpauses = rd_enq + rd_deq;
-    end else begin : gen_sih
+    end else begin : g_sih
       assign rd_qpauses = rd_enq;
       logic unused_sih;
       assign unused_sih = ^{deq_idx_i, w_qpause0_i};
@@ -126,7 +133,7 @@ module dsh_stats #(
 
   // SIH has no port state: no PORT_PAUSE counted, no POFF read; and it
   // pauses a queue only on an admission (slot 1).
-  if (!Dsh) begin : gen_sih_check
+  if (!Dsh) begin : g_sih_check
     `ASSERT(SihNoPortPause_A, !w_ppause_i)
     `ASSERT(SihNoPoff_A, !rd_poff_i)
     `ASSERT(SihPauseOnlyOnAdmission_A, !w_qpause0_i)

@@ -6,7 +6,6 @@
 #include <gtest/gtest.h>
 #include <verilated.h>
 
-#include <cstdint>
 #include <string>
 
 #include "Vstage_in.h"
@@ -19,20 +18,12 @@ struct Outcome {
   int cycle;           // the cycle at whose rising edge it failed, -1 none
 };
 
-// dsh_pkg::fwd_t on dsh_stage_in's fwd_i (36 bits, the first field the
-// most significant): W's four selects, w_deq_qsel at bits 35:33, then
-// w_enq_qsel, w_deq_psel, w_enq_psel. Each of the other three is 4, the
-// memory ({memory, W0, W1}); stage_in reads no other field.
-uint64_t fwd_with_w_deq_qsel(unsigned sel) {
-  return uint64_t(sel) << 33 | uint64_t(4) << 30 | uint64_t(4) << 27 | uint64_t(4) << 24;
-}
-
-// Clocks 8 cycles out of reset; from cycle 5 on, w_deq_qsel = bad_sel.
+// Clocks 8 cycles out of reset; from cycle 5 on, w_deq_qsel_i = bad_sel.
 Outcome run(unsigned bad_sel) {
   VerilatedContext ctx;
   ctx.fatalOnError(false);  // report, do not abort: the test reads the message
   Vstage_in dut(&ctx, "tb");
-  dut.fwd_i = fwd_with_w_deq_qsel(4);  // every select: the memory
+  dut.w_deq_qsel_i = dut.w_enq_qsel_i = dut.w_deq_psel_i = dut.w_enq_psel_i = 4;  // {memory, W0, W1}: memory
   dut.rst_ni = 0;
   dut.clk_i = 0;
   dut.eval();
@@ -41,7 +32,7 @@ Outcome run(unsigned bad_sel) {
   Outcome r{false, "", -1};
   testing::internal::CaptureStdout();
   for (int c = 0; c < 8 && !r.error; ++c) {
-    if (c == 5) dut.fwd_i = fwd_with_w_deq_qsel(bad_sel);
+    if (c == 5) dut.w_deq_qsel_i = bad_sel;
     ctx.time(uint64_t(c) * 1000);
     dut.clk_i = 1;
     dut.eval();
