@@ -99,7 +99,7 @@ struct RtlOptions {
   uint64_t trace_from = 0;  // first cycle dumped
   uint64_t trace_to = ~uint64_t(0);  // last cycle dumped
   // The light build of the chip when one exists and no trace is asked for:
-  // no assertions, no trace, about 1.5 times the cycles per second. The
+  // no assertions, no trace, 1.5 to 1.9 times the cycles per second. The
   // switch and network runs take it; the tests of the RTL itself do not.
   bool light = false;
 };

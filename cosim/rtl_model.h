@@ -57,6 +57,9 @@ class RtlModel final : public MmuModel, public RtlReadPort {
     top_ = std::make_unique<V>(ctx_.get(), "tb");
     obs_.r = top_->rootp;
     if (!o.fst_path.empty()) {
+      if constexpr (!kTraced<V>)
+        throw ConfigError(std::string("RTL ") + name + " is a light build, without trace: it cannot write " +
+                          o.fst_path + " (choose the checked build, without _light)");
       tfp_ = std::make_unique<VerilatedFstC>();
       if constexpr (kTraced<V>) top_->trace(tfp_.get(), 99);
       tfp_->open(o.fst_path.c_str());
