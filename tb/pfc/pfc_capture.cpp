@@ -22,6 +22,7 @@
 
 #include "Vpfc_tx_capture.h"
 #include "pfc.h"
+#include "pfc_dut.h"
 
 namespace {
 
@@ -90,13 +91,7 @@ int main(int argc, char** argv) {
   dut.cfg_refresh_quanta_i = uint16_t(refresh);
   dut.cfg_src_mac_i = src;
   dut.m_axis_tready_i = 1;
-  dut.clk_i = 0;
-  dut.rst_ni = 1;
-  dut.eval();
-  dut.rst_ni = 0;
-  dut.eval();
-  dut.rst_ni = 1;
-  dut.eval();
+  reset(dut);
 
   std::ofstream pcap(argv[2], std::ios::binary);
   if (!pcap) fail(std::string("cannot write ") + argv[2]);
@@ -131,10 +126,7 @@ int main(int argc, char** argv) {
         ++frames;
       }
     }
-    dut.clk_i = 1;
-    dut.eval();
-    dut.clk_i = 0;
-    dut.eval();
+    clock(dut);
     tick.step();
   }
   if (!frame.empty()) fail("the run ended inside a frame: make 'end' later");

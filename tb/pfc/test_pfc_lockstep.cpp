@@ -21,6 +21,7 @@
 #include "Vpfc_wdog_p3.h"
 #include "Vquanta_tick.h"
 #include "pfc.h"
+#include "pfc_dut.h"
 #include "rtl_coverage.h"
 
 namespace {
@@ -57,23 +58,6 @@ struct Checker {
   }
 };
 
-template <class M>
-void reset(M& dut) {
-  dut.clk_i = 0;
-  dut.rst_ni = 1;
-  dut.eval();
-  dut.rst_ni = 0;
-  dut.eval();
-  dut.rst_ni = 1;
-  dut.eval();
-}
-template <class M>
-void clock(M& dut) {
-  dut.clk_i = 1;
-  dut.eval();
-  dut.clk_i = 0;
-  dut.eval();
-}
 
 // Quanta of a cycle: mostly 0 or 1, now and then anything the 9-bit input holds.
 uint32_t random_quanta(std::mt19937& rng) {
