@@ -19,6 +19,11 @@ class MmuModel {
  public:
   virtual ~MmuModel() = default;
   virtual const CycleOut& step(const CycleIn& in) = 0;
+  // The multi-event cycle (spec §4.7–§4.10), with the latency() of step().
+  // The base takes it only with lanes = deq_per_cycle = 1, as step() (spec
+  // §4.7: the same cycle); a backend with lanes overrides it. Throws
+  // ConfigError naming the backend otherwise.
+  virtual const LaneCycleOut& step_lanes(const LaneCycleIn& in);
   virtual const Config& config() const = 0;
   virtual uint64_t cycle() const = 0;
   virtual uint64_t s() const = 0;
@@ -45,12 +50,19 @@ class MmuModel {
   // n cycles without input, with the results of the last: stepped until the
   // model is quiet, the rest counted in O(1) (cycle() includes them all).
   virtual const CycleOut& skip_idle(uint64_t n) = 0;
+
+ protected:
+  LaneCycleOut lane_out_;  // step_lanes()'s results in the base
 };
 
 // dsh_mmu's counter and port-occupancy read port (stat_rd_*), as the RTL
 // backend offers it to tests: read_port() requests (p, q), steps idle cycles
 // until the answer comes out (kRtlReadLatency) and returns it. Without
 // statistics (Stats = 0) the five counters read 0, the port's sums as ever.
+// A one-lane cycle's results in the multi-event form (slot 0 of each);
+// deq_valid gives deq_taken[0].
+void to_lane_out(const CycleOut& o, bool deq_valid, LaneCycleOut& out);
+
 struct CounterRead {
   uint64_t drops = 0, pauses = 0, resumes = 0;             // queue (p, q)
   uint64_t port_pauses = 0, port_resumes = 0, port_shared = 0, port_hdrm = 0;  // port p

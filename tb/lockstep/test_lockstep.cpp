@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <algorithm>
+#include <deque>
 #include <fstream>
 #include <random>
 #include <regex>
@@ -593,6 +594,69 @@ TEST(SkipIdle, LockstepMatchesAcrossGaps) {
         EXPECT_EQ(m->queue(p, q).pauses, plain->queue(p, q).pauses) << name;
       }
     EXPECT_EQ(m->s(), plain->s()) << name;
+  }
+}
+
+// A one-lane RTL takes the multi-event cycle through the base of
+// MmuModel::step_lanes: its results, kRtlLatency steps later, are the golden
+// model's own multi-event step's, field by field; deq_taken is of the input
+// at once. A chip with two lanes is refused, naming the backend.
+TEST(StepLanes, OneLaneRtlMatchesGoldenLaneStep) {
+  const RtlVariant* v = nullptr;
+  for (const auto& x : rtl_variants())
+    if (std::string(x.name) == "p3q3_dsh_l1") v = &x;
+  ASSERT_NE(v, nullptr);
+  const Config c = config_for(*v, 11);
+  auto rtl = make_rtl(c);
+  Mmu gold(c, v->widths);
+  Traffic t(c, v->widths, TrafficOptions{});
+  std::deque<LaneCycleOut> want;
+  for (int i = 0; i < 20000; ++i) {
+    const CycleIn one = t.next(*rtl);
+    LaneCycleIn in;
+    in.enq[0] = one.enq;
+    in.deq[0] = one.deq;
+    want.push_back(gold.step(in));
+    const LaneCycleOut& got = rtl->step_lanes(in);
+    ASSERT_EQ(got.deq_taken[0], one.deq.valid) << "cycle " << i;
+    if (want.size() <= kRtlLatency) continue;
+    const LaneCycleOut& w = want.front();
+    ASSERT_EQ(got.region[0], w.region[0]) << "cycle " << i;
+    ASSERT_EQ(got.enq_error[0], w.enq_error[0]) << "cycle " << i;
+    ASSERT_EQ(got.deq_error[0], w.deq_error[0]) << "cycle " << i;
+    ASSERT_EQ(got.n_errors, w.n_errors) << "cycle " << i;
+    ASSERT_EQ(got.s, w.s) << "cycle " << i;
+    ASSERT_EQ(got.thr.t, w.thr.t) << "cycle " << i;
+    ASSERT_EQ(got.n_events, w.n_events) << "cycle " << i;
+    for (unsigned e = 0; e < w.n_events; ++e) ASSERT_EQ(got.events[e], w.events[e]) << "cycle " << i;
+    want.pop_front();
+  }
+  Config two = c;
+  two.lanes = 2;
+  auto g2 = make_golden(two, v->widths);
+  EXPECT_NO_THROW(g2->step_lanes(LaneCycleIn{}));
+  try {
+    struct TwoLanes final : MmuModel {
+      explicit TwoLanes(const Config& c) : c_(c) {}
+      const CycleOut& step(const CycleIn&) override { return o_; }
+      const Config& config() const override { return c_; }
+      uint64_t cycle() const override { return 0; }
+      uint64_t s() const override { return 0; }
+      uint64_t errors() const override { return 0; }
+      bool error_sticky() const override { return false; }
+      QueueState queue(uint32_t, uint32_t) const override { return {}; }
+      PortState port(uint32_t) const override { return {}; }
+      const char* name() const override { return "one-lane"; }
+      bool quiet() const override { return true; }
+      const CycleOut& skip_idle(uint64_t) override { return o_; }
+      Config c_;
+      CycleOut o_;
+    } m(two);
+    m.step_lanes(LaneCycleIn{});
+    FAIL() << "a two-lane chip on a one-lane backend ran";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("one-lane backend has no multi-event cycle (lanes = 2"), std::string::npos)
+        << e.what();
   }
 }
 
