@@ -14,7 +14,7 @@
 
 namespace dsh {
 
-// An output file (docs/tools.md, "Outputs"): `path` must not be empty, not
+// An output file (docs/guide/tools.md, "Outputs"): `path` must not be empty, not
 // a directory, not the same file (device and inode) as any of `inputs`. "-"
 // is stdout; an existing device or FIFO (/dev/null) is written in place. A
 // missing directory is created when the run starts (AtomicFile), so here
