@@ -92,7 +92,7 @@ def main():
         build = Path(sys.argv[2]).resolve()
         with tempfile.TemporaryDirectory() as root:
             doc = Path(root) / "README.md"
-            # From the root without --test-dir: no test found (the old form).
+            # From the root without --test-dir: no test found.
             doc.write_text("Run\n\n```sh\nctest -L tools   # a layer\n```\n")
             checked, bad = check(root, build, [doc])
             if checked != 1 or not bad:
