@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Outputs that lose nothing (issue 14): output paths are checked before a run
+// Outputs that lose nothing: output paths are checked before a run
 // starts, and results are written under a temporary name and renamed into
 // place when complete, so an interrupted or failed run never leaves a file
 // that looks finished. Plain C++17 and POSIX.

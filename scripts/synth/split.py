@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The area split (issue 23): the threshold pipeline and the statistics
+"""The area split: the threshold pipeline and the statistics
 block as separate rows, each with its DSH/SIH ratio.
 
 The threshold pipeline is dsh_mmu synthesised a second time with Stats = 0:

@@ -15,8 +15,8 @@ checks:
   * no section sign with a number is left without its document ("§5");
   * no citation of the old, external scheme is left: "contract §N",
     "decision N", docs/contract-decisions.md;
-  * no path points outside the repository into the folder beside it that
-    used to hold the contract, the papers and the Liberty file (SHARED);
+  * no path points outside the repository into the folder beside it
+    (shared/: spec, papers, liberty, style; SHARED below);
   * every docs/ path with a file extension mentioned exists (a path after
     "COMMIT:" names an old version and is not checked);
   * every relative link of a Markdown file ([text](path), ![image](path))
@@ -46,7 +46,7 @@ from pathlib import Path
 # Empty now; a path ending in "/" would cover a folder.
 PENDING = []
 
-# Files that name the old scheme on purpose (the table, the pointer, this
+# Files that name the old scheme on purpose (the table and this
 # checker); the new-style citations in them are still checked.
 OLD_SCHEME_ALLOWED = [
     "docs/spec/README.md",

@@ -113,7 +113,7 @@ ABS_PATH = re.compile(r"(?<![\w.~/-])/(?:[\w.+-]+/)+[\w.+-]*")
 
 class NoMachinePath(unittest.TestCase):
     """Reports name the RTL by git revision and hash, never by a path of the
-    machine that made them (issue 23.4)."""
+    machine that made them."""
 
     def test_pattern_finds_paths(self):
         self.assertTrue(ABS_PATH.search("RTL: /work/main/rtl/dsh_mmu.f (sha1 1)"))
