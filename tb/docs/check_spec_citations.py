@@ -43,7 +43,7 @@ from pathlib import Path
 
 # Files still being moved to the new scheme: their findings of the old one
 # are warnings, not errors (docs/spec/README.md has the old -> new table).
-# Empty now; a path ending in "/" would cover a folder.
+# Empty; a path ending in "/" would cover a folder.
 PENDING = []
 
 # Files that name the old scheme on purpose (the table and this
