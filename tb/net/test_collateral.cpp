@@ -17,18 +17,32 @@
 using namespace dsh;
 using namespace dsh::net;
 
+namespace {
+// The S2 scenario file's keys.
+KeyStore s2_keys() {
+  KeyStore k;
+  declare_collateral_keys(k);
+  k.load_toml(DSH_SCENARIO_DIR "/collateral-damage.toml");
+  return k;
+}
+
+// S2 shortened: the fan-in after 100 us of long flows, the run at most 600 us.
+KeyStore short_s2_keys() {
+  KeyStore k = s2_keys();
+  k.set("traffic.settle_us", "100");
+  k.set("traffic.max_run_us", "600");
+  k.set("traffic.tail_us", "20");
+  return k;
+}
+}  // namespace
+
 // S2 shortened: no congestion control, the fan-in once the long flows have
 // run 100 us at 45 Gb/s or more. DSH keeps the innocent flow near its 50 Gb/s
 // (the fan-in is 1.5 MB, far below DSH's pause-free burst, ~38 % of 16 MiB);
 // SIH's queue threshold is reached within ~20 us, S1 pauses S0 and F0 stops.
 TEST(NetScenario, CollateralDamageShortRun) {
-  KeyStore k;
-  declare_collateral_keys(k);
-  k.load_toml(DSH_SCENARIO_DIR "/collateral-damage.toml");
+  KeyStore k = short_s2_keys();
   k.set("run.cc", "none");
-  k.set("traffic.settle_us", "100");
-  k.set("traffic.max_run_us", "600");
-  k.set("traffic.tail_us", "20");
   NetSetup s = build_setup(k);
   const CollateralRun d = run_collateral(k, s, Scheme::DSH, "none");
   const CollateralRun i = run_collateral(k, s, Scheme::SIH, "none");
@@ -47,12 +61,7 @@ TEST(NetScenario, CollateralDamageShortRun) {
 // inside a network of golden ones: the same S2 result, no mismatch; and a
 // planted RTL fault (spec §9, shared drains before headroom) is caught.
 TEST(NetLockstep, OneRtlSwitchGivesTheSameResult) {
-  KeyStore k;
-  declare_collateral_keys(k);
-  k.load_toml(DSH_SCENARIO_DIR "/collateral-damage.toml");
-  k.set("traffic.settle_us", "100");
-  k.set("traffic.max_run_us", "600");
-  k.set("traffic.tail_us", "20");
+  KeyStore k = short_s2_keys();
   // The golden switches hold their results (MmuClock::holds_results), the
   // RTL has the latency itself; with DCQCN too (ECN draws). This small
   // network has too few same-nanosecond MMU cycles to tell a change in
@@ -92,9 +101,7 @@ TEST(NetLockstep, OneRtlSwitchGivesTheSameResult) {
 // receives 90-100 Gb/s, and no switch sends PAUSE.
 TEST(NetPowerTcp, IncastTwoToOneHoldsTheQueueWithoutPause) {
   for (Scheme scheme : {Scheme::DSH, Scheme::SIH}) {
-    KeyStore k;
-    declare_collateral_keys(k);
-    k.load_toml(DSH_SCENARIO_DIR "/collateral-damage.toml");
+    KeyStore k = s2_keys();
     k.set("net.switches", "S0");
     k.set("net.hosts", "A,B,R");
     k.set("net.links", "A-S0,B-S0,R-S0");
