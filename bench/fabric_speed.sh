@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
-# The fabric's speed on the 256-host leaf-spine (bench/leafspine256.toml,
-# issue 24 item 6): one run of the deadlock runner, then packets forwarded
+# The fabric's speed on the 256-host leaf-spine (bench/leafspine256.toml):
+# one run of the deadlock runner, then packets forwarded
 # per wall second and per CPU second of that run (the forked run process;
 # set-up of the flows included, the parent's key parsing not).
 #   bench/fabric_speed.sh [DSH_SIM] [--set key=value ...]

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# The peer benchmark (issue 24 item 6): the fabric and ns-3 on one
+# The peer benchmark: the fabric and ns-3 on one
 # leaf-spine, one table, the ratio from this one run. bench/README.md.
 set -euo pipefail
 

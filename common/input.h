@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The validation layer every tool shares (issue 14): strict numbers, text
+// The validation layer every tool shares: strict numbers, text
 // files as people write them, and the error type of every refusal. Plain
 // C++17, no dependency. A refusal names the field or option, the value and
 // the accepted range, and is thrown before any work starts.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Outputs that lose nothing (issue 14): output paths are checked before a run
+// Outputs that lose nothing: output paths are checked before a run
 // starts, and results are written under a temporary name and renamed into
 // place when complete, so an interrupted or failed run never leaves a file
 // that looks finished. Plain C++17 and POSIX.
@@ -14,7 +14,7 @@
 
 namespace dsh {
 
-// An output file (docs/tools.md, "Outputs"): `path` must not be empty, not
+// An output file (docs/guide/tools.md, "Outputs"): `path` must not be empty, not
 // a directory, not the same file (device and inode) as any of `inputs`. "-"
 // is stdout; an existing device or FIFO (/dev/null) is written in place. A
 // missing directory is created when the run starts (AtomicFile), so here

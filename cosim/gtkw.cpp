@@ -137,7 +137,7 @@ void write_gtkw(const std::string& gtkw_path, const Config& c, const RtlWidths& 
   write_text(onehot_filter, std::string("0 none\n1 private\n2 shared\n4 ") + third + "\n8 drop\n");
 
   std::ostringstream s;
-  s << "[*] dsh_mmu trace view (docs/debugging.md): one cycle is " << kRtlCyclePs / 1000
+  s << "[*] dsh_mmu trace view (docs/guide/debugging.md): one cycle is " << kRtlCyclePs / 1000
     << " ns, cycle c's inputs sampled at t = c * " << kRtlCyclePs / 1000 << " ns\n";
   s << "[dumpfile] \"" << fs::absolute(v.fst_path).string() << "\"\n";
   s << "[savefile] \"" << save.string() << "\"\n";

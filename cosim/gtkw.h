@@ -3,7 +3,7 @@
 // by pipeline stage (README "Reading a waveform"), a marker at the failing
 // edge, the record of the entry in question, and the region encodings shown
 // by name through translate filter files written beside the save file.
-// docs/debugging.md says how to read them.
+// docs/guide/debugging.md says how to read them.
 #pragma once
 
 #include <cstdint>

@@ -24,7 +24,7 @@
 // Limits are signed and full width (LimW = the width of T << 5, plus a
 // sign): no saturation. A clamp to the counts' width would narrow stage E's
 // compares by 8 bits but put ~1 ns of logic after the shifter, on the
-// threshold path that ABC sizes the whole netlist to (docs/synthesis.md).
+// threshold path that ABC sizes the whole netlist to (docs/design/synthesis.md).
 // DSH's cost over SIH: the X_poff shifter (dsh_dt_calc) and four
 // subtractors, X_qoff's and X_qon's of the dequeue's port, X_pon's and the
 // enqueue port's X_qoff. Combinational.

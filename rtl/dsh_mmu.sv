@@ -16,7 +16,7 @@
 // computes the dequeue for each region the enqueue in E may take and E's
 // region picks one at the end. An enqueue changes one count by its size, so
 // these variants are cheap, and every compare in E is on registered counts.
-// This module only wires one module per stage (docs/rtl.md):
+// This module only wires one module per stage (docs/design/rtl.md):
 //   A, R  dsh_stage_in   inputs registered, read index copies, eta table;
 //   D     dsh_stage_deq  the dequeue drains (dsh_deq_drain);
 //   E     dsh_stage_exec admission, S, state machines, events, errors; the
@@ -33,7 +33,7 @@
 // counters (dsh_stats) are left out and the stat_rd_* counter outputs read
 // 0; everything else (admission, events, qoff_o/poff_o, the error count,
 // the read port's port sums) is the same, cycle for cycle. It measures
-// what the counters cost beside the threshold pipeline (docs/synthesis.md).
+// what the counters cost beside the threshold pipeline (docs/design/synthesis.md).
 // The results of the inputs presented before clock edge e are visible after
 // edge e + 4 (spec §5.1 says e), outputs and records alike.
 //
@@ -392,7 +392,7 @@ module dsh_mmu #(
   end
 
   // ------------------------------------------------------------ assertions
-  // (The stages check their own: docs/rtl.md lists them.)
+  // (The stages check their own: docs/design/rtl.md lists them.)
   // S never above the buffer (stage E checks it too, where S is kept).
   `ASSERT(SWithinBuffer_A, stat_s_o <= cfg_shared_cells_i)
   `ASSERT(SihNoPoff_A, Dsh || poff_o == '0)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# RTL coverage (docs/verification.md): builds with DSH_COVERAGE=ON into
+# RTL coverage (docs/design/verification.md): builds with DSH_COVERAGE=ON into
 # build-cov (DSH_COVERAGE_BUILD_DIR), runs the default regression's RTL tests
 # (labels rtl, lockstep, replay, tools; not long; not the planted faults'
 # PlantedFault.* and faults/*, which run a broken RTL on purpose) with each
@@ -32,6 +32,6 @@ genhtml --quiet --output-directory "$OUT/html" --title "dsh_mmu RTL coverage" "$
   || { cat "$OUT/genhtml.log"; exit 1; }
 end=$(date +%s.%N)
 python3 "$ROOT/scripts/coverage_report.py" --tests-dir "$OUT/tests" --merged "$OUT/merged.dat" --rtl "$ROOT/rtl" \
-  --waivers "$ROOT/docs/coverage-waivers.toml" --out "$OUT" --seconds "$(python3 -c "print($end - $start)")" || status=1
+  --waivers "$ROOT/docs/design/coverage-waivers.toml" --out "$OUT" --seconds "$(python3 -c "print($end - $start)")" || status=1
 echo "== $OUT/report.md, $OUT/summary.json, $OUT/html/index.html"
 exit $status

@@ -107,7 +107,7 @@ def main():
     ap.add_argument("--tests-dir", required=True, help="the per-test .dat files")
     ap.add_argument("--merged", required=True, help="verilator_coverage --write of them all")
     ap.add_argument("--rtl", required=True, help="the RTL directory (rtl/)")
-    ap.add_argument("--waivers", help="docs/coverage-waivers.toml")
+    ap.add_argument("--waivers", help="docs/design/coverage-waivers.toml")
     ap.add_argument("--out", required=True)
     ap.add_argument("--seconds", type=float, help="the run's wall time, for the report")
     a = ap.parse_args()
@@ -193,7 +193,7 @@ def main():
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
 
     md = ["# RTL coverage", "",
-          "Written by `scripts/coverage.sh` (docs/verification.md). Named cover points are the "
+          "Written by `scripts/coverage.sh` (docs/design/verification.md). Named cover points are the "
           "`COVER` macros of rtl/; hits of a combinational leaf's point (`COVER_COMB`) count "
           "evaluations, of a clocked one (`COVER`, `COVER_CLK`) cycles.", "",
           f"- named cover points: {hit} of {len(points)} hit",
@@ -219,7 +219,7 @@ def main():
         n, h = per_file[f]
         md.append(f"| {f} | {n} | {h} | {100.0 * h / n:.1f} |")
     md += ["", "## Uncovered lines", "",
-           "Explanations come from docs/coverage-waivers.toml, keyed by file and line text.", "",
+           "Explanations come from docs/design/coverage-waivers.toml, keyed by file and line text.", "",
            "| file:line | line | why |", "|---|---|---|"]
     for f, ln, text, why in rows:
         md.append(f"| {f}:{ln} | `{text.replace('|', '&#124;')}` | {why} |")

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""Mutation testing of the RTL (scripts/mutate.sh runs this; docs/mutation.md).
+"""Mutation testing of the RTL (scripts/mutate.sh runs this; docs/design/mutation.md).
 
 Each mutant of tb/mutate/mutants.txt is applied alone to a copy of rtl/
 (rtl/ itself is never edited) and the regression runs against it, in tiers;

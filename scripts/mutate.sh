@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# Mutation testing of rtl/ against the regression (docs/mutation.md):
+# Mutation testing of rtl/ against the regression (docs/design/mutation.md):
 #   scripts/mutate.sh                 every mutant of tb/mutate/mutants.txt
 #   scripts/mutate.sh --only 4        one mutant
 #   scripts/mutate.sh --no-formal     tiers 1-2 only (lockstep + read port, module tests)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# The sanitizer test command (issue 14): a second build in build-asan with
+# The sanitizer test command: a second build in build-asan with
 # AddressSanitizer + UndefinedBehaviorSanitizer (Debian's gcc) on every
 # target, the Verilated model included, with one small RTL parameter set
 # (p2q1_sih_l2); then the golden, lockstep, tools, bad-input, fuzz and SystemC

@@ -36,7 +36,7 @@ void load_config_text(const std::string& text, const std::string& name, Config& 
 // 0 after --help, 2 for a bad command line ("<tool>: error: ..." on stderr).
 int parse_command_line(CLI::App& app, int argc, char** argv, const char* tool);
 
-// Exit statuses shared by every tool (docs/tools.md, "Exit status").
+// Exit statuses shared by every tool (docs/guide/tools.md, "Exit status").
 enum ExitCode : int {
   kExitOk = 0,
   kExitCheckFailed = 1,  // ran; drops, a lockstep mismatch or a differing --expect

@@ -112,7 +112,7 @@ int main(int argc, char** argv) {
       ro.trace_from = cycles > trace_cycles ? cycles - trace_cycles : 0;
     }
     // The window of a mismatch gets a name of its own beside the trace
-    // (docs/tools.md): <stem>.mismatch_cycle<N>.fst; ./dsh_run.* without a
+    // (docs/guide/tools.md): <stem>.mismatch_cycle<N>.fst; ./dsh_run.* without a
     // trace file (--fst '' or -), where no directory may be missing.
     const bool fst_file_named = fst_on && fst_path != "-";
     const std::filesystem::path trace_name = fst_file_named ? fst_path : "dsh_run.fst";

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""The peer benchmark (issue 24 item 6): the fabric and ns-3 on one leaf-spine.
+"""The peer benchmark: the fabric and ns-3 on one leaf-spine.
 
 Reads a deadlock-kind scenario file that describes a regular leaf-spine
 (bench/peer/leafspine256.toml), runs the fabric on it (dsh-sim) and ns-3 on

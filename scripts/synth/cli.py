@@ -123,7 +123,7 @@ def build_parser():
                "  scripts/synth.py report --jobs 2\n"
                "  scripts/synth.py wire --ports 32 --queues 7\n"
                "  scripts/synth.py asic --ports 4 --queues 4 --check timing,area --reuse\n"
-               "See docs/synthesis.md.")
+               "See docs/design/synthesis.md.")
     p.add_argument("mode", choices=["generic", "asic", "fpga", "report", "wire"], help="flow to run")
     g = p.add_argument_group("configuration (dsh_mmu parameters)")
     g.add_argument("--ports", type=int, default=4, metavar="N", help="NumPorts, 1..1024 (default 4)")

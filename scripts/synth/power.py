@@ -404,7 +404,7 @@ def without_top_cells(netlist_text, lib_cells):
 
 # This OpenSTA crashes (SIGSEGV) in report_power on some netlists (32x7
 # SIH) whole, but not with the records' cells or the top's cells taken out
-# (docs/synthesis.md). Then every block is reported from a run that holds
+# (docs/design/synthesis.md). Then every block is reported from a run that holds
 # it: the records from the netlist without the top's cells, the others
 # from the netlist without the records' cells. What that costs: a net
 # crossing into the missing cells loses their pins' load, and the records'

@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
 """The typed result of one run, and its summary.json form.
 
-summary.json keeps the layout of the dict the flow used to build (key order
-included): to_dict() writes each key only where the flow would have had it,
-from_dict() reads such a file back. Round trip: from_dict(to_dict(r)) == r.
+summary.json has one fixed layout (key order included): to_dict() writes
+each key only where the flow has it, from_dict() reads such a file back.
+Round trip: from_dict(to_dict(r)) == r.
 """
 
 import json

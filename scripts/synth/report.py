@@ -326,7 +326,7 @@ def write_report(results, out, ctx, mode):
             md.append(f"- {r['config']}: {r['crit_start']} → {r['crit_end']}, "
                       f"{r['crit_stages']} cells")
     md += power_section(results)
-    md += ["", "Figures: see docs/synthesis.md. Per-configuration logs and summary.json are in "
+    md += ["", "Figures: see docs/design/synthesis.md. Per-configuration logs and summary.json are in "
            "the sub-directories of this folder."]
     write_atomically(out / "report.md", "\n".join(md) + "\n")
 

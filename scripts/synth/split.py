@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The area split (issue 23): the threshold pipeline and the statistics
+"""The area split: the threshold pipeline and the statistics
 block as separate rows, each with its DSH/SIH ratio.
 
 The threshold pipeline is dsh_mmu synthesised a second time with Stats = 0:
@@ -139,7 +139,7 @@ def report_section(results, unit):
     by = {(r.config.ports, r.config.queues, r.config.scheme): r for r in with_split}
     md = ["", f"## Threshold pipeline and statistics ({unit})", "",
           "The threshold pipeline is the same configuration synthesised with Stats = 0 (no "
-          "statistics counters); the statistics are the difference (docs/synthesis.md).", "",
+          "statistics counters); the statistics are the difference (docs/design/synthesis.md).", "",
           "| P×Q | part | SIH | DSH | DSH/SIH |", "|---|---|---:|---:|---:|"]
     for p, q in sorted({(k[0], k[1]) for k in by}, key=lambda x: (x[0] * x[1], x[0])):
         s, d = by.get((p, q, "sih")), by.get((p, q, "dsh"))

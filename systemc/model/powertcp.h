@@ -41,7 +41,7 @@
 // stack holds kMaxIntHops hops (ns-3: 5, int-header.h:84); the first ACK's
 // previous INT is zero as in ns-3 but in ps since the start of the run; a
 // new rate paces from the next packet on (ns-3's ChangeRate, rdma-hw.cc:636,
-// also moves the pending send time); ACKs travel in class 7 (issue 24; the
+// also moves the pending send time); ACKs travel in class 7, the highest (the
 // run script's ACK_HIGH_PRIO 0 leaves them in the data's priority). The
 // paper's Algorithm 1 writes (1 - gamma) times the current window where the
 // code (and this model) uses cwnd_old.

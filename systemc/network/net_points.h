@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The network scenarios as sweeps of points (issue 15's machinery, reused):
+// The network scenarios as sweeps of points (the single switch's machinery):
 // a point of S2 is (scheme, cc), a point of S3 is (scheme, cc, load, seed),
 // each with an ID (collateral-damage,scheme=dsh,cc=none;
 // deadlock,scheme=sih,cc=dcqcn,load=0.5,seed=3) and a result file of its own

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Sweep points (issue 15): every simulation of a pfc-avoidance sweep has a
+// Sweep points: every simulation of a pfc-avoidance sweep has a
 // stable textual ID and writes its result to a file of its own, so that the
 // points can run in any process on any machine (GNU Parallel, a Slurm job
 // array) and a directory of them can be merged or resumed.

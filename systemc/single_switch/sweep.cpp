@@ -23,7 +23,7 @@ namespace dsh::sc {
 
 namespace {
 
-// dsh-sim's exit statuses (tools/cli_common.h, docs/tools.md, "Exit status").
+// dsh-sim's exit statuses (tools/cli_common.h, docs/guide/tools.md, "Exit status").
 constexpr int kOk = 0, kCheckFailed = 1, kBadInput = 2, kToolFailed = 3, kInvalid = 4;
 
 const char* scheme_name(int s) { return Scheme(s) == Scheme::DSH ? "dsh" : "sih"; }

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""Every scenario key through every dsh-sim entry point (issue 22 item 9).
+"""Every scenario key through every dsh-sim entry point.
 
 For each scenario kind, the keys come from `dsh-sim FILE --keys json` (the
 one registry). Each key gets the bad values its declaration implies: above

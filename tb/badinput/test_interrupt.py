@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""Ctrl-C on a dsh-sim sweep (issue 14): the per-point child processes stop,
+"""Ctrl-C on a dsh-sim sweep: the per-point child processes stop,
 temporary files are removed, no file that looks complete is left, and the
 points that finished are kept in sweep.partial.csv. Exit status 128 + the
 signal: 130 for SIGINT, 143 for SIGTERM.

@@ -15,9 +15,12 @@ checks:
   * no section sign with a number is left without its document ("§5");
   * no citation of the old, external scheme is left: "contract §N",
     "decision N", docs/contract-decisions.md;
-  * no path points outside the repository into the folder beside it that
-    used to hold the contract, the papers and the Liberty file (SHARED);
-  * every docs/*.md path mentioned exists;
+  * no path points outside the repository into the folder beside it
+    (shared/: spec, papers, liberty, style; SHARED below);
+  * every docs/ path with a file extension mentioned exists (a path after
+    "COMMIT:" names an old version and is not checked);
+  * every relative link of a Markdown file ([text](path), ![image](path))
+    resolves from that file's folder;
   * the old -> new table in docs/spec/README.md covers contract §1-§8 and
     decisions 1-18.
 
@@ -40,14 +43,13 @@ from pathlib import Path
 
 # Files still being moved to the new scheme: their findings of the old one
 # are warnings, not errors (docs/spec/README.md has the old -> new table).
-# Empty now; a path ending in "/" would cover a folder.
+# Empty; a path ending in "/" would cover a folder.
 PENDING = []
 
-# Files that name the old scheme on purpose (the table, the pointer, this
+# Files that name the old scheme on purpose (the table and this
 # checker); the new-style citations in them are still checked.
 OLD_SCHEME_ALLOWED = [
     "docs/spec/README.md",
-    "docs/contract-decisions.md",
     "tb/docs/check_spec_citations.py",
 ]
 
@@ -79,7 +81,9 @@ OLD_STYLE = [
 # the folder beside the repository by a relative or an absolute path, or by
 # its sub-folders (papers, liberty, style).
 SHARED = re.compile(r"(?:\.\./)+shared\b|/work/shared\b|(?<![\w.-])shared[/](?:spec|papers|liberty|style)\b")
-DOC_PATH = re.compile(r"(?<![\w./-])(docs/[\w./-]+\.md)\b")
+DOC_PATH = re.compile(r"(?<![\w./:-])(docs/[\w./-]+\.[a-z]{2,4})\b")
+# A Markdown link or image whose target is a path (no scheme, no bare anchor).
+MD_LINK = re.compile(r"!?\[[^\]]*\]\((?![a-z]+:|#)([^)\s#]+)(?:#[^)\s]*)?\)")
 # A spec file named without its folder: the old external files had these names.
 SPEC_FILE = re.compile(r"(?<![\w-])([\w./-]*(?:scenarios|vector-format|mmu-contract)\.md)\b")
 
@@ -171,11 +175,19 @@ def check_line(rel, lineno, line, secs, root, errors, warnings):
         if not old_ok:
             report(f"'{m.group(0)}': path outside the repository")
     for m in SPEC_FILE.finditer(line):
+        here = ((root / rel).parent / m.group(1)).resolve()  # a relative path to the file is fine
+        if here.is_file() and here.parent == (root / "docs/spec").resolve():
+            continue
         if not old_ok and not m.group(1).startswith("docs/spec/"):
             report(f"'{m.group(1)}': name the file docs/spec/... or cite its section (scenarios §S1)")
     for m in DOC_PATH.finditer(line):
-        if not (root / m.group(1)).is_file() and not old_ok:
+        if not (root / m.group(1)).exists() and not old_ok:
             report(f"'{m.group(1)}': no such file")
+    if rel.endswith(".md"):
+        for m in MD_LINK.finditer(line):
+            target = (root / rel).parent / m.group(1)
+            if not target.exists():
+                report(f"link '{m.group(1)}': no such file from {Path(rel).parent.as_posix()}/")
 
 
 def check_table(root, errors):
@@ -231,6 +243,7 @@ def self_test():
         "golden/a.h": "// spec §1.2 and §1; vector format §4, scenarios §S1.4; DSH paper §IV-C, eq. (7)\n"
                       "// every decision 4 MMU cycles late\n",
         "pending/b.sv": "// contract §3 (pending: a warning)\n",
+        "docs/guide/ok.md": "[spec](../spec/mmu.md#x), ![a](../spec/), [web](https://x.org), [here](#a)\n",
     }
     bad = {
         "dangling": ("golden/c.h", "// spec §4.7\n"),
@@ -242,6 +255,9 @@ def self_test():
         "bare section": ("golden/c.h", "// as §5 says\n"),
         "shared path": ("golden/c.h", "// ../" + "shared" + "/spec/x.md\n"),
         "missing doc": ("golden/c.h", "// docs/nowhere.md\n"),
+        "missing doc file": ("golden/c.h", "# docs/guide/nowhere.toml\n"),
+        "broken relative link": ("docs/guide/a.md", "See [x](../nowhere.md#part).\n"),
+        "broken image": ("docs/results/a.md", "![fig](img/none.png)\n"),
         "old file name": ("golden/c.h", "// S1 of scenarios.md\n"),
         "incomplete table": ("docs/spec/README.md", "| contract §1 | spec §1 |\n"),
     }

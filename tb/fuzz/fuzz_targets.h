@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Fuzz targets of the three readers (issue 14): each parses and validates one
+// Fuzz targets of the three readers: each parses and validates one
 // input and stops there. A refusal (dsh::InputError, which ConfigError and
 // VectorError are) is the expected answer to a bad input; anything else that
 // escapes — another exception, a crash, a sanitizer report — is a bug.

@@ -23,7 +23,7 @@ TEST(PortHeadroom, SharedBufferSubtractsEachPortsEta) {
   EXPECT_EQ(two_eta(Scheme::DSH, 4, 10).shared_cells(), 42);
   EXPECT_EQ(two_eta(Scheme::SIH, 4, 10).shared_cells(), 28);
   EXPECT_EQ(two_eta(Scheme::DSH, 4, 10).headroom_of(1), 10u);
-  // The mixed-speed chip of issue 15: 24 ports of 228 cells, 8 of 828, B = 131072, phi = 12.
+  // The mixed-speed chip: 24 ports of 228 cells, 8 of 828, B = 131072, phi = 12.
   Config c;
   c.buffer_cells = 131072;
   c.port_headroom_cells.assign(24, 228);

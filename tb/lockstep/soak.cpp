@@ -6,7 +6,7 @@
 // cut into chunks of one configuration each; chunk i draws its seed and
 // knobs from the soak's seed and runs exactly as `dsh-run -n CHUNK -s SEED
 // <configuration>` does, so a failing chunk is rerun (with its trace and
-// .gtkw) from the command printed. docs/debugging.md.
+// .gtkw) from the command printed. docs/guide/debugging.md.
 //
 //   lockstep_soak [--seed S] [--cycles N] [--chunk C] [--progress P] [--fault F]
 #include <algorithm>

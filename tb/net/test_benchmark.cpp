@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The benchmark scenario's pieces (issue 24 items 3-5): the topology
+// The benchmark scenario's pieces: the topology
 // generators and their ECMP path counts, the workload sampler's mean, the
 // ideal FCT on a hand-worked case (and a lone flow measured against it),
 // the FCT histograms, the figures with unfinished flows counted, the

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""Issue 24 item 7: the RTL can stand in any switch. One Fig. 14 point
+"""The RTL can stand in any switch. One Fig. 14 point
 (scenarios/benchmark.toml: 256 hosts, DSH, DCQCN, background load 0.5, seed
 1; arrivals shortened to bench.duration_ms = 0.5 and drain 1 ms so that it
 runs in a minute) with the Verilated RTL deciding for leaf L0 and spine S0,
@@ -10,13 +10,14 @@ and the same flows.csv byte for byte.
 
   test_benchmark_rtl.py DSH_SIM SCENARIO_DIR WORK_DIR
 """
-import json
 import os
 import shutil
-import subprocess
 import sys
 
-SIM, SCENARIOS, WORK = sys.argv[1], sys.argv[2], sys.argv[3]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
+import testlib  # noqa: E402
+
+SIM, SCENARIOS, WORK = testlib.sim_args(__doc__)
 BENCH = os.path.join(SCENARIOS, "benchmark.toml")
 SHORT = ["--set", "bench.duration_ms=0.5", "--set", "bench.drain_ms=1"]
 ID = "benchmark,scheme=dsh,cc=dcqcn,workload=websearch,load=0.5,seed=1"
@@ -24,12 +25,12 @@ TIMING = ("wall_s", "cpu_s", "max_rss_mb")
 
 
 def point(out, *extra):
-    p = subprocess.run([SIM, BENCH, *SHORT, *extra, "--point", ID, "-o", out], capture_output=True, text=True,
-                       timeout=3000)
-    print(p.stderr.strip())
-    if p.returncode not in (0, 1):
-        sys.exit(f"FAIL: dsh-sim exited {p.returncode}")
-    return json.load(open(os.path.join(out, ID + ".json")))["metrics"], open(os.path.join(out, ID + ".flows.csv")).read()
+    rc, _, err = testlib.run([SIM, BENCH, *SHORT, *extra, "--point", ID, "-o", out], timeout=3000)
+    print(err.strip())
+    if rc not in (0, 1):
+        sys.exit(f"FAIL: dsh-sim exited {rc}")
+    return (testlib.read_json(os.path.join(out, ID + ".json"))["metrics"],
+            testlib.read_bytes(os.path.join(out, ID + ".flows.csv")))
 
 
 def main():

@@ -10,16 +10,17 @@ the convergence recipe (docs/results/convergence.md) on two tiny windows.
 
   test_benchmark_sim.py DSH_SIM SCENARIO_DIR WORK_DIR
 """
-import csv
 import filecmp
-import json
 import os
 import shutil
 import subprocess
 import sys
 import unittest
 
-SIM, SCENARIOS, WORK = sys.argv[1], sys.argv[2], sys.argv[3]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
+import testlib  # noqa: E402
+
+SIM, SCENARIOS, WORK = testlib.sim_args(__doc__)
 BENCH = os.path.join(SCENARIOS, "benchmark.toml")
 TINY_NET = ["--set", "net.leaves=2", "--set", "net.spines=2", "--set", "net.hosts_per_leaf=4", "--set",
             "traffic.fanin_senders=4", "--set", "traffic.background_load=0.5", "--reproducible"]
@@ -31,8 +32,7 @@ COLUMNS = ["scheme", "cc", "workload", "buffer_mb", "load", "seed", "id", "src",
 
 
 def sim(*args):
-    p = subprocess.run([SIM, BENCH, *args], capture_output=True, text=True, timeout=600)
-    return p.returncode, p.stdout, p.stderr
+    return testlib.run([SIM, BENCH, *args], timeout=600)
 
 
 class Benchmark(unittest.TestCase):
@@ -56,12 +56,12 @@ class Benchmark(unittest.TestCase):
         out_dir = os.path.join(WORK, "one")
         rc, _, err = sim(*TINY, "-o", out_dir)
         self.assertIn(rc, (0, 1), err)
-        s = json.load(open(os.path.join(out_dir, "summary.json")))
+        s = testlib.read_json(os.path.join(out_dir, "summary.json"))
         self.assertEqual(s["kind"], "benchmark")
         self.assertEqual(s["topology"], {"generate": "leaf-spine", "switches": 4, "hosts": 8, "leaves": 2, "spines": 2,
                                          "hosts_per_leaf": 4})
         self.assertIn("shrunk", s)
-        rows = list(csv.DictReader(open(os.path.join(out_dir, "flows.csv"))))
+        rows = testlib.read_csv(os.path.join(out_dir, "flows.csv"))
         self.assertEqual(list(rows[0].keys()), COLUMNS)
         total = 0
         for cc in ("dcqcn", "powertcp"):
@@ -96,7 +96,7 @@ class Benchmark(unittest.TestCase):
             lb = {}
             for sch in ("dsh", "sih"):
                 pid = f"benchmark,scheme={sch},cc={cc},workload=websearch,load=0.5,seed=1"
-                end_us = json.load(open(os.path.join(out_dir, "points", pid + ".json")))["metrics"]["sim_ms"] * 1000
+                end_us = testlib.read_json(os.path.join(out_dir, "points", pid + ".json"))["metrics"]["sim_ms"] * 1000
                 for kind in ("background", "fanin"):
                     mine = [r for r in rows if r["cc"] == cc and r["scheme"] == sch and r["kind"] == kind]
                     if not mine:
@@ -157,8 +157,7 @@ class Benchmark(unittest.TestCase):
             rc, _, err = sim(*setw, "--merge", os.path.join(conv, "w" + w, "points"), "-o", os.path.join(conv, "w" + w),
                              "--no-plot")
             self.assertIn(rc, (0, 1), err)
-            with open(os.path.join(conv, "w" + w, "summary.json")) as f:
-                s = json.load(f)
+            s = testlib.read_json(os.path.join(conv, "w" + w, "summary.json"))
             self.assertEqual(s["duration_ms"], float(w))
             # The fan-in: both seeds have some in so short a window.
             r = s["ratios_over_seeds"]["websearch"]["chip"]["dcqcn"]["0.5"]["fanin"]["mean_fct_with_unfinished"]

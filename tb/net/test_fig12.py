@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""Fig. 12 as the scenario file runs it (issue 24 item 1; label long): the
+"""Fig. 12 as the scenario file runs it (label long): the
 default run of scenarios/deadlock.toml (ECMP, 100 ms, load 0.5 of one
 receiver's downlink, the file's seeds, DSH and SIH with and without DCQCN).
 Checks what must hold whatever the outcome: every run either deadlocked or
@@ -12,15 +12,15 @@ Prints the table and the wall time (the target: 10 min on 2 cores).
 
   test_fig12.py DSH_SIM SCENARIO_DIR WORK_DIR
 """
-import json
 import math
 import os
-import shutil
-import subprocess
 import sys
 import time
 
-SIM, SCENARIOS, WORK = sys.argv[1], sys.argv[2], sys.argv[3]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
+import testlib  # noqa: E402
+
+SIM, SCENARIOS, WORK = testlib.sim_args(__doc__)
 Z = 1.959963984540054
 
 
@@ -32,17 +32,15 @@ def wilson(k, n):
 
 
 def main():
-    out = os.path.join(WORK, "fig12")
-    shutil.rmtree(out, ignore_errors=True)
+    out = testlib.fresh(WORK, "fig12", make=False)
     t0 = time.time()
-    p = subprocess.run([SIM, os.path.join(SCENARIOS, "deadlock.toml"), "-o", out], capture_output=True, text=True)
+    rc, _, err = testlib.run([SIM, os.path.join(SCENARIOS, "deadlock.toml"), "-o", out], timeout=None)
     wall = time.time() - t0
-    print(p.stderr[-3000:])
+    print(err[-3000:])
     problems = []
-    if p.returncode != 0:
-        problems.append(f"exit {p.returncode}")
-    with open(os.path.join(out, "summary.json")) as f:
-        s = json.load(f)
+    if rc != 0:
+        problems.append(f"exit {rc}")
+    s = testlib.read_json(os.path.join(out, "summary.json"))
     dur = s["duration_ms"]
     if dur != 100 or s["routes"] != "ecmp" or s["load_unit"] != "receiver" or s["loads"] != ["0.5"]:
         problems.append(f"not the documented setup: {dur} ms, routes {s['routes']}, load {s['loads']} per {s['load_unit']}")

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""The two kernels of the switch model agree (issue 22): the same scenario
+"""The two kernels of the switch model agree: the same scenario
 run with run.kernel=events (the model's own event queue) and
 run.kernel=systemc (the TLM-2.0 netlist on the SystemC kernel) gives the
-same outputs byte for byte, timing fields aside (compare_outputs.py):
+same outputs byte for byte, timing fields aside (testlib.compare_dirs):
 S1 points with and without pauses (golden MMU), S2 (all four runs), and an
 S3 seed that deadlocks (SIH with DCQCN, seed 1, ECMP, load 0.5 per
 receiver: at 5.79 ms; the run is cut at 10 ms).
@@ -11,12 +11,12 @@ receiver: at 5.79 ms; the run is cut at 10 ms).
   test_kernels.py DSH_SIM SCENARIO_DIR WORK_DIR
 """
 import os
-import shutil
-import subprocess
 import sys
 
-SIM, SCENARIOS, WORK = sys.argv[1], sys.argv[2], sys.argv[3]
-HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
+import testlib  # noqa: E402
+
+SIM, SCENARIOS, WORK = testlib.sim_args(__doc__)
 CASES = {
     # A pause-free and a pausing burst per scheme, one bisection step.
     "s1": ("pfc-avoidance.toml", ["--set", "run.backend=golden", "--set", "sweep.burst_pct=10,40",
@@ -34,19 +34,16 @@ def main():
     for name, (scenario, extra, must) in CASES.items():
         dirs = []
         for kernel in ("events", "systemc"):
-            out = os.path.join(WORK, f"{name}-{kernel}")
-            shutil.rmtree(out, ignore_errors=True)
-            cmd = [SIM, os.path.join(SCENARIOS, scenario), "--reproducible", "--no-plot", "-o", out,
-                   "--set", f"run.kernel={kernel}", *extra]
-            p = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
-            if p.returncode not in (0, 1) or not os.path.exists(os.path.join(out, must)):
-                print(f"FAIL {name} {kernel}: exit {p.returncode}, no {must}\n{p.stderr[-2000:]}")
+            out = testlib.fresh(WORK, f"{name}-{kernel}", make=False)
+            rc, _, err = testlib.run([SIM, os.path.join(SCENARIOS, scenario), "--reproducible", "--no-plot",
+                                      "-o", out, "--set", f"run.kernel={kernel}", *extra], timeout=600)
+            if rc not in (0, 1) or not os.path.exists(os.path.join(out, must)):
+                print(f"FAIL {name} {kernel}: exit {rc}, no {must}\n{err[-2000:]}")
                 failed += 1
             dirs.append(out)
-        cmp = subprocess.run([sys.executable, os.path.join(HERE, "compare_outputs.py"), *dirs],
-                             capture_output=True, text=True)
-        print(f"{name}: {cmp.stdout.strip()}")
-        failed += cmp.returncode != 0
+        diffs = testlib.compare_dirs(*dirs)
+        print(f"{name}: " + ("\n".join(diffs) if diffs else "same (timing fields aside)"))
+        failed += bool(diffs)
     print("FAILED" if failed else "OK: both kernels agree")
     return 1 if failed else 0
 

@@ -11,14 +11,15 @@ The IDs and counts are worked by hand from the options given here
 
   test_net_points.py DSH_SIM SCENARIO_DIR WORK_DIR
 """
-import json
 import os
 import shutil
-import subprocess
 import sys
 import unittest
 
-SIM, SCENARIOS, WORK = sys.argv[1], sys.argv[2], sys.argv[3]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
+import testlib  # noqa: E402
+
+SIM, SCENARIOS, WORK = testlib.sim_args(__doc__)
 S2 = os.path.join(SCENARIOS, "collateral-damage.toml")
 S3 = os.path.join(SCENARIOS, "deadlock.toml")
 # S3 shortened: two seeds, 0.4 ms, the paper's load 0.5 read per leaf (an
@@ -35,26 +36,18 @@ OUTPUTS2 = ("throughput.csv", "summary.json", "summary.txt")
 
 
 def sim(scenario, *args):
-    p = subprocess.run([SIM, scenario, *args], capture_output=True, text=True, timeout=300)
-    return p.returncode, p.stdout, p.stderr
+    return testlib.run([SIM, scenario, *args])
 
 
 def fresh(name):
-    d = os.path.join(WORK, name)
-    shutil.rmtree(d, ignore_errors=True)
-    os.makedirs(d)
-    return d
+    return testlib.fresh(WORK, name)
 
 
-def read(path):
-    with open(path, "rb") as f:
-        return f.read()
+read = testlib.read_bytes
 
 
 def parallel_points(scenario, opts, ids, points_dir):
-    p = subprocess.run(["parallel", "--will-cite", "-j", "2", SIM, scenario, *opts, "--point", "{}", "-o", points_dir],
-                       input="\n".join(ids) + "\n", capture_output=True, text=True, timeout=600)
-    return p.returncode, p.stdout + p.stderr
+    return testlib.parallel_points([SIM, scenario, *opts], ids, points_dir)
 
 
 class NetPoints(unittest.TestCase):
@@ -94,8 +87,7 @@ class NetPoints(unittest.TestCase):
         self.assertEqual(mrc, rc, err)
         for f in OUTPUTS3:
             self.assertEqual(read(os.path.join(one, f)), read(os.path.join(dist, f)), f"{f} differs")
-        with open(os.path.join(dist, "summary.json")) as f:
-            s = json.load(f)
+        s = testlib.read_json(os.path.join(dist, "summary.json"))
         self.assertEqual(s["seeds"], [3, 1])
         for sch in ("dsh", "sih"):
             for cc in ("none", "dcqcn"):

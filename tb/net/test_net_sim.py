@@ -7,28 +7,25 @@ numbers.
 
   test_net_sim.py DSH_SIM SCENARIO_DIR WORK_DIR
 """
-import csv
-import json
 import os
-import shutil
-import subprocess
 import sys
 import unittest
 
-SIM, SCENARIOS, WORK = sys.argv[1], sys.argv[2], sys.argv[3]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
+import testlib  # noqa: E402
+
+SIM, SCENARIOS, WORK = testlib.sim_args(__doc__)
 S2 = os.path.join(SCENARIOS, "collateral-damage.toml")
 S3 = os.path.join(SCENARIOS, "deadlock.toml")
 
 
 def run(scenario, *args):
-    p = subprocess.run([SIM, scenario, *args], capture_output=True, text=True, timeout=300)
-    return p.returncode, p.stdout + p.stderr
+    rc, out, err = testlib.run([SIM, scenario, *args])
+    return rc, out + err
 
 
 def fresh(name):
-    d = os.path.join(WORK, name)
-    shutil.rmtree(d, ignore_errors=True)
-    return d
+    return testlib.fresh(WORK, name, make=False)
 
 
 class NetSim(unittest.TestCase):
@@ -38,8 +35,7 @@ class NetSim(unittest.TestCase):
         rc, log = run(S2, "--set", "run.cc=none", "--set", "traffic.settle_us=100", "--set", "traffic.tail_us=20",
                       "-o", out)
         self.assertEqual(rc, 0, log)
-        with open(os.path.join(out, "summary.json")) as f:
-            s = json.load(f)
+        s = testlib.read_json(os.path.join(out, "summary.json"))
         for scheme in ("dsh", "sih"):
             r = s["results"][scheme]["none"]
             for key in ("f0_mean_gbps_during_fanin", "f0_min_gbps_during_fanin", "f0_mean_gbps_before_fanin",
@@ -50,8 +46,7 @@ class NetSim(unittest.TestCase):
         dsh, sih = s["results"]["dsh"]["none"], s["results"]["sih"]["none"]
         self.assertGreater(dsh["f0_mean_gbps_during_fanin"], 45)
         self.assertLess(sih["f0_mean_gbps_during_fanin"], 0.8 * dsh["f0_mean_gbps_during_fanin"])
-        with open(os.path.join(out, "throughput.csv"), newline="") as f:
-            rows = list(csv.DictReader(f))
+        rows = testlib.read_csv(os.path.join(out, "throughput.csv"))
         self.assertEqual(set(rows[0]), {"scheme", "cc", "t_us", "f0_gbps", "f1_gbps", "fanin_gbps"})
         self.assertTrue(os.path.getsize(os.path.join(out, "collateral.png")) > 1000, "no plot")
 
@@ -63,12 +58,11 @@ class NetSim(unittest.TestCase):
                       "deadlock.still_us=200", "--set", "traffic.load_unit=leaf", "--set", "traffic.load=0.5",
                       "--set", "run.schemes=sih", "--set", "run.cc=none", "-o", out)
         self.assertEqual(rc, 0, log)
-        with open(os.path.join(out, "summary.json")) as f:
-            s = json.load(f)
+        s = testlib.read_json(os.path.join(out, "summary.json"))
         self.assertEqual(s["routes"], "ecmp")
         self.assertEqual(s["load_unit"], "leaf")
         self.assertEqual(s["loads"], ["0.5"])
-        self.assertEqual(s["offered"]["0.5"]["utilisation"], 2.0)  # worked in test_net.cpp OfferedLoadByHand
+        self.assertEqual(s["offered"]["0.5"]["utilisation"], 2.0)  # worked in test_deadlock.cpp OfferedLoadByHand
         r = s["results"]["sih"]["none"]["0.5"]
         self.assertEqual(r["runs"], 1)
         self.assertEqual(r["deadlocked_runs"], 1)
@@ -79,8 +73,7 @@ class NetSim(unittest.TestCase):
         self.assertEqual(r["ci95"][1], 1.0)
         self.assertEqual(r["lossless_drops"], 0)
         self.assertIn("OVERLOADED", log)
-        with open(os.path.join(out, "deadlock.csv"), newline="") as f:
-            rows = list(csv.DictReader(f))
+        rows = testlib.read_csv(os.path.join(out, "deadlock.csv"))
         self.assertEqual(rows[0]["load"], "0.5")
         self.assertIn(rows[0]["cycle"], ("S0>L1 L1>S1 S1>L2 L2>S0", "S0>L2 L2>S1 S1>L1 L1>S0"))
         self.assertTrue(os.path.getsize(os.path.join(out, "deadlock.png")) > 1000, "no plot")

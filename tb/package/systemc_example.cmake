@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 # Run by the test package/systemc-example (cmake -P): the example of
-# docs/systemc-library.md (docs/examples/systemc_host), a SystemC program
+# docs/guide/systemc-library.md (docs/guide/examples/systemc_host), a SystemC program
 # with its own sc_main and its own host module on the switch's TLM-2.0
 # sockets, built against a fresh `cmake --install` prefix and run. The
 # example checks its own results (PAUSE and RESUME reached its host, nothing

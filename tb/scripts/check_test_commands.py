@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""Every test command the docs give runs at least one test (issue 25).
+"""Every test command the docs give runs at least one test.
 
 Finds the ctest and scripts/test.sh commands in README.md, systemc/README.md
-and docs/*.md (lines of ```sh and indented code blocks, and `code` spans in
+and docs/**/*.md (lines of ```sh and indented code blocks, and `code` spans in
 the prose), runs each as written from the checkout's root, and checks that it
 selects at least one test (a --print-labels listing: one label). Nothing is
 run for real: a `ctest` first on PATH adds -N (list only), and
@@ -92,7 +92,7 @@ def main():
         build = Path(sys.argv[2]).resolve()
         with tempfile.TemporaryDirectory() as root:
             doc = Path(root) / "README.md"
-            # From the root without --test-dir: no test found (the old form).
+            # From the root without --test-dir: no test found.
             doc.write_text("Run\n\n```sh\nctest -L tools   # a layer\n```\n")
             checked, bad = check(root, build, [doc])
             if checked != 1 or not bad:
@@ -104,7 +104,7 @@ def main():
         print("self-test: both empty selections were caught")
         return
     root, build = Path(sys.argv[1]).resolve(), sys.argv[2]
-    files = [root / "README.md", root / "systemc" / "README.md"] + sorted((root / "docs").glob("*.md"))
+    files = [root / "README.md", root / "systemc" / "README.md"] + sorted((root / "docs").rglob("*.md"))
     checked, bad = check(root, build, [f for f in files if f.exists()])
     for b in bad:
         print(b, file=sys.stderr)

@@ -194,7 +194,7 @@ class Checks(unittest.TestCase):
 
 
 # check_setup -verbose as this OpenSTA (2.0.17) prints it on the 4x4 netlist
-# under the SDC before the inputs and constant outputs were all constrained.
+# under an SDC that leaves an input and the constant outputs unconstrained.
 CHECK_SETUP = """DSHSTA constant_outputs stat_pevt_pause_o[0]=0,x_o[3]=1
 DSHSTA_BEGIN check_setup
 Warning: There is 1 input port missing set_input_delay.

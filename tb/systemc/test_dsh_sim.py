@@ -9,27 +9,24 @@ user of the tool relies on (exit codes, the CSV's columns, the JSON summary,
 
   test_dsh_sim.py DSH_SIM SCENARIO_DIR WORK_DIR
 """
-import csv
-import json
 import os
-import shutil
-import subprocess
 import sys
 import unittest
 
-SIM, SCENARIOS, WORK = sys.argv[1], sys.argv[2], sys.argv[3]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
+import testlib  # noqa: E402
+
+SIM, SCENARIOS, WORK = testlib.sim_args(__doc__)
 S1 = os.path.join(SCENARIOS, "pfc-avoidance.toml")
 
 
 def run(*args):
-    p = subprocess.run([SIM, S1, "-b", "golden", *args], capture_output=True, text=True, timeout=300)
-    return p.returncode, p.stdout + p.stderr
+    rc, out, err = testlib.run([SIM, S1, "-b", "golden", *args])
+    return rc, out + err
 
 
 def fresh(name):
-    d = os.path.join(WORK, name)
-    shutil.rmtree(d, ignore_errors=True)
-    return d
+    return testlib.fresh(WORK, name, make=False)
 
 
 class DshSim(unittest.TestCase):
@@ -37,8 +34,7 @@ class DshSim(unittest.TestCase):
         out = fresh("sweep")
         rc, log = run("--set", "sweep.burst_pct=10,40", "--set", "sweep.refine_steps=0", "--no-plot", "-o", out)
         self.assertEqual(rc, 0, log)
-        with open(os.path.join(out, "sweep.csv"), newline="") as f:
-            rows = list(csv.DictReader(f))
+        rows = testlib.read_csv(os.path.join(out, "sweep.csv"))
         for col in ("scheme", "burst_pct", "burst_bytes", "fanin_pause_us", "fanin_pause_frames", "drops",
                     "peak_shared_cells", "mmu_cycles"):
             self.assertIn(col, rows[0], f"sweep.csv lacks column {col}")
@@ -49,8 +45,7 @@ class DshSim(unittest.TestCase):
         self.assertEqual(int(got[("dsh", 10)]["fanin_pause_frames"]), 0)
         self.assertGreater(int(got[("sih", 10)]["fanin_pause_frames"]), 0)
         self.assertGreater(int(got[("dsh", 40)]["fanin_pause_frames"]), 0)
-        with open(os.path.join(out, "summary.json")) as f:
-            s = json.load(f)
+        s = testlib.read_json(os.path.join(out, "summary.json"))
         self.assertEqual(s["drops"], 0)
         self.assertEqual(s["backend"], "golden")
         self.assertAlmostEqual(s["schemes"]["dsh"]["theorem_pct"], 38.0, delta=0.5)

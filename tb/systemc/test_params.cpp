@@ -106,7 +106,7 @@ TEST(Params, ErrorsNameTheKey) {
   EXPECT_NE(e2.find("buffer_cells"), std::string::npos) << e2;
 }
 
-// Issue 14: numbers are parsed strictly; each refusal names the key, the
+// Numbers are parsed strictly; each refusal names the key, the
 // value and the accepted range.
 TEST(Params, StrictNumbers) {
   Params p = s1();

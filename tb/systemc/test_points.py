@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""Sweeps as points (issue 15): the point list, one point per process under
+"""Sweeps as points: the point list, one point per process under
 GNU Parallel and the merge (byte-identical to one process), the merge's
 refusals (missing, duplicate, foreign points), the resume of a stopped sweep
 (done points are not run again: their files keep their mtimes and the run
@@ -21,7 +21,10 @@ import subprocess
 import sys
 import unittest
 
-SIM, SCENARIOS, WORK = sys.argv[1], sys.argv[2], sys.argv[3]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
+import testlib  # noqa: E402
+
+SIM, SCENARIOS, WORK = testlib.sim_args(__doc__)
 S1 = os.path.join(SCENARIOS, "pfc-avoidance.toml")
 LINKS = os.path.join(SCENARIOS, "link-speeds.toml")
 # S1 shortened: two bursts per scheme, one bisection step, golden MMU.
@@ -31,20 +34,14 @@ IDS = ["pfc-avoidance,scheme=dsh,burst_pct=10", "pfc-avoidance,scheme=dsh,burst_
 
 
 def sim(*args, scenario=S1):
-    p = subprocess.run([SIM, scenario, *args], capture_output=True, text=True, timeout=300)
-    return p.returncode, p.stdout, p.stderr
+    return testlib.run([SIM, scenario, *args])
 
 
 def fresh(name):
-    d = os.path.join(WORK, name)
-    shutil.rmtree(d, ignore_errors=True)
-    os.makedirs(d)
-    return d
+    return testlib.fresh(WORK, name)
 
 
-def read(path):
-    with open(path, "rb") as f:
-        return f.read()
+read = testlib.read_bytes
 
 
 class Points(unittest.TestCase):
@@ -60,9 +57,8 @@ class Points(unittest.TestCase):
         self.assertEqual(rc, 0, err)
         _, ids, _ = sim(*SHORT, "--list-points")
         pts = os.path.join(dist, "points")
-        p = subprocess.run(["parallel", "--will-cite", "-j", "2", SIM, S1, *SHORT, "--point", "{}", "-o", pts],
-                           input=ids, capture_output=True, text=True, timeout=300)
-        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        rc, log = testlib.parallel_points([SIM, S1, *SHORT], ids.split(), pts, timeout=300)
+        self.assertEqual(rc, 0, log)
         self.assertEqual(sorted(os.listdir(pts)), sorted(i + ".json" for i in IDS))
         merged = os.path.join(dist, "merged")  # not there yet: the merge makes it
         rc, _, err = sim(*SHORT, "--no-plot", "--reproducible", "--merge", pts, "-o", merged)
@@ -171,8 +167,7 @@ class Generations(unittest.TestCase):
         rc, out, err = sim("--set", "sweep.generations=100,800", "--set", "sweep.burst_pct=20",
                            "--set", "sweep.refine_steps=0", "--no-plot", "-o", d, scenario=LINKS)
         self.assertEqual(rc, 0, err)
-        with open(os.path.join(d, "summary.json")) as f:
-            s = json.load(f)
+        s = testlib.read_json(os.path.join(d, "summary.json"))
         self.assertEqual(sorted(s["results"], key=float), ["100", "800"])
         sih, dsh = s["results"]["800"]["sih"], s["results"]["800"]["dsh"]
         self.assertIs(sih.get("infeasible"), True)

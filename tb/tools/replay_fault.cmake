@@ -4,7 +4,7 @@
 # (cycle + 4 edges, 10 ns a cycle) and the window's FST and .gtkw, which
 # exist, the save file opening that FST with its marker at that time. The
 # --fst trace of the whole replay is not written: a failed run leaves no
-# output that looks finished (docs/tools.md), its window is its trace.
+# output that looks finished (docs/guide/tools.md), its window is its trace.
 # cmake -DREPLAY=<dsh-replay> -DFAULT=<n> -DSTIM=<csv> -DDIR=<out dir> -P replay_fault.cmake
 file(REMOVE_RECURSE ${DIR})
 file(MAKE_DIRECTORY ${DIR})

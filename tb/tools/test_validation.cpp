@@ -105,7 +105,7 @@ TEST_F(OutputPaths, RefusedBeforeAnyWrite) {
   EXPECT_TRUE(fs::is_directory(dir / "a" / "b" / "c"));
 }
 
-// A missing directory is no refusal: the run creates it (docs/tools.md).
+// A missing directory is no refusal: the run creates it (docs/guide/tools.md).
 TEST_F(OutputPaths, MissingDirectoryCreatedWhenTheRunWrites) {
   EXPECT_EQ(refusal([&] { check_output_file("-o", p("a/b/x.csv"), {}); }), "");
   EXPECT_FALSE(fs::exists(dir / "a")) << "the check creates nothing";

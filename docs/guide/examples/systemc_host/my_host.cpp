@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // A host module of your own on the switch model's TLM-2.0 sockets
-// (docs/systemc-library.md). One switch S0 with three hosts: H0 is this
+// (docs/guide/systemc-library.md). One switch S0 with three hosts: H0 is this
 // module, H1 and H2 are the model's. H0 and H1 each send to H2 at line rate,
 // so S0's port toward H2 is oversubscribed and S0 pauses both senders; H2
 // sends 1 MB back to H0. The program checks that PAUSE and RESUME frames
