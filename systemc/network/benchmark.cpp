@@ -289,7 +289,7 @@ uint64_t ideal_fct_ps(const Topology& t, const std::vector<double>& mmu_clock_gh
 // ------------------------------------------------------------------ one point
 
 nlohmann::ordered_json run_benchmark(const KeyStore& k, NetSetup& s, const BenchJob& j, const std::string& flows_csv) {
-  const Scheme scheme = j.scheme == "dsh" ? Scheme::DSH : Scheme::SIH;
+  const Scheme scheme = scheme_from_string(j.scheme);
   configure_run(s, k, scheme, j.cc);
   if (!j.buffer_mb.empty())  // Fig. 5: the chip's buffer for this point
     for (size_t sw = 0; sw < s.chips.size(); ++sw) {

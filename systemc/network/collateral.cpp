@@ -90,7 +90,7 @@ void validate_collateral(const KeyStore& k, const NetSetup& s) {
 
 CollateralRun run_collateral(const KeyStore& k, NetSetup& s, Scheme scheme, const std::string& cc) {
   CollateralRun r;
-  r.scheme = scheme == Scheme::DSH ? "dsh" : "sih";
+  r.scheme = lower_name(scheme);
   r.cc = cc;
   configure_run(s, k, scheme, cc);
   const Topology& t = *s.topo;
@@ -124,16 +124,16 @@ CollateralRun run_collateral(const KeyStore& k, NetSetup& s, Scheme scheme, cons
   const uint64_t bin_ps = uint64_t(bin_us * 1e6);
 
   const size_t n_us = size_t(max_us) + 2;
-  r.f0_us.assign(n_us, 0);
-  r.f1_us.assign(n_us, 0);
-  r.fanin_us.assign(n_us, 0);
+  r.f0_bytes_per_us.assign(n_us, 0);
+  r.f1_bytes_per_us.assign(n_us, 0);
+  r.fanin_bytes_per_us.assign(n_us, 0);
   EventQueue& ev = fab.events();
   fab.on_deliver = [&](int32_t f, uint32_t bytes) {
     const size_t us = size_t(ev.now() / 1000000);
     if (us >= n_us) return;
-    if (f == lf[0]) r.f0_us[us] += bytes;
-    else if (f == lf[1]) r.f1_us[us] += bytes;
-    else r.fanin_us[us] += bytes;
+    if (f == lf[0]) r.f0_bytes_per_us[us] += bytes;
+    else if (f == lf[1]) r.f1_bytes_per_us[us] += bytes;
+    else r.fanin_bytes_per_us[us] += bytes;
   };
   size_t fan_done = 0;
   uint64_t start_ps = 0, end_ps = 0;
@@ -151,7 +151,7 @@ CollateralRun run_collateral(const KeyStore& k, NetSetup& s, Scheme scheme, cons
     bool both = true;
     for (uint64_t e = now; e + window_ps > now && e >= bin_ps && both; e -= bin_ps) {
       const long b = long(e / 1000000), a = long((e - bin_ps) / 1000000);
-      both = gbps(sum_us(r.f0_us, a, b), double(b - a)) >= trigger && gbps(sum_us(r.f1_us, a, b), double(b - a)) >= trigger;
+      both = gbps(sum_us(r.f0_bytes_per_us, a, b), double(b - a)) >= trigger && gbps(sum_us(r.f1_bytes_per_us, a, b), double(b - a)) >= trigger;
     }
     for (int32_t f : lf) {
       const uint64_t got = fab.flows()[f].cnp_rx_ps;
@@ -181,7 +181,7 @@ CollateralRun run_collateral(const KeyStore& k, NetSetup& s, Scheme scheme, cons
     }
   }
   r.lossless_drops = fab.lossless_drops();
-  r.forwarded = fab.forwarded();
+  r.packets_forwarded = fab.forwarded();
   r.reordered = fab.reordered();
   for (size_t sw = 0; sw < t.n_switches(); ++sw) {
     r.pause_frames.push_back(fab.stats(int(sw)).pause_frames);
@@ -192,72 +192,17 @@ CollateralRun run_collateral(const KeyStore& k, NetSetup& s, Scheme scheme, cons
   if (r.fanin_done) {
     // Microsecond resolution: the window [start, end) rounded outwards.
     const long a = long(start_ps / 1000000), b = long((end_ps + 999999) / 1000000);
-    r.f0_mean_during = gbps(sum_us(r.f0_us, a, b), double(b - a));
+    r.f0_mean_during = gbps(sum_us(r.f0_bytes_per_us, a, b), double(b - a));
     const long bl = std::max(1L, long(bin_us));
     double mn = 1e300;
-    for (long x = a; x < b; x += bl) mn = std::min(mn, gbps(sum_us(r.f0_us, x, std::min(b, x + bl)), double(std::min(b, x + bl) - x)));
+    for (long x = a; x < b; x += bl) mn = std::min(mn, gbps(sum_us(r.f0_bytes_per_us, x, std::min(b, x + bl)), double(std::min(b, x + bl) - x)));
     r.f0_min_during = mn;
     const long before = long(k.num("traffic.before_us"));
-    r.f0_mean_before = gbps(sum_us(r.f0_us, std::max(0L, a - before), a), double(a - std::max(0L, a - before)));
+    r.f0_mean_before = gbps(sum_us(r.f0_bytes_per_us, std::max(0L, a - before), a), double(a - std::max(0L, a - before)));
   }
   return r;
 }
 
-namespace {
-
-// A run as a point's metrics, and back (the per-microsecond byte counts too:
-// the CSV and the plot are made from them).
-nlohmann::ordered_json to_json(const CollateralRun& r) {
-  return {{"scheme", r.scheme},
-          {"cc", r.cc},
-          {"triggered", r.triggered},
-          {"fanin_done", r.fanin_done},
-          {"fanin_start_us", r.fanin_start_us},
-          {"fanin_end_us", r.fanin_end_us},
-          {"f0_mean_during", r.f0_mean_during},
-          {"f0_min_during", r.f0_min_during},
-          {"f0_mean_before", r.f0_mean_before},
-          {"lossless_drops", r.lossless_drops},
-          {"packets_forwarded", r.forwarded},
-          {"reordered", r.reordered},
-          {"pause_frames", r.pause_frames},
-          {"ecn_marks", r.ecn_marks},
-          {"sim_us", r.sim_us},
-          {"wall_s", r.wall_s},
-          {"cpu_s", r.cpu_s},
-          {"error", r.error},
-          {"f0_bytes_per_us", r.f0_us},
-          {"f1_bytes_per_us", r.f1_us},
-          {"fanin_bytes_per_us", r.fanin_us}};
-}
-
-CollateralRun from_json(const nlohmann::json& j) {
-  CollateralRun r;
-  r.scheme = j.at("scheme");
-  r.cc = j.at("cc");
-  r.triggered = j.at("triggered");
-  r.fanin_done = j.at("fanin_done");
-  r.fanin_start_us = j.at("fanin_start_us");
-  r.fanin_end_us = j.at("fanin_end_us");
-  r.f0_mean_during = j.at("f0_mean_during");
-  r.f0_min_during = j.at("f0_min_during");
-  r.f0_mean_before = j.at("f0_mean_before");
-  r.lossless_drops = j.at("lossless_drops");
-  r.forwarded = j.at("packets_forwarded");
-  r.reordered = j.at("reordered");
-  r.pause_frames = j.at("pause_frames").get<std::vector<uint64_t>>();
-  r.ecn_marks = j.at("ecn_marks").get<std::vector<uint64_t>>();
-  r.sim_us = j.at("sim_us");
-  r.wall_s = j.at("wall_s");
-  r.cpu_s = j.at("cpu_s");
-  r.error = j.at("error");
-  r.f0_us = j.at("f0_bytes_per_us").get<std::vector<uint64_t>>();
-  r.f1_us = j.at("f1_bytes_per_us").get<std::vector<uint64_t>>();
-  r.fanin_us = j.at("fanin_bytes_per_us").get<std::vector<uint64_t>>();
-  return r;
-}
-
-}  // namespace
 
 int collateral_main(const KeyStore& k, const NetSweepOptions& o, bool plot, const std::string& python,
                     const std::string& plot_script, bool reproducible) {
@@ -276,16 +221,16 @@ int collateral_main(const KeyStore& k, const NetSweepOptions& o, bool plot, cons
         [&]() -> std::optional<PoolTask> {
           if (next == todo.size()) return std::nullopt;
           const NetPoint& pt = sw.points[todo[next++]];
-          const Scheme scheme = pt.scheme == "dsh" ? Scheme::DSH : Scheme::SIH;
+          const Scheme scheme = scheme_from_string(pt.scheme);
           return PoolTask{[&k, &s, scheme, pt] {
                             try {
-                              return to_json(run_collateral(k, s, scheme, pt.cc)).dump();
+                              return nlohmann::ordered_json(run_collateral(k, s, scheme, pt.cc)).dump();
                             } catch (const std::exception& e) {
                               CollateralRun r;
                               r.scheme = pt.scheme;
                               r.cc = pt.cc;
                               r.error = e.what();
-                              return to_json(r).dump();
+                              return nlohmann::ordered_json(r).dump();
                             }
                           },
                           ""};
@@ -295,7 +240,7 @@ int collateral_main(const KeyStore& k, const NetSweepOptions& o, bool plot, cons
           const NetPoint& pt = sw.points[i];
           CollateralRun r;
           try {
-            r = from_json(nlohmann::json::parse(out));
+            r = nlohmann::json::parse(out).get<CollateralRun>();
           } catch (...) {
             r.scheme = pt.scheme;
             r.cc = pt.cc;
@@ -310,10 +255,10 @@ int collateral_main(const KeyStore& k, const NetSweepOptions& o, bool plot, cons
           std::fprintf(stderr, "; ECN marks: ");
           for (auto n : r.ecn_marks) std::fprintf(stderr, "%llu ", (unsigned long long)n);
           std::fprintf(stderr, "; %llu packets forwarded in %.2f s wall (%.2f M/s), %.0f us simulated%s%s\n",
-                       (unsigned long long)r.forwarded, r.wall_s, double(r.forwarded) / r.wall_s / 1e6, r.sim_us,
+                       (unsigned long long)r.packets_forwarded, r.wall_s, double(r.packets_forwarded) / r.wall_s / 1e6, r.sim_us,
                        r.triggered ? "" : "; the long flows never reached traffic.trigger_gbps",
                        r.error.empty() ? "" : ("; ERROR " + r.error).c_str());
-          done(i, to_json(r), r.error);
+          done(i, nlohmann::ordered_json(r), r.error);
           return true;
         });
   };
@@ -323,7 +268,7 @@ int collateral_main(const KeyStore& k, const NetSweepOptions& o, bool plot, cons
   };
   sw.write_outputs = [&](const std::vector<nlohmann::json>& ms) {
     std::vector<CollateralRun> runs;
-    for (const auto& m : ms) runs.push_back(from_json(m));
+    for (const auto& m : ms) runs.push_back(m.get<CollateralRun>());
     return write_collateral_outputs(k, s, runs, o.out_dir, plot, python, plot_script, reproducible);
   };
   return run_net_sweep(sw, o);
@@ -343,8 +288,8 @@ int write_collateral_outputs(const KeyStore& k, const NetSetup& s, const std::ve
     for (long x = std::max(0L, a0 - (a0 % bl + bl) % bl); x + bl <= end; x += bl) {
       char b[200];
       std::snprintf(b, sizeof b, "%s,%s,%.1f,%.3f,%.3f,%.3f\n", r.scheme.c_str(), r.cc.c_str(), double(x) - r.fanin_start_us,
-                    gbps(sum_us(r.f0_us, x, x + bl), double(bl)), gbps(sum_us(r.f1_us, x, x + bl), double(bl)),
-                    gbps(sum_us(r.fanin_us, x, x + bl), double(bl)));
+                    gbps(sum_us(r.f0_bytes_per_us, x, x + bl), double(bl)), gbps(sum_us(r.f1_bytes_per_us, x, x + bl), double(bl)),
+                    gbps(sum_us(r.fanin_bytes_per_us, x, x + bl), double(bl)));
       csv << b;
     }
   }
@@ -367,7 +312,7 @@ int write_collateral_outputs(const KeyStore& k, const NetSetup& s, const std::ve
     x["fanin_completed"] = r.fanin_done;
     x["triggered_at_trigger_gbps"] = r.triggered;
     x["pause_frames_per_switch"] = r.pause_frames;
-    x["packets_forwarded"] = r.forwarded;
+    x["packets_forwarded"] = r.packets_forwarded;
     x["reordered_packets"] = r.reordered;
     x["sim_us"] = r.sim_us;
     x["wall_s"] = r.wall_s;
@@ -376,7 +321,7 @@ int write_collateral_outputs(const KeyStore& k, const NetSetup& s, const std::ve
     if (!r.error.empty()) x["error"] = r.error;
     x["lockstep_mismatch"] = dsh::is_lockstep_report(r.error);
     j["results"][r.scheme][r.cc] = x;
-    fwd += r.forwarded;
+    fwd += r.packets_forwarded;
     drops += r.lossless_drops;
     wall += r.wall_s;
     cpu += r.cpu_s;

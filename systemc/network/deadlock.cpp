@@ -165,7 +165,7 @@ OfferedLoad offered_load(const KeyStore& k, const Topology& t, double load) {
 DeadlockRun run_deadlock(const KeyStore& k, NetSetup& s, Scheme scheme, const std::string& cc, uint64_t seed,
                          double duration_ms, double load) {
   DeadlockRun r;
-  r.scheme = scheme == Scheme::DSH ? "dsh" : "sih";
+  r.scheme = lower_name(scheme);
   r.cc = cc;
   r.seed = seed;
   r.load = load_text(load);
@@ -262,43 +262,13 @@ DeadlockRun run_deadlock(const KeyStore& k, NetSetup& s, Scheme scheme, const st
         r.error = e.what();
       }
   r.lossless_drops = fab.lossless_drops();
-  r.forwarded = fab.forwarded();
+  r.packets_forwarded = fab.forwarded();
   for (const auto& f : fab.flows()) r.flows_done += f.done;
   for (size_t sw = 0; sw < t.n_switches(); ++sw) r.pause_frames += fab.stats(int(sw)).pause_frames;
   return r;
 }
 
 namespace {
-
-nlohmann::ordered_json to_json(const DeadlockRun& r) {
-  return {{"scheme", r.scheme},   {"cc", r.cc},           {"load", r.load},         {"seed", r.seed},
-          {"deadlocked", r.deadlocked}, {"onset_ms", r.onset_ms}, {"detected_ms", r.detected_ms}, {"sim_ms", r.sim_ms},
-          {"cycle", r.cycle},     {"lossless_drops", r.lossless_drops}, {"packets_forwarded", r.forwarded},
-          {"flows", r.flows},     {"flows_done", r.flows_done}, {"pause_frames", r.pause_frames}, {"wall_s", r.wall_s},
-          {"cpu_s", r.cpu_s},     {"error", r.error}};
-}
-
-DeadlockRun from_json(const nlohmann::json& j) {
-  DeadlockRun r;
-  r.scheme = j.at("scheme");
-  r.cc = j.at("cc");
-  r.load = j.at("load");
-  r.seed = j.at("seed");
-  r.deadlocked = j.at("deadlocked");
-  r.onset_ms = j.at("onset_ms");
-  r.detected_ms = j.at("detected_ms");
-  r.sim_ms = j.at("sim_ms");
-  r.cycle = j.at("cycle");
-  r.lossless_drops = j.at("lossless_drops");
-  r.forwarded = j.at("packets_forwarded");
-  r.flows = j.at("flows");
-  r.flows_done = j.at("flows_done");
-  r.pause_frames = j.at("pause_frames");
-  r.wall_s = j.at("wall_s");
-  r.cpu_s = j.at("cpu_s");
-  r.error = j.at("error");
-  return r;
-}
 
 struct Job {
   std::string scheme, cc, load;
@@ -328,10 +298,10 @@ void run_all(const KeyStore& k, const std::vector<Job>& todo, unsigned jobs, dou
         return PoolTask{[&k, j, duration_ms, failed] {
                           try {
                             NetSetup s = build_setup(k);
-                            const Scheme sch = j.scheme == "dsh" ? Scheme::DSH : Scheme::SIH;
-                            return to_json(run_deadlock(k, s, sch, j.cc, j.seed, duration_ms, std::stod(j.load))).dump();
+                            const Scheme sch = scheme_from_string(j.scheme);
+                            return nlohmann::ordered_json(run_deadlock(k, s, sch, j.cc, j.seed, duration_ms, std::stod(j.load))).dump();
                           } catch (const std::exception& e) {
-                            return to_json(failed(j, e.what())).dump();
+                            return nlohmann::ordered_json(failed(j, e.what())).dump();
                           }
                         },
                         ""};
@@ -340,7 +310,7 @@ void run_all(const KeyStore& k, const std::vector<Job>& todo, unsigned jobs, dou
         const Job& j = todo[task];
         DeadlockRun r;
         try {
-          r = from_json(nlohmann::json::parse(out));
+          r = nlohmann::json::parse(out).get<DeadlockRun>();
         } catch (...) {
           r = failed(j, "run process ended without a result (status " + std::to_string(st) + ")");
         }
@@ -351,9 +321,9 @@ void run_all(const KeyStore& k, const std::vector<Job>& todo, unsigned jobs, dou
                      r.deadlocked ? (" formed at " + std::to_string(r.onset_ms) + " ms (" + r.cycle + ")").c_str() : "",
                      (unsigned long long)r.flows, (unsigned long long)r.flows_done, (unsigned long long)r.pause_frames,
                      (unsigned long long)r.lossless_drops, r.sim_ms, r.wall_s, r.cpu_s,
-                     r.cpu_s > 0 ? double(r.forwarded) / r.cpu_s / 1e6 : 0, r.error.empty() ? "" : "; ERROR ",
+                     r.cpu_s > 0 ? double(r.packets_forwarded) / r.cpu_s / 1e6 : 0, r.error.empty() ? "" : "; ERROR ",
                      r.error.c_str());
-        done(j.point, to_json(r), r.error);
+        done(j.point, nlohmann::ordered_json(r), r.error);
         return true;  // a failed run is reported in the outputs; the others go on
       });
 }
@@ -412,7 +382,7 @@ int deadlock_main(const KeyStore& k, const NetSweepOptions& o, bool plot, const 
   };
   sw.write_outputs = [&](const std::vector<nlohmann::json>& ms) {
     std::vector<DeadlockRun> runs;
-    for (const auto& m : ms) runs.push_back(from_json(m));
+    for (const auto& m : ms) runs.push_back(m.get<DeadlockRun>());
     return write_deadlock_outputs(k, *s.topo, runs, seeds, duration_ms, o.out_dir, plot, python, plot_script,
                                   reproducible);
   };
@@ -457,7 +427,7 @@ int write_deadlock_outputs(const KeyStore& k, const Topology& topo, std::vector<
     std::snprintf(b, sizeof b, "%s,%s,%s,%llu,%d,%.4f,%.4f,%.4f,%llu,%llu,%llu,%llu,%llu,%s,", r.scheme.c_str(),
                   r.cc.c_str(), r.load.c_str(), (unsigned long long)r.seed, int(r.deadlocked), r.onset_ms, r.detected_ms,
                   r.sim_ms, (unsigned long long)r.lossless_drops, (unsigned long long)r.pause_frames,
-                  (unsigned long long)r.flows, (unsigned long long)r.flows_done, (unsigned long long)r.forwarded, times);
+                  (unsigned long long)r.flows, (unsigned long long)r.flows_done, (unsigned long long)r.packets_forwarded, times);
     std::string err = r.error;
     std::replace(err.begin(), err.end(), ',', ';');
     std::replace(err.begin(), err.end(), '\n', ' ');
@@ -474,7 +444,7 @@ int write_deadlock_outputs(const KeyStore& k, const Topology& topo, std::vector<
     if (!r.error.empty()) x["errors"].push_back("seed " + std::to_string(r.seed) + ": " + r.error);
     errors |= !r.error.empty();
     drops += r.lossless_drops;
-    fwd += r.forwarded;
+    fwd += r.packets_forwarded;
     cpu += r.cpu_s;
   }
   nlohmann::json targets;
