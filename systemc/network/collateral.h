@@ -17,6 +17,16 @@ void declare_collateral_keys(KeyStore& k);
 // Every traffic key, before any run (throws ConfigError naming the key).
 void validate_collateral(const KeyStore& k, const NetSetup& s);
 
+// S2's own keys, each filled by its declaration (declare_collateral_keys).
+struct CollateralKeys {
+  unsigned cls = 0;  // traffic.class
+  std::vector<std::string> long_flows, fanin_srcs;
+  std::string fanin_dst;
+  uint64_t fanin_bytes = 0;
+  double trigger_gbps = 0, trigger_window_us = 0, settle_us = 0, fanin_latest_us = 0;
+  double bin_us = 0, before_us = 0, tail_us = 0, max_run_us = 0;
+};
+
 struct CollateralRun {
   std::string scheme, cc;
   std::string error;            // a lockstep mismatch, an MMU error, a routing hole

@@ -35,6 +35,16 @@ struct OfferedLoad {
 };
 OfferedLoad offered_load(const KeyStore& k, const Topology& t, double load);
 
+// S3's own keys, each filled by its declaration (declare_deadlock_keys).
+struct DeadlockKeys {
+  unsigned cls = 0;  // traffic.class
+  std::vector<std::string> pairs;
+  uint64_t fanin_min = 0, fanin_max = 0;
+  bool per_receiver = true;  // traffic.load_unit = receiver (else leaf)
+  bool whole_packets = true;
+  double duration_ms = 0, full_duration_ms = 0, still_us = 0, check_us = 0;
+};
+
 struct DeadlockRun {
   std::string scheme, cc, load;
   uint64_t seed = 0;
