@@ -22,8 +22,8 @@ class MmuModel {
   virtual ~MmuModel() = default;
   virtual const CycleOut& step(const CycleIn& in) = 0;
   // The multi-event cycle (spec §4.7–§4.10), with the latency() of step().
-  // The base takes it only with lanes = deq_per_cycle = 1, as step() (spec
-  // §4.7: the same cycle); a backend with lanes overrides it. Throws
+  // The base takes it only with lanes = deq_per_cycle = 1, as step()
+  // (spec §4.7: the same cycle); a backend with lanes overrides it. Throws
   // ConfigError naming the backend otherwise.
   virtual const LaneCycleOut& step_lanes(const LaneCycleIn& in);
   virtual const Config& config() const = 0;
