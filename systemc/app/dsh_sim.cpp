@@ -96,7 +96,6 @@ int dsh::sc::run_single_switch(const SimOptions& o) {
   std::vector<std::pair<std::string, std::string>> infeasible;
   SweepPoint the_point;  // --point ID
   try {
-    if (o.full) throw InputError("--full: the deadlock and benchmark scenarios' option, not a single-switch one");
     if (!scenario.empty()) p.load_toml(scenario);
     for (size_t i = 0; i < o.sets.size(); ++i) p.set(o.sets[i].first, o.sets[i].second, o.set_origins[i]);
     if (p.kind == Kind::Saturate && (list_points || point_id || !merge_dir.empty()))
@@ -458,6 +457,8 @@ int main(int argc, char** argv) {
     if (o.has_out && o.out_dir.empty())
       throw InputError("-o = '': expected a directory name (without -o: out/<scenario.name>)");
     kind = &scenario_kind_of(o.scenario);
+    if (o.full && !kind->takes_full)
+      throw InputError("--full: the " + full_scale_kinds() + " scenarios' option; this scenario is " + kind->name);
     if (o.keys) {
       const KeyStore k = kind->keys();
       std::printf("%s", keys_format == "json" ? keys_json(k).c_str() : k.help().c_str());

@@ -23,7 +23,6 @@ int run_network(const sc::SimOptions& o, const sc::ScenarioKind& entry) {
   try {
     if (o.has_trace) throw InputError("--trace: a single-switch option (kind pfc-avoidance); this scenario is " + kind);
     if (!o.link_plot_script.empty()) throw InputError("--link-plot-script: a single-switch generation sweep's option");
-    if (o.full && !entry.takes_full) throw InputError("--full: not an option of this scenario, " + kind);
     k.load_toml(o.scenario);
     for (size_t i = 0; i < o.sets.size(); ++i) k.set(o.sets[i].first, o.sets[i].second, o.set_origins[i]);
     if (k.text("scenario.name").empty()) k.set("scenario.name", kind);

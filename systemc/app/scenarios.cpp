@@ -65,6 +65,15 @@ std::string scenario_kinds_help() {
   return s;
 }
 
+std::string full_scale_kinds() {
+  std::vector<std::string> names;
+  for (const auto& k : scenario_kinds())
+    if (k.takes_full) names.emplace_back(k.name);
+  std::string s;
+  for (size_t i = 0; i < names.size(); ++i) s += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+  return s;
+}
+
 const ScenarioKind& scenario_kind_of(const std::string& path) {
   const auto& kinds = scenario_kinds();
   if (path.empty()) return kinds[0];

@@ -32,7 +32,8 @@ struct ScenarioKind {
 
 const std::vector<ScenarioKind>& scenario_kinds();
 std::string scenario_kind_names();  // "pfc-avoidance | saturate | ..."
-std::string scenario_kinds_help();  // one line per kind: "  name  help"
+std::string scenario_kinds_help();
+std::string full_scale_kinds();  // the kinds that take --full: "deadlock and benchmark"  // one line per kind: "  name  help"
 // The entry of a scenario file's [scenario] kind (pfc-avoidance when it
 // names none, or without a file); another kind is refused naming the file's
 // line and the kinds.
