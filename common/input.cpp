@@ -37,6 +37,11 @@ bool all_digits(const std::string& s, size_t from) {
 
 }  // namespace
 
+std::string trim(const std::string& s, const char* chars) {
+  const auto a = s.find_first_not_of(chars), b = s.find_last_not_of(chars);
+  return a == std::string::npos ? std::string() : s.substr(a, b - a + 1);
+}
+
 std::string quoted(const std::string& text) {
   std::string q = "'";
   size_t n = 0;

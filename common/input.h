@@ -38,6 +38,9 @@ std::string range_text(double lo, double hi, bool lo_open, bool hi_open);
 // cut at 60 characters.
 std::string quoted(const std::string& text);
 
+// `s` without the leading and trailing characters of `chars`.
+std::string trim(const std::string& s, const char* chars = " \t");
+
 // Line reading for CSV and TOML readers: a UTF-8 byte-order mark at the start
 // of the stream is skipped, "\r\n" ends a line like "\n".
 void skip_bom(std::istream& in);

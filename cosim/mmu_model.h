@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "rtl_facts.h"
+
 #include "mmu.h"
 
 namespace dsh {
@@ -74,11 +76,6 @@ class RtlReadPort {
 };
 inline constexpr unsigned kRtlReadLatency = 3;
 
-// dsh_mmu's pipeline depth: the results of the inputs presented before clock
-// edge e are visible after edge e + kRtlLatency (spec §5.1 says after edge
-// e; spec §9.2). The lockstep regression checks it.
-inline constexpr unsigned kRtlLatency = 4;
-
 // One clock period in the RTL's traces: the rising edge that samples the
 // inputs of cycle c is at t = c * kRtlCyclePs, the falling edge half a period
 // later; a cycle's results (stage W's writes) change at the edge
@@ -97,13 +94,6 @@ inline unsigned rtl_index_bits(unsigned n) {
 enum class Backend { Golden, Rtl, Lockstep };
 Backend backend_from_string(const std::string& s);  // golden | rtl | lockstep
 const char* to_string(Backend b);
-
-// Planted faults of the test bench (tb/faults/dsh_faults.sv, Fault*),
-// 1..kRtlFaults, bound into every RTL model.
-inline constexpr unsigned kRtlFaults = 11;
-// FaultCntBypass: in the statistics counters, so an RTL without them
-// (Stats = 0) refuses it (ConfigError) rather than run without a fault.
-inline constexpr unsigned kRtlFaultCntBypass = 10;
 
 struct RtlOptions {
   std::string fst_path;  // empty: no trace

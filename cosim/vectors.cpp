@@ -28,11 +28,6 @@ std::vector<std::string> split(const std::string& s) {
   return f;
 }
 
-std::string trim(const std::string& s) {
-  const auto a = s.find_first_not_of(" \t"), b = s.find_last_not_of(" \t");
-  return a == std::string::npos ? std::string() : s.substr(a, b - a + 1);
-}
-
 bool is_field_name(const std::string& s) {
   if (s.empty()) return false;
   for (unsigned char c : s)

@@ -11,6 +11,8 @@ namespace dsh {
 
 const char* to_string(Scheme s) { return s == Scheme::SIH ? "SIH" : "DSH"; }
 
+const char* lower_name(Scheme s) { return s == Scheme::SIH ? "sih" : "dsh"; }
+
 Scheme scheme_from_string(const std::string& s) {
   std::string u = s;
   std::transform(u.begin(), u.end(), u.begin(), [](unsigned char c) { return std::toupper(c); });

@@ -16,6 +16,7 @@ namespace dsh {
 enum class Scheme { SIH, DSH };
 
 const char* to_string(Scheme s);
+const char* lower_name(Scheme s);  // "sih"/"dsh": the name in scenario keys, point IDs and file names
 Scheme scheme_from_string(const std::string& s);  // "SIH"/"DSH", any case; throws ConfigError
 
 // A configuration the RTL or the model cannot run; what() names field, value and limit.

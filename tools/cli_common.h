@@ -9,6 +9,7 @@
 #include <string>
 
 #include "config.h"
+#include "exit_status.h"
 #include "input.h"
 #include "output.h"
 
@@ -35,16 +36,5 @@ void load_config_text(const std::string& text, const std::string& name, Config& 
 // Parses the command line. Returns -1 when it parsed, else the exit status:
 // 0 after --help, 2 for a bad command line ("<tool>: error: ..." on stderr).
 int parse_command_line(CLI::App& app, int argc, char** argv, const char* tool);
-
-// Exit statuses shared by every tool (docs/guide/tools.md, "Exit status").
-enum ExitCode : int {
-  kExitOk = 0,
-  kExitCheckFailed = 1,  // ran; drops, a lockstep mismatch or a differing --expect
-  kExitBadInput = 2,     // refused before any work: option, field, file, output path
-  kExitToolFailed = 3,   // a process or a write failed during the run
-  kExitInvalidExperiment = 4,  // the stimulus did not happen as the scenario describes
-  // Interrupted: 128 + the signal, 130 for Ctrl-C, 143 for SIGTERM
-  // (install_interrupt_cleanup, pool_interrupted_status).
-};
 
 }  // namespace dsh

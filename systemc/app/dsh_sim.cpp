@@ -29,6 +29,7 @@
 
 #include "cli_common.h"
 #include "net_main.h"
+#include "scenarios.h"
 #include "sim_options.h"
 #include "switch_keys.h"
 #include "sim.h"
@@ -38,8 +39,6 @@ using namespace dsh;
 using namespace dsh::sc;
 
 namespace {
-
-const char* scheme_name(int s) { return Scheme(s) == Scheme::DSH ? "dsh" : "sih"; }
 
 // Parses "dsh:30" into a point; the burst range is the sweep's.
 PointSpec parse_point(const std::string& opt, const std::string& s) {
@@ -82,7 +81,7 @@ std::string keys_json(const KeyStore& k) {
 }  // namespace
 
 // The single-switch scenarios (pfc-avoidance, saturate).
-int run_single_switch(const SimOptions& o) {
+int dsh::sc::run_single_switch(const SimOptions& o) {
   std::string out_dir = o.out_dir;
   const std::string& point = o.point;
   const std::string& trace = o.trace;
@@ -97,7 +96,6 @@ int run_single_switch(const SimOptions& o) {
   std::vector<std::pair<std::string, std::string>> infeasible;
   SweepPoint the_point;  // --point ID
   try {
-    if (o.full) throw InputError("--full: the deadlock and benchmark scenarios' option, not a single-switch one");
     if (!scenario.empty()) p.load_toml(scenario);
     for (size_t i = 0; i < o.sets.size(); ++i) p.set(o.sets[i].first, o.sets[i].second, o.set_origins[i]);
     if (p.kind == Kind::Saturate && (list_points || point_id || !merge_dir.empty()))
@@ -113,7 +111,7 @@ int run_single_switch(const SimOptions& o) {
                            "(--list-points)");
         p = p.for_generation(rows[0]);
       }
-      p.set("sweep.schemes", scheme_name(int(one.scheme)));
+      p.set("sweep.schemes", lower_name(one.scheme));
     }
     p.validate();  // refuses a single-chip run whose every scheme is infeasible
     if (p.generations.empty()) {
@@ -239,7 +237,7 @@ int run_single_switch(const SimOptions& o) {
     s.out_dir = out_dir;
     if (!trace.empty()) {
       char stem[64];
-      std::snprintf(stem, sizeof stem, "/trace_%s_%g", scheme_name(int(s.scheme)), s.burst_pct);
+      std::snprintf(stem, sizeof stem, "/trace_%s_%g", lower_name(s.scheme), s.burst_pct);
       s.trace_stem = out_dir + stem;
     }
     const PointResult r = run_point_isolated(p, s);
@@ -250,7 +248,7 @@ int run_single_switch(const SimOptions& o) {
     if (lossy) std::printf("%s\n", lossy_note.c_str());
     const std::string fault = stimulus_fault(p, r.m);
     if (!fault.empty()) {
-      std::fprintf(stderr, "dsh-sim: invalid point %s %.2f%%: %s\n", scheme_name(int(s.scheme)), s.burst_pct,
+      std::fprintf(stderr, "dsh-sim: invalid point %s %.2f%%: %s\n", lower_name(s.scheme), s.burst_pct,
                    fault.c_str());
       return kExitInvalidExperiment;
     }
@@ -292,7 +290,7 @@ int run_single_switch(const SimOptions& o) {
     partial << csv_row(m, st) << "\n" << std::flush;
     if (!fault.empty()) {
       char b[64];
-      std::snprintf(b, sizeof b, "%s %.4g%%", scheme_name(m.scheme), m.burst_pct);
+      std::snprintf(b, sizeof b, "%s %.4g%%", lower_name(Scheme(m.scheme)), m.burst_pct);
       invalid.push_back(std::string(b) + ": " + fault);
       return;
     }
@@ -353,7 +351,7 @@ int run_single_switch(const SimOptions& o) {
     bool clean = true;
     for (const auto& m : all) {
       const uint64_t peak = Scheme(m.scheme) == Scheme::DSH ? m.peak_port_hdrm_cells : m.peak_queue_hdrm_cells;
-      std::printf("%s: peak %s %llu of eta %llu cells, drops %llu -> %s\n", scheme_name(m.scheme),
+      std::printf("%s: peak %s %llu of eta %llu cells, drops %llu -> %s\n", lower_name(Scheme(m.scheme)),
                   Scheme(m.scheme) == Scheme::DSH ? "insurance (per port)" : "headroom (per queue)",
                   (unsigned long long)peak, (unsigned long long)eta, (unsigned long long)m.drops,
                   m.drops == 0 && peak <= eta ? "lossless" : "LOSS");
@@ -417,6 +415,7 @@ int main(int argc, char** argv) {
       ->expected(0, 1)
       ->check(CLI::IsMember({"", "text", "json"}));
   app.footer(
+      "\nScenario kinds (the file's [scenario] kind):\n" + scenario_kinds_help() +
       "\nScenario keys: dsh-sim [SCENARIO] --keys lists the keys of the file's kind with their ranges and "
            "defaults (single switch: [chip] [link] [switch] [traffic] [sweep] [run] [scenario]; networks also [net] "
            "[dcqcn] [deadlock]); the [[generation]] rows of a single-switch file sweep chip generations "
@@ -429,7 +428,7 @@ int main(int argc, char** argv) {
       "interrupted (Ctrl-C; 143 for SIGTERM).\n");
   const int parsed = parse_command_line(app, argc, argv, "dsh-sim");
   if (parsed >= 0) return parsed;
-  std::string kind;
+  const ScenarioKind* kind = nullptr;
   try {
     o.has_out = app.count("-o") != 0;
     o.has_point = app.count("--point") != 0;
@@ -457,10 +456,11 @@ int main(int argc, char** argv) {
     if (o.has_point && o.point.empty()) throw InputError("--point = '': expected a point ID (--list-points)");
     if (o.has_out && o.out_dir.empty())
       throw InputError("-o = '': expected a directory name (without -o: out/<scenario.name>)");
-    kind = o.scenario.empty() ? "pfc-avoidance" : scenario_kind_of(o.scenario);
+    kind = &scenario_kind_of(o.scenario);
+    if (o.full && !kind->takes_full)
+      throw InputError("--full: the " + full_scale_kinds() + " scenarios' option; this scenario is " + kind->name);
     if (o.keys) {
-      const bool net = kind == "collateral-damage" || kind == "deadlock" || kind == "benchmark";
-      const KeyStore k = net ? dsh::net::network_keys(kind) : Params{}.keys;
+      const KeyStore k = kind->keys();
       std::printf("%s", keys_format == "json" ? keys_json(k).c_str() : k.help().c_str());
       return kExitOk;
     }
@@ -468,6 +468,5 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "dsh-sim: error: %s\n", e.what());
     return kExitBadInput;
   }
-  if (kind == "collateral-damage" || kind == "deadlock" || kind == "benchmark") return dsh::net::run_network(o, kind);
-  return run_single_switch(o);
+  return kind->run(o, *kind);
 }

@@ -5,46 +5,31 @@
 
 #include "cli_common.h"
 #include "output.h"
-#include "collateral.h"
-#include "benchmark.h"
-#include "deadlock.h"
 #include "net_points.h"
 #include "net_setup.h"
 
 namespace dsh::net {
 
-KeyStore network_keys(const std::string& kind) {
-  KeyStore k;
-  if (kind == "collateral-damage") declare_collateral_keys(k);
-  else if (kind == "benchmark") declare_benchmark_keys(k);
-  else declare_deadlock_keys(k);
-  return k;
-}
-
-int run_network(const sc::SimOptions& o, const std::string& kind) {
-  KeyStore k = network_keys(kind);
+int run_network(const sc::SimOptions& o, const sc::ScenarioKind& entry) {
+  KeyStore k = entry.keys();
+  const std::string kind = entry.name;
   NetSweepOptions so;
   so.point = o.point;
   so.merge_dir = o.merge_dir;
   so.list_points = o.list_points;
   so.rerun = o.rerun;
   const std::string python = o.python.empty() ? DSH_PYTHON : o.python;
-  const std::string& plot_script = o.plot_script;  // "": the shipped one, found when plotting (resources.h)
   std::string out_dir = o.out_dir;
   try {
     if (o.has_trace) throw InputError("--trace: a single-switch option (kind pfc-avoidance); this scenario is " + kind);
     if (!o.link_plot_script.empty()) throw InputError("--link-plot-script: a single-switch generation sweep's option");
-    if (o.full && kind == "collateral-damage")
-      throw InputError("--full: the deadlock and benchmark scenarios' option; this scenario is " + kind);
     k.load_toml(o.scenario);
     for (size_t i = 0; i < o.sets.size(); ++i) k.set(o.sets[i].first, o.sets[i].second, o.set_origins[i]);
     if (k.text("scenario.name").empty()) k.set("scenario.name", kind);
     NetSetup probe = build_setup(k);  // refuses bad keys before any run
     for (const auto& sch : probe.schemes)
-      for (const auto& cc : probe.ccs) configure_run(probe, k, sch == "dsh" ? Scheme::DSH : Scheme::SIH, cc);
-    if (kind == "collateral-damage") validate_collateral(k, probe);
-    else if (kind == "benchmark") validate_benchmark(k, probe);
-    else validate_deadlock(k, probe);
+      for (const auto& cc : probe.ccs) configure_run(probe, k, scheme_from_string(sch), cc);
+    entry.validate(k, probe);
     if (o.list) {
       std::printf("%s", k.dump().c_str());
       return kExitOk;
@@ -58,9 +43,7 @@ int run_network(const sc::SimOptions& o, const std::string& kind) {
     return kExitBadInput;
   }
   try {
-    if (kind == "collateral-damage") return collateral_main(k, so, !o.no_plot, python, plot_script, o.reproducible);
-    if (kind == "benchmark") return benchmark_main(k, so, !o.no_plot, python, plot_script, o.full, o.reproducible);
-    return deadlock_main(k, so, !o.no_plot, python, plot_script, o.full, o.reproducible);
+    return entry.run_points(k, so, o, python);
   } catch (const InputError& e) {
     std::fprintf(stderr, "dsh-sim: error: %s\n", e.what());
     return kExitBadInput;

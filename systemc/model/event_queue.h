@@ -30,20 +30,9 @@
 #include <string>
 #include <vector>
 
-#include "config.h"
 #include "ring.h"
 
 namespace dsh::net {
-
-// What runs the events (run.kernel): this queue itself, or the SystemC
-// kernel through the TLM netlist (tlm_netlist.h). The same results.
-enum class Kernel { Events, SystemC };
-inline Kernel parse_kernel(const std::string& text, const std::string& key) {
-  if (text == "events") return Kernel::Events;
-  if (text == "systemc") return Kernel::SystemC;
-  throw ConfigError(key + " = '" + text + "': expected events | systemc");
-}
-inline const char* to_string(Kernel k) { return k == Kernel::Events ? "events" : "systemc"; }
 
 inline constexpr unsigned kPhaseNormal = 0;
 inline constexpr unsigned kPhaseMmu = 1;

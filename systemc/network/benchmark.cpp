@@ -64,12 +64,6 @@ std::vector<uint64_t> seeds_of(const KeyStore& k, const std::string& key) {
   return seeds;
 }
 
-std::vector<uint64_t> bucket_edges(const KeyStore& k) {
-  std::vector<uint64_t> e;
-  for (const auto& x : k.list("bench.size_buckets")) e.push_back(std::stoull(x));  // checked by the declaration
-  return e;
-}
-
 std::string cdf_path(const KeyStore& k, const std::string& workload) {
   return k.path("traffic.cdf_dir") + "/" + workload + ".cdf";
 }
@@ -98,29 +92,38 @@ void declare_benchmark_keys(KeyStore& k) {
       if (expand_list(v, key).empty()) throw ConfigError(key + " = " + quoted(v) + ": empty");
     };
   };
-  k.declare(list_key("traffic.workload", "websearch",
-                     "background flow sizes, each a point coordinate: websearch (DCTCP, SIGCOMM 2010), datamining "
-                     "(VL2, SIGCOMM 2009), cache, hadoop (Roy et al., SIGCOMM 2015): traffic.cdf_dir/<name>.cdf",
-                     nullptr, kWorkloads));
-  k.declare(list_key("bench.full_workloads", "",
-                     "traffic.workload with --full; empty: traffic.workload (a default run may cut workloads to fit)",
-                     nullptr, kWorkloads));
+  using B = BenchKeys;
+  k.bind(list_key("traffic.workload", "websearch",
+                  "background flow sizes, each a point coordinate: websearch (DCTCP, SIGCOMM 2010), datamining "
+                  "(VL2, SIGCOMM 2009), cache, hadoop (Roy et al., SIGCOMM 2015): traffic.cdf_dir/<name>.cdf",
+                  nullptr, kWorkloads),
+         &B::workloads);
+  k.bind(list_key("bench.full_workloads", "",
+                  "traffic.workload with --full; empty: traffic.workload (a default run may cut workloads to fit)",
+                  nullptr, kWorkloads),
+         &B::full_workloads);
   k.declare(text_key("traffic.cdf_dir", "../data", "folder of the workloads' CDF files (relative to the scenario file)"));
-  k.declare(real_key("traffic.total_load", 0, 1, true, "0.9",
-                     "offered load of background and fan-in together, a fraction of the hosts' link capacity"));
+  k.bind(real_key("traffic.total_load", 0, 1, true, "0.9",
+                  "offered load of background and fan-in together, a fraction of the hosts' link capacity"),
+         &B::total_load);
   k.declare(list_key("traffic.background_load", "0.5",
                      "the background's share of it (Fig. 14's x-axis), each in (0, traffic.total_load]; the fan-in "
                      "offers the rest; a list runs each (a point coordinate)",
                      loads("traffic.background_load")));
-  k.declare(uint_key("traffic.fanin_class", 0, 6, "0", "the fan-in's lossless class; background flows take the others"));
-  k.declare(uint_key("traffic.fanin_senders", 1, 4096, "16", "senders per fan-in, in racks other than the receiver's"));
-  k.declare(uint_key("traffic.fanin_bytes", 1, uint64_t(1) << 32, "65536", "bytes each fan-in sender sends (64 KB)"));
-  k.declare(bool_key("traffic.whole_packets", "true",
-                     "round every flow up to whole packets: the headroom (spec §1.3) counts cells of full packets"));
-  k.declare(real_key("bench.duration_ms", 0, 1e6, true, "5", "flows arrive during this (simulated time)"));
-  k.declare(real_key("bench.drain_ms", 0, 1e6, false, "5",
-                     "then the run goes on at most this long for the flows to finish; those still running are "
-                     "counted as unfinished"));
+  k.bind(uint_key("traffic.fanin_class", 0, 6, "0", "the fan-in's lossless class; background flows take the others"),
+         &B::fanin_class);
+  k.bind(uint_key("traffic.fanin_senders", 1, 4096, "16", "senders per fan-in, in racks other than the receiver's"),
+         &B::fanin_senders);
+  k.bind(uint_key("traffic.fanin_bytes", 1, uint64_t(1) << 32, "65536", "bytes each fan-in sender sends (64 KB)"),
+         &B::fanin_bytes);
+  k.bind(bool_key("traffic.whole_packets", "true",
+                  "round every flow up to whole packets: the headroom (spec §1.3) counts cells of full packets"),
+         &B::whole_packets);
+  k.bind(real_key("bench.duration_ms", 0, 1e6, true, "5", "flows arrive during this (simulated time)"), &B::duration_ms);
+  k.bind(real_key("bench.drain_ms", 0, 1e6, false, "5",
+                  "then the run goes on at most this long for the flows to finish; those still running are "
+                  "counted as unfinished"),
+         &B::drain_ms);
   k.declare(list_key("bench.seeds", "1", "seeds of the default run", seeds("bench.seeds")));
   k.declare(list_key("bench.full_seeds", "1..5", "seeds with --full", seeds("bench.full_seeds")));
   k.declare(list_key("bench.full_background_load", "0.5,0.6,0.7,0.8",
@@ -130,40 +133,46 @@ void declare_benchmark_keys(KeyStore& k) {
                      [](const std::string& v) {
                        for (const auto& x : sc::list_items(v)) parse_real("bench.buffer_mb", x, 0, 1e4, true);
                      }));
-  k.declare(list_key("bench.size_buckets", "100000,1000000,10000000",
-                     "upper edges (bytes) of the flow-size buckets of summary.json, increasing",
-                     [](const std::string& v) {
-                       uint64_t last = 0;
-                       for (const auto& x : sc::list_items(v)) {
-                         const uint64_t e = parse_uint("bench.size_buckets", x, 1, uint64_t(1) << 40);
-                         if (e <= last) throw ConfigError("bench.size_buckets = " + quoted(v) + ": edges must increase");
-                         last = e;
-                       }
-                     }));
+  k.bind(list_key("bench.size_buckets", "100000,1000000,10000000",
+                  "upper edges (bytes) of the flow-size buckets of summary.json, increasing",
+                  [](const std::string& v) {
+                    uint64_t last = 0;
+                    for (const auto& x : sc::list_items(v)) {
+                      const uint64_t e = parse_uint("bench.size_buckets", x, 1, uint64_t(1) << 40);
+                      if (e <= last) throw ConfigError("bench.size_buckets = " + quoted(v) + ": edges must increase");
+                      last = e;
+                    }
+                  }),
+         &B::size_buckets, [](const std::string& v) {
+           std::vector<uint64_t> e;
+           for (const auto& x : expand_list(v, "bench.size_buckets")) e.push_back(std::stoull(x));
+           return e;
+         });
 }
 
 void validate_benchmark(const KeyStore& k, const NetSetup& s) {
   const Topology& t = *s.topo;
-  auto all = k.list("traffic.workload");
-  for (const auto& w : k.list("bench.full_workloads")) all.push_back(w);
+  BenchKeys b;
+  k.fill(b);
+  auto all = b.workloads;
+  for (const auto& w : b.full_workloads) all.push_back(w);
   for (const auto& w : unique_items(all)) try {
       SizeCdf::load(cdf_path(k, w));
     } catch (const InputError& e) {
       k.refuse("traffic.workload", e.what());
     }
-  if (k.list("traffic.workload").empty()) k.refuse("traffic.workload", "empty");
-  const double total = k.num("traffic.total_load");
+  if (b.workloads.empty()) k.refuse("traffic.workload", "empty");
+  const double total = b.total_load;
   for (const std::string key : {"traffic.background_load", "bench.full_background_load"})
     for (const auto& l : real_items(k, key, 0, 1))
       if (std::stod(l) > total + 1e-12)
         k.refuse(key, l + " is above traffic.total_load = " + k.text("traffic.total_load") + k.where("traffic.total_load"));
   seeds_of(k, "bench.seeds");
   seeds_of(k, "bench.full_seeds");
-  bucket_edges(k);
   if (t.n_hosts() < 2) k.refuse("net.generate", "fewer than 2 hosts");
   // A fan-in's senders are in racks other than the receiver's: the
   // smallest such pool must hold them.
-  const uint64_t n = k.u64("traffic.fanin_senders");
+  const uint64_t n = b.fanin_senders;
   std::map<int, size_t> per_rack;
   for (size_t h = 0; h < t.n_hosts(); ++h) ++per_rack[t.host_switch(int(h))];
   size_t largest = 0;
@@ -171,7 +180,7 @@ void validate_benchmark(const KeyStore& k, const NetSetup& s) {
   if (t.n_hosts() - largest < n)
     k.refuse("traffic.fanin_senders", "only " + std::to_string(t.n_hosts() - largest) +
                                           " hosts are outside the largest rack");
-  if (k.u64("traffic.fanin_class") >= uint64_t(k.i64("chip.n_queues")))
+  if (b.fanin_class >= uint64_t(k.i64("chip.n_queues")))
     k.refuse("traffic.fanin_class", "not a lossless class of the chip (chip.n_queues = " + k.text("chip.n_queues") + ")");
 }
 
@@ -289,7 +298,7 @@ uint64_t ideal_fct_ps(const Topology& t, const std::vector<double>& mmu_clock_gh
 // ------------------------------------------------------------------ one point
 
 nlohmann::ordered_json run_benchmark(const KeyStore& k, NetSetup& s, const BenchJob& j, const std::string& flows_csv) {
-  const Scheme scheme = j.scheme == "dsh" ? Scheme::DSH : Scheme::SIH;
+  const Scheme scheme = scheme_from_string(j.scheme);
   configure_run(s, k, scheme, j.cc);
   if (!j.buffer_mb.empty())  // Fig. 5: the chip's buffer for this point
     for (size_t sw = 0; sw < s.chips.size(); ++sw) {
@@ -314,12 +323,14 @@ nlohmann::ordered_json run_benchmark(const KeyStore& k, NetSetup& s, const Bench
 
   const SizeCdf cdf = SizeCdf::load(cdf_path(k, j.workload));
   const uint64_t pkt = s.fp.packet_bytes;
-  const bool whole = k.flag("traffic.whole_packets");
+  BenchKeys bk;
+  k.fill(bk);
+  const bool whole = bk.whole_packets;
   auto size_of = [&](uint64_t b) { return whole ? whole_packets(b, pkt) : b; };
   const double bg_mean = whole ? mean_whole_packets(cdf, pkt, j.seed) : cdf.mean_bytes();
-  const double bg_load = std::stod(j.load), fi_load = std::max(0.0, k.num("traffic.total_load") - bg_load);
-  const uint64_t fi_n = k.u64("traffic.fanin_senders"), fi_bytes = size_of(k.u64("traffic.fanin_bytes"));
-  const uint8_t fi_cls = uint8_t(k.u64("traffic.fanin_class"));
+  const double bg_load = std::stod(j.load), fi_load = std::max(0.0, bk.total_load - bg_load);
+  const uint64_t fi_n = bk.fanin_senders, fi_bytes = size_of(bk.fanin_bytes);
+  const uint8_t fi_cls = uint8_t(bk.fanin_class);
   std::vector<uint8_t> bg_classes;
   for (unsigned c = 0; c < unsigned(uint64_t(k.i64("chip.n_queues"))) && c < kControlClass; ++c)
     if (c != fi_cls) bg_classes.push_back(uint8_t(c));
@@ -330,9 +341,9 @@ nlohmann::ordered_json run_benchmark(const KeyStore& k, NetSetup& s, const Bench
     cap_gbps += t.ports(t.host_node(int(h)))[0].gbps;
     hosts.push_back(int(h));
   }
-  const uint64_t end_ps = uint64_t(k.num("bench.duration_ms") * 1e9);
-  const uint64_t stop_ps = end_ps + uint64_t(k.num("bench.drain_ms") * 1e9);
-  const auto edges = bucket_edges(k);
+  const uint64_t end_ps = uint64_t(bk.duration_ms * 1e9);
+  const uint64_t stop_ps = end_ps + uint64_t(bk.drain_ms * 1e9);
+  const auto& edges = bk.size_buckets;
   const auto bnames = bucket_names(edges);
   auto bucket_of = [&](uint64_t bytes) {
     size_t i = 0;
@@ -690,18 +701,21 @@ int write_benchmark_outputs(const KeyStore& k, const NetSetup& s, const std::vec
   j["kind"] = "benchmark";
   j["backend"] = k.text("run.backend");
   j["rtl_switches"] = k.list("net.rtl_switches");
-  j["topology"] = {{"generate", k.text("net.generate")}, {"switches", t.n_switches()}, {"hosts", t.n_hosts()}};
-  if (k.text("net.generate") == "leaf-spine")
-    j["topology"].update({{"leaves", k.u64("net.leaves")}, {"spines", k.u64("net.spines")},
-                          {"hosts_per_leaf", k.u64("net.hosts_per_leaf")}});
-  if (k.text("net.generate") == "fat-tree") j["topology"]["k"] = k.u64("net.fat_tree_k");
-  j["traffic"] = {{"total_load", k.num("traffic.total_load")},
+  NetKeys n;
+  k.fill(n);
+  BenchKeys b;
+  k.fill(b);
+  j["topology"] = {{"generate", n.generate}, {"switches", t.n_switches()}, {"hosts", t.n_hosts()}};
+  if (n.generate == "leaf-spine")
+    j["topology"].update({{"leaves", n.leaves}, {"spines", n.spines}, {"hosts_per_leaf", n.hosts_per_leaf}});
+  if (n.generate == "fat-tree") j["topology"]["k"] = n.fat_tree_k;
+  j["traffic"] = {{"total_load", b.total_load},
                   {"background_loads", loads},
-                  {"fanin_senders", k.u64("traffic.fanin_senders")},
-                  {"fanin_bytes", k.u64("traffic.fanin_bytes")},
-                  {"fanin_class", k.u64("traffic.fanin_class")}};
-  j["duration_ms"] = k.num("bench.duration_ms");
-  j["drain_ms"] = k.num("bench.drain_ms");
+                  {"fanin_senders", b.fanin_senders},
+                  {"fanin_bytes", b.fanin_bytes},
+                  {"fanin_class", b.fanin_class}};
+  j["duration_ms"] = b.duration_ms;
+  j["drain_ms"] = b.drain_ms;
   j["seeds"] = seeds;
   j["full"] = full;
   if (!full)
@@ -711,7 +725,7 @@ int write_benchmark_outputs(const KeyStore& k, const NetSetup& s, const std::vec
   j["paper"] = {{"fig14_max_reduction_pct",
                  {{"dcqcn", {{"background", 10.1}, {"fanin", 43.3}}}, {"powertcp", {{"background", 31.1}, {"fanin", 57.7}}}}},
                 {"fig5", "average FCT with a 14 MB buffer 78.1 % above 30 MB (PowerTCP, web search, load 0.9)"}};
-  const auto bnames = bucket_names(bucket_edges(k));
+  const auto bnames = bucket_names(b.size_buckets);
   uint64_t drops = 0;
   for (const auto& [kk, c] : cells) {
     std::vector<std::string> f;
@@ -892,8 +906,9 @@ int benchmark_main(const KeyStore& k, const NetSweepOptions& o, bool plot, const
   NetSetup s = build_setup(k);
   const auto seeds = seeds_of(k, full ? "bench.full_seeds" : "bench.seeds");
   const auto loads = real_items(k, full ? "bench.full_background_load" : "traffic.background_load", 0, 1);
-  const auto workloads = unique_items(full && !k.list("bench.full_workloads").empty() ? k.list("bench.full_workloads")
-                                                                                  : k.list("traffic.workload"));
+  BenchKeys b;
+  k.fill(b);
+  const auto workloads = unique_items(full && !b.full_workloads.empty() ? b.full_workloads : b.workloads);
   std::vector<std::string> buffers = real_items(k, "bench.buffer_mb", 0, 1e4);
   const bool buffer_coord = !buffers.empty();
   if (!buffer_coord) buffers.push_back("");

@@ -37,6 +37,17 @@
 
 namespace dsh::net {
 
+// The benchmark's own keys, each filled by its declaration.
+struct BenchKeys {
+  std::vector<std::string> workloads, full_workloads;  // traffic.workload, bench.full_workloads
+  double total_load = 0;
+  unsigned fanin_class = 0;
+  uint64_t fanin_senders = 0, fanin_bytes = 0;
+  bool whole_packets = true;
+  double duration_ms = 0, drain_ms = 0;
+  std::vector<uint64_t> size_buckets;  // upper edges, bytes
+};
+
 void declare_benchmark_keys(KeyStore& k);
 // Every traffic and bench key against the topology, before any run.
 void validate_benchmark(const KeyStore& k, const NetSetup& s);

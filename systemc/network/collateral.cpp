@@ -21,25 +21,31 @@ namespace dsh::net {
 
 void declare_collateral_keys(KeyStore& k) {
   declare_network_keys(k);
-  k.declare(uint_key("traffic.class", 0, 6, "0", "lossless class of every data flow (one class, as the paper)"));
-  k.declare(list_key("traffic.long_flows", "H0>R0,H1>R1",
-                     "long-lived flows SRC>DST; the first is F0 (innocent), the second F1"));
-  k.declare(list_key("traffic.fanin_srcs", "H2..H25", "fan-in senders",
-                     [](const std::string& v) { expand_list(v, "traffic.fanin_srcs"); }));
-  k.declare(text_key("traffic.fanin_dst", "R1", "fan-in receiver"));
-  k.declare(uint_key("traffic.fanin_bytes", 1, uint64_t(1) << 40, "65536", "bytes per fan-in flow (64 KB)"));
-  k.declare(real_key("traffic.trigger_gbps", 0, 1e5, false, "45",
-                     "the fan-in starts once F0 and F1 each carried this in every bin of the trigger window"));
-  k.declare(real_key("traffic.trigger_window_us", 0, 1e7, false, "100",
-                     "the window the trigger rate must hold in; with DCQCN neither long flow may have had a CNP in it "
-                     "(steady sending rate)"));
-  k.declare(real_key("traffic.settle_us", 0, 1e7, false, "100", "earliest fan-in start"));
-  k.declare(real_key("traffic.fanin_latest_us", 0, 1e7, false, "2000",
-                     "the fan-in starts here at the latest (reported as not triggered)"));
-  k.declare(real_key("traffic.bin_us", 0.1, 1e4, false, "10", "throughput bin"));
-  k.declare(real_key("traffic.before_us", 1, 1e7, false, "100", "'before the fan-in' = this long before its start"));
-  k.declare(real_key("traffic.tail_us", 0, 1e7, false, "100", "simulated after the last fan-in flow completed"));
-  k.declare(real_key("traffic.max_run_us", 1, 1e7, false, "5000", "a run stops here at the latest"));
+  using C = CollateralKeys;
+  k.bind(uint_key("traffic.class", 0, 6, "0", "lossless class of every data flow (one class, as the paper)"), &C::cls);
+  k.bind(list_key("traffic.long_flows", "H0>R0,H1>R1", "long-lived flows SRC>DST; the first is F0 (innocent), the second F1"),
+         &C::long_flows);
+  k.bind(list_key("traffic.fanin_srcs", "H2..H25", "fan-in senders",
+                  [](const std::string& v) { expand_list(v, "traffic.fanin_srcs"); }),
+         &C::fanin_srcs);
+  k.bind(text_key("traffic.fanin_dst", "R1", "fan-in receiver"), &C::fanin_dst);
+  k.bind(uint_key("traffic.fanin_bytes", 1, uint64_t(1) << 40, "65536", "bytes per fan-in flow (64 KB)"), &C::fanin_bytes);
+  k.bind(real_key("traffic.trigger_gbps", 0, 1e5, false, "45",
+                  "the fan-in starts once F0 and F1 each carried this in every bin of the trigger window"),
+         &C::trigger_gbps);
+  k.bind(real_key("traffic.trigger_window_us", 0, 1e7, false, "100",
+                  "the window the trigger rate must hold in; with DCQCN neither long flow may have had a CNP in it "
+                  "(steady sending rate)"),
+         &C::trigger_window_us);
+  k.bind(real_key("traffic.settle_us", 0, 1e7, false, "100", "earliest fan-in start"), &C::settle_us);
+  k.bind(real_key("traffic.fanin_latest_us", 0, 1e7, false, "2000",
+                  "the fan-in starts here at the latest (reported as not triggered)"),
+         &C::fanin_latest_us);
+  k.bind(real_key("traffic.bin_us", 0.1, 1e4, false, "10", "throughput bin"), &C::bin_us);
+  k.bind(real_key("traffic.before_us", 1, 1e7, false, "100", "'before the fan-in' = this long before its start"),
+         &C::before_us);
+  k.bind(real_key("traffic.tail_us", 0, 1e7, false, "100", "simulated after the last fan-in flow completed"), &C::tail_us);
+  k.bind(real_key("traffic.max_run_us", 1, 1e7, false, "5000", "a run stops here at the latest"), &C::max_run_us);
 }
 
 namespace {
@@ -69,7 +75,9 @@ uint64_t sum_us(const std::vector<uint64_t>& v, long a, long b) {
 
 void validate_collateral(const KeyStore& k, const NetSetup& s) {
   const Topology& t = *s.topo;
-  const auto longs = k.list("traffic.long_flows");
+  CollateralKeys c;
+  k.fill(c);
+  const auto& longs = c.long_flows;
   if (longs.size() != 2) k.refuse("traffic.long_flows", "expected 2 flows (F0, F1), got " + std::to_string(longs.size()));
   for (const auto& x : longs) {
     try {
@@ -78,19 +86,19 @@ void validate_collateral(const KeyStore& k, const NetSetup& s) {
       k.refuse("traffic.long_flows", quoted(x) + " is not SRC>DST of two hosts");
     }
   }
-  if (t.host(k.text("traffic.fanin_dst")) < 0) k.refuse("traffic.fanin_dst", "not a host of net.hosts");
-  if (k.list("traffic.fanin_srcs").empty()) k.refuse("traffic.fanin_srcs", "empty");
-  for (const auto& h : k.list("traffic.fanin_srcs"))
+  if (t.host(c.fanin_dst) < 0) k.refuse("traffic.fanin_dst", "not a host of net.hosts");
+  if (c.fanin_srcs.empty()) k.refuse("traffic.fanin_srcs", "empty");
+  for (const auto& h : c.fanin_srcs)
     if (t.host(h) < 0) k.refuse("traffic.fanin_srcs", quoted(h) + " is not a host of net.hosts");
-  const double settle = k.num("traffic.settle_us"), latest = k.num("traffic.fanin_latest_us");
-  if (latest < settle) k.refuse("traffic.fanin_latest_us", "below traffic.settle_us = " + k.text("traffic.settle_us"));
-  if (k.num("traffic.max_run_us") <= latest)
+  if (c.fanin_latest_us < c.settle_us)
+    k.refuse("traffic.fanin_latest_us", "below traffic.settle_us = " + k.text("traffic.settle_us"));
+  if (c.max_run_us <= c.fanin_latest_us)
     k.refuse("traffic.max_run_us", "must be above traffic.fanin_latest_us = " + k.text("traffic.fanin_latest_us"));
 }
 
 CollateralRun run_collateral(const KeyStore& k, NetSetup& s, Scheme scheme, const std::string& cc) {
   CollateralRun r;
-  r.scheme = scheme == Scheme::DSH ? "dsh" : "sih";
+  r.scheme = lower_name(scheme);
   r.cc = cc;
   configure_run(s, k, scheme, cc);
   const Topology& t = *s.topo;
@@ -99,41 +107,43 @@ CollateralRun run_collateral(const KeyStore& k, NetSetup& s, Scheme scheme, cons
   Fabric fab(t, s.chips, s.fp);
   std::unique_ptr<tlmnet::Netlist> netlist;
   if (s.kernel == Kernel::SystemC) netlist = std::make_unique<tlmnet::Netlist>(fab);
-  const uint8_t cls = uint8_t(k.u64("traffic.class"));
-  const auto longs = k.list("traffic.long_flows");
+  CollateralKeys c;
+  k.fill(c);
+  const uint8_t cls = uint8_t(c.cls);
+  const auto& longs = c.long_flows;
   if (longs.size() != 2) throw ConfigError("traffic.long_flows: expected 2 flows (F0, F1), got " + std::to_string(longs.size()));
   std::vector<int32_t> lf;
   for (const auto& x : longs) {
     const FlowEnds e = parse_flow(t, x, "traffic.long_flows");
     lf.push_back(fab.add_flow(uint32_t(e.src), uint32_t(e.dst), cls, 0, 0, 0));
   }
-  const int dst = t.host(k.text("traffic.fanin_dst"));
-  if (dst < 0) throw ConfigError("traffic.fanin_dst: " + quoted(k.text("traffic.fanin_dst")) + " is not a host");
-  const uint64_t fanin_bytes = k.u64("traffic.fanin_bytes");
+  const int dst = t.host(c.fanin_dst);
+  if (dst < 0) throw ConfigError("traffic.fanin_dst: " + dsh::quoted(c.fanin_dst) + " is not a host");
+  const uint64_t fanin_bytes = c.fanin_bytes;
   std::vector<int32_t> fan;
-  for (const auto& h : k.list("traffic.fanin_srcs")) {
+  for (const auto& h : c.fanin_srcs) {
     const int src = t.host(h);
     if (src < 0) throw ConfigError("traffic.fanin_srcs: " + quoted(h) + " is not a host");
     fan.push_back(fab.add_flow(uint32_t(src), uint32_t(dst), cls, fanin_bytes, Fabric::kNever, 1));
   }
   if (fan.empty()) throw ConfigError("traffic.fanin_srcs: empty");
-  const double bin_us = k.num("traffic.bin_us"), trigger = k.num("traffic.trigger_gbps");
-  const double settle_us = k.num("traffic.settle_us"), latest_us = k.num("traffic.fanin_latest_us");
-  const double tail_us = k.num("traffic.tail_us"), max_us = k.num("traffic.max_run_us");
+  const double bin_us = c.bin_us, trigger = c.trigger_gbps;
+  const double settle_us = c.settle_us, latest_us = c.fanin_latest_us;
+  const double tail_us = c.tail_us, max_us = c.max_run_us;
   if (latest_us < settle_us) throw ConfigError("traffic.fanin_latest_us: below traffic.settle_us");
   const uint64_t bin_ps = uint64_t(bin_us * 1e6);
 
   const size_t n_us = size_t(max_us) + 2;
-  r.f0_us.assign(n_us, 0);
-  r.f1_us.assign(n_us, 0);
-  r.fanin_us.assign(n_us, 0);
+  r.f0_bytes_per_us.assign(n_us, 0);
+  r.f1_bytes_per_us.assign(n_us, 0);
+  r.fanin_bytes_per_us.assign(n_us, 0);
   EventQueue& ev = fab.events();
   fab.on_deliver = [&](int32_t f, uint32_t bytes) {
     const size_t us = size_t(ev.now() / 1000000);
     if (us >= n_us) return;
-    if (f == lf[0]) r.f0_us[us] += bytes;
-    else if (f == lf[1]) r.f1_us[us] += bytes;
-    else r.fanin_us[us] += bytes;
+    if (f == lf[0]) r.f0_bytes_per_us[us] += bytes;
+    else if (f == lf[1]) r.f1_bytes_per_us[us] += bytes;
+    else r.fanin_bytes_per_us[us] += bytes;
   };
   size_t fan_done = 0;
   uint64_t start_ps = 0, end_ps = 0;
@@ -145,13 +155,13 @@ CollateralRun run_collateral(const KeyStore& k, NetSetup& s, Scheme scheme, cons
   };
   // Every bin from settle_us: start the fan-in once both long flows carried
   // the trigger rate over the last bin (delivered bytes at their receivers).
-  const uint64_t window_ps = uint64_t(k.num("traffic.trigger_window_us") * 1e6);
+  const uint64_t window_ps = uint64_t(c.trigger_window_us * 1e6);
   std::function<void()> check = [&] {
     const uint64_t now = ev.now();
     bool both = true;
     for (uint64_t e = now; e + window_ps > now && e >= bin_ps && both; e -= bin_ps) {
       const long b = long(e / 1000000), a = long((e - bin_ps) / 1000000);
-      both = gbps(sum_us(r.f0_us, a, b), double(b - a)) >= trigger && gbps(sum_us(r.f1_us, a, b), double(b - a)) >= trigger;
+      both = gbps(sum_us(r.f0_bytes_per_us, a, b), double(b - a)) >= trigger && gbps(sum_us(r.f1_bytes_per_us, a, b), double(b - a)) >= trigger;
     }
     for (int32_t f : lf) {
       const uint64_t got = fab.flows()[f].cnp_rx_ps;
@@ -181,7 +191,7 @@ CollateralRun run_collateral(const KeyStore& k, NetSetup& s, Scheme scheme, cons
     }
   }
   r.lossless_drops = fab.lossless_drops();
-  r.forwarded = fab.forwarded();
+  r.packets_forwarded = fab.forwarded();
   r.reordered = fab.reordered();
   for (size_t sw = 0; sw < t.n_switches(); ++sw) {
     r.pause_frames.push_back(fab.stats(int(sw)).pause_frames);
@@ -192,72 +202,17 @@ CollateralRun run_collateral(const KeyStore& k, NetSetup& s, Scheme scheme, cons
   if (r.fanin_done) {
     // Microsecond resolution: the window [start, end) rounded outwards.
     const long a = long(start_ps / 1000000), b = long((end_ps + 999999) / 1000000);
-    r.f0_mean_during = gbps(sum_us(r.f0_us, a, b), double(b - a));
+    r.f0_mean_during = gbps(sum_us(r.f0_bytes_per_us, a, b), double(b - a));
     const long bl = std::max(1L, long(bin_us));
     double mn = 1e300;
-    for (long x = a; x < b; x += bl) mn = std::min(mn, gbps(sum_us(r.f0_us, x, std::min(b, x + bl)), double(std::min(b, x + bl) - x)));
+    for (long x = a; x < b; x += bl) mn = std::min(mn, gbps(sum_us(r.f0_bytes_per_us, x, std::min(b, x + bl)), double(std::min(b, x + bl) - x)));
     r.f0_min_during = mn;
-    const long before = long(k.num("traffic.before_us"));
-    r.f0_mean_before = gbps(sum_us(r.f0_us, std::max(0L, a - before), a), double(a - std::max(0L, a - before)));
+    const long before = long(c.before_us);
+    r.f0_mean_before = gbps(sum_us(r.f0_bytes_per_us, std::max(0L, a - before), a), double(a - std::max(0L, a - before)));
   }
   return r;
 }
 
-namespace {
-
-// A run as a point's metrics, and back (the per-microsecond byte counts too:
-// the CSV and the plot are made from them).
-nlohmann::ordered_json to_json(const CollateralRun& r) {
-  return {{"scheme", r.scheme},
-          {"cc", r.cc},
-          {"triggered", r.triggered},
-          {"fanin_done", r.fanin_done},
-          {"fanin_start_us", r.fanin_start_us},
-          {"fanin_end_us", r.fanin_end_us},
-          {"f0_mean_during", r.f0_mean_during},
-          {"f0_min_during", r.f0_min_during},
-          {"f0_mean_before", r.f0_mean_before},
-          {"lossless_drops", r.lossless_drops},
-          {"packets_forwarded", r.forwarded},
-          {"reordered", r.reordered},
-          {"pause_frames", r.pause_frames},
-          {"ecn_marks", r.ecn_marks},
-          {"sim_us", r.sim_us},
-          {"wall_s", r.wall_s},
-          {"cpu_s", r.cpu_s},
-          {"error", r.error},
-          {"f0_bytes_per_us", r.f0_us},
-          {"f1_bytes_per_us", r.f1_us},
-          {"fanin_bytes_per_us", r.fanin_us}};
-}
-
-CollateralRun from_json(const nlohmann::json& j) {
-  CollateralRun r;
-  r.scheme = j.at("scheme");
-  r.cc = j.at("cc");
-  r.triggered = j.at("triggered");
-  r.fanin_done = j.at("fanin_done");
-  r.fanin_start_us = j.at("fanin_start_us");
-  r.fanin_end_us = j.at("fanin_end_us");
-  r.f0_mean_during = j.at("f0_mean_during");
-  r.f0_min_during = j.at("f0_min_during");
-  r.f0_mean_before = j.at("f0_mean_before");
-  r.lossless_drops = j.at("lossless_drops");
-  r.forwarded = j.at("packets_forwarded");
-  r.reordered = j.at("reordered");
-  r.pause_frames = j.at("pause_frames").get<std::vector<uint64_t>>();
-  r.ecn_marks = j.at("ecn_marks").get<std::vector<uint64_t>>();
-  r.sim_us = j.at("sim_us");
-  r.wall_s = j.at("wall_s");
-  r.cpu_s = j.at("cpu_s");
-  r.error = j.at("error");
-  r.f0_us = j.at("f0_bytes_per_us").get<std::vector<uint64_t>>();
-  r.f1_us = j.at("f1_bytes_per_us").get<std::vector<uint64_t>>();
-  r.fanin_us = j.at("fanin_bytes_per_us").get<std::vector<uint64_t>>();
-  return r;
-}
-
-}  // namespace
 
 int collateral_main(const KeyStore& k, const NetSweepOptions& o, bool plot, const std::string& python,
                     const std::string& plot_script, bool reproducible) {
@@ -276,16 +231,16 @@ int collateral_main(const KeyStore& k, const NetSweepOptions& o, bool plot, cons
         [&]() -> std::optional<PoolTask> {
           if (next == todo.size()) return std::nullopt;
           const NetPoint& pt = sw.points[todo[next++]];
-          const Scheme scheme = pt.scheme == "dsh" ? Scheme::DSH : Scheme::SIH;
+          const Scheme scheme = scheme_from_string(pt.scheme);
           return PoolTask{[&k, &s, scheme, pt] {
                             try {
-                              return to_json(run_collateral(k, s, scheme, pt.cc)).dump();
+                              return nlohmann::ordered_json(run_collateral(k, s, scheme, pt.cc)).dump();
                             } catch (const std::exception& e) {
                               CollateralRun r;
                               r.scheme = pt.scheme;
                               r.cc = pt.cc;
                               r.error = e.what();
-                              return to_json(r).dump();
+                              return nlohmann::ordered_json(r).dump();
                             }
                           },
                           ""};
@@ -295,7 +250,7 @@ int collateral_main(const KeyStore& k, const NetSweepOptions& o, bool plot, cons
           const NetPoint& pt = sw.points[i];
           CollateralRun r;
           try {
-            r = from_json(nlohmann::json::parse(out));
+            r = nlohmann::json::parse(out).get<CollateralRun>();
           } catch (...) {
             r.scheme = pt.scheme;
             r.cc = pt.cc;
@@ -310,10 +265,10 @@ int collateral_main(const KeyStore& k, const NetSweepOptions& o, bool plot, cons
           std::fprintf(stderr, "; ECN marks: ");
           for (auto n : r.ecn_marks) std::fprintf(stderr, "%llu ", (unsigned long long)n);
           std::fprintf(stderr, "; %llu packets forwarded in %.2f s wall (%.2f M/s), %.0f us simulated%s%s\n",
-                       (unsigned long long)r.forwarded, r.wall_s, double(r.forwarded) / r.wall_s / 1e6, r.sim_us,
+                       (unsigned long long)r.packets_forwarded, r.wall_s, double(r.packets_forwarded) / r.wall_s / 1e6, r.sim_us,
                        r.triggered ? "" : "; the long flows never reached traffic.trigger_gbps",
                        r.error.empty() ? "" : ("; ERROR " + r.error).c_str());
-          done(i, to_json(r), r.error);
+          done(i, nlohmann::ordered_json(r), r.error);
           return true;
         });
   };
@@ -323,7 +278,7 @@ int collateral_main(const KeyStore& k, const NetSweepOptions& o, bool plot, cons
   };
   sw.write_outputs = [&](const std::vector<nlohmann::json>& ms) {
     std::vector<CollateralRun> runs;
-    for (const auto& m : ms) runs.push_back(from_json(m));
+    for (const auto& m : ms) runs.push_back(m.get<CollateralRun>());
     return write_collateral_outputs(k, s, runs, o.out_dir, plot, python, plot_script, reproducible);
   };
   return run_net_sweep(sw, o);
@@ -332,19 +287,21 @@ int collateral_main(const KeyStore& k, const NetSweepOptions& o, bool plot, cons
 int write_collateral_outputs(const KeyStore& k, const NetSetup& s, const std::vector<CollateralRun>& runs,
                              const std::string& out_dir, bool plot, const std::string& python,
                              const std::string& plot_script, bool reproducible) {
-  const double bin_us = k.num("traffic.bin_us");
+  CollateralKeys c;
+  k.fill(c);
+  const double bin_us = c.bin_us;
   // throughput.csv: per run, 10 us bins from before_us ahead of the fan-in to the end.
   std::ostringstream csv;
   csv << "scheme,cc,t_us,f0_gbps,f1_gbps,fanin_gbps\n";
   for (const auto& r : runs) {
     const long bl = std::max(1L, long(bin_us));
-    const long a0 = long(r.fanin_start_us) - long(k.num("traffic.before_us"));
+    const long a0 = long(r.fanin_start_us) - long(c.before_us);
     const long end = long(r.sim_us);
     for (long x = std::max(0L, a0 - (a0 % bl + bl) % bl); x + bl <= end; x += bl) {
       char b[200];
       std::snprintf(b, sizeof b, "%s,%s,%.1f,%.3f,%.3f,%.3f\n", r.scheme.c_str(), r.cc.c_str(), double(x) - r.fanin_start_us,
-                    gbps(sum_us(r.f0_us, x, x + bl), double(bl)), gbps(sum_us(r.f1_us, x, x + bl), double(bl)),
-                    gbps(sum_us(r.fanin_us, x, x + bl), double(bl)));
+                    gbps(sum_us(r.f0_bytes_per_us, x, x + bl), double(bl)), gbps(sum_us(r.f1_bytes_per_us, x, x + bl), double(bl)),
+                    gbps(sum_us(r.fanin_bytes_per_us, x, x + bl), double(bl)));
       csv << b;
     }
   }
@@ -367,7 +324,7 @@ int write_collateral_outputs(const KeyStore& k, const NetSetup& s, const std::ve
     x["fanin_completed"] = r.fanin_done;
     x["triggered_at_trigger_gbps"] = r.triggered;
     x["pause_frames_per_switch"] = r.pause_frames;
-    x["packets_forwarded"] = r.forwarded;
+    x["packets_forwarded"] = r.packets_forwarded;
     x["reordered_packets"] = r.reordered;
     x["sim_us"] = r.sim_us;
     x["wall_s"] = r.wall_s;
@@ -376,7 +333,7 @@ int write_collateral_outputs(const KeyStore& k, const NetSetup& s, const std::ve
     if (!r.error.empty()) x["error"] = r.error;
     x["lockstep_mismatch"] = dsh::is_lockstep_report(r.error);
     j["results"][r.scheme][r.cc] = x;
-    fwd += r.forwarded;
+    fwd += r.packets_forwarded;
     drops += r.lossless_drops;
     wall += r.wall_s;
     cpu += r.cpu_s;
@@ -430,7 +387,7 @@ int write_collateral_outputs(const KeyStore& k, const NetSetup& s, const std::ve
   if (plot) {
     // The plot's y-axis ends a little above F0's own link rate (its sender's NIC).
     const Topology& t = *s.topo;
-    const FlowEnds f0 = parse_flow(t, k.list("traffic.long_flows").at(0), "traffic.long_flows");
+    const FlowEnds f0 = parse_flow(t, c.long_flows.at(0), "traffic.long_flows");
     char rate[32];
     std::snprintf(rate, sizeof rate, "%g", t.ports(t.host_node(f0.src)).at(0).gbps);
     plot_net(python, plot_script, "'" + out_dir + "/throughput.csv' '" + out_dir + "/collateral.png' " + rate);

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "net_setup.h"
+#include "json_record.h"
 #include "net_setup.h"
 
 namespace dsh::net {
@@ -17,6 +17,16 @@ void declare_collateral_keys(KeyStore& k);
 // Every traffic key, before any run (throws ConfigError naming the key).
 void validate_collateral(const KeyStore& k, const NetSetup& s);
 
+// S2's own keys, each filled by its declaration (declare_collateral_keys).
+struct CollateralKeys {
+  unsigned cls = 0;  // traffic.class
+  std::vector<std::string> long_flows, fanin_srcs;
+  std::string fanin_dst;
+  uint64_t fanin_bytes = 0;
+  double trigger_gbps = 0, trigger_window_us = 0, settle_us = 0, fanin_latest_us = 0;
+  double bin_us = 0, before_us = 0, tail_us = 0, max_run_us = 0;
+};
+
 struct CollateralRun {
   std::string scheme, cc;
   std::string error;            // a lockstep mismatch, an MMU error, a routing hole
@@ -24,12 +34,17 @@ struct CollateralRun {
   bool fanin_done = false;
   double fanin_start_us = 0, fanin_end_us = 0;
   double f0_mean_during = 0, f0_min_during = 0, f0_mean_before = 0;
-  uint64_t lossless_drops = 0, forwarded = 0, reordered = 0;
+  uint64_t lossless_drops = 0, packets_forwarded = 0, reordered = 0;
   std::vector<uint64_t> pause_frames, ecn_marks;  // per switch
   double sim_us = 0, wall_s = 0, cpu_s = 0;
   // Delivered bytes per microsecond from t = 0: F0, F1, the fan-in flows.
-  std::vector<uint64_t> f0_us, f1_us, fanin_us;
+  std::vector<uint64_t> f0_bytes_per_us, f1_bytes_per_us, fanin_bytes_per_us;
 };
+// A run as a point's metrics and back, in this order (the per-microsecond
+// byte counts too: the CSV and the plot are made from them).
+DSH_JSON_RECORD(CollateralRun, scheme, cc, triggered, fanin_done, fanin_start_us, fanin_end_us, f0_mean_during,
+                f0_min_during, f0_mean_before, lossless_drops, packets_forwarded, reordered, pause_frames, ecn_marks,
+                sim_us, wall_s, cpu_s, error, f0_bytes_per_us, f1_bytes_per_us, fanin_bytes_per_us)
 
 CollateralRun run_collateral(const KeyStore& k, NetSetup& s, Scheme scheme, const std::string& cc);
 

@@ -27,15 +27,17 @@ namespace dsh::net {
 
 void declare_deadlock_keys(KeyStore& k) {
   declare_network_keys(k);
-  k.declare(uint_key("traffic.class", 0, 6, "0", "lossless class of every flow"));
-  k.declare(list_key("traffic.pairs", "L0>L3,L3>L0,L1>L2,L2>L1", "fan-in leaf pairs SRC_LEAF>DST_LEAF"));
-  k.declare(uint_key("traffic.fanin_min", 1, 1000, "1", "senders per burst, at least"));
-  k.declare(uint_key("traffic.fanin_max", 1, 1000, "15", "senders per burst, at most (uniform)"));
+  using D = DeadlockKeys;
+  k.bind(uint_key("traffic.class", 0, 6, "0", "lossless class of every flow"), &D::cls);
+  k.bind(list_key("traffic.pairs", "L0>L3,L3>L0,L1>L2,L2>L1", "fan-in leaf pairs SRC_LEAF>DST_LEAF"), &D::pairs);
+  k.bind(uint_key("traffic.fanin_min", 1, 1000, "1", "senders per burst, at least"), &D::fanin_min);
+  k.bind(uint_key("traffic.fanin_max", 1, 1000, "15", "senders per burst, at most (uniform)"), &D::fanin_max);
   k.declare(text_key("traffic.cdf", "../data/hadoop.cdf", "flow-size CDF file (relative to the scenario file)"));
-  k.declare(choice_key("traffic.load_unit", {"receiver", "leaf"}, "receiver",
-                       "what traffic.load is a fraction of: receiver = the downlink of the one host each leaf pair "
-                       "sends to (drawn per pair and seed; every burst goes to it); leaf = the destination leaf's "
-                       "downlinks together (each burst to a host of the leaf drawn per burst)"));
+  k.bind(choice_key("traffic.load_unit", {"receiver", "leaf"}, "receiver",
+                    "what traffic.load is a fraction of: receiver = the downlink of the one host each leaf pair "
+                    "sends to (drawn per pair and seed; every burst goes to it); leaf = the destination leaf's "
+                    "downlinks together (each burst to a host of the leaf drawn per burst)"),
+         &D::per_receiver, [](const std::string& v) { return v == "receiver"; });
   k.declare(list_key("traffic.load", "0.5",
                      "offered load of each leaf pair, a fraction of traffic.load_unit's capacity, each in (0, 1]; "
                      "a list runs each (a point coordinate)",
@@ -44,8 +46,9 @@ void declare_deadlock_keys(KeyStore& k) {
                        if (items.empty()) throw ConfigError("traffic.load = " + quoted(v) + ": empty");
                        for (const auto& x : items) parse_real("traffic.load", x, 0, 1, true);
                      }));
-  k.declare(bool_key("traffic.whole_packets", "true",
-                     "round every flow up to whole packets: the headroom (spec §1.3) counts cells of full packets"));
+  k.bind(bool_key("traffic.whole_packets", "true",
+                  "round every flow up to whole packets: the headroom (spec §1.3) counts cells of full packets"),
+         &D::whole_packets);
   const auto seeds = [](const std::string& key) {
     return [key](const std::string& v) {
       for (const auto& x : expand_list(v, key)) parse_uint(key, x, 0, ~uint64_t(0) >> 11);
@@ -54,13 +57,16 @@ void declare_deadlock_keys(KeyStore& k) {
   };
   k.declare(list_key("deadlock.seeds", "1..8", "seeds of the default run (one run per scheme, cc, load and seed)",
                      seeds("deadlock.seeds")));
-  k.declare(real_key("deadlock.duration_ms", 0, 1e6, true, "100", "simulated time of a default run (the paper: 100 ms)"));
+  k.bind(real_key("deadlock.duration_ms", 0, 1e6, true, "100", "simulated time of a default run (the paper: 100 ms)"),
+         &D::duration_ms);
   k.declare(list_key("deadlock.full_seeds", "1..100", "seeds with --full (the paper: 100 runs)",
                      seeds("deadlock.full_seeds")));
-  k.declare(real_key("deadlock.full_duration_ms", 0, 1e6, true, "100", "duration with --full (the paper: 100 ms)"));
-  k.declare(real_key("deadlock.still_us", 1, 1e7, false, "1000",
-                     "a cycle of paused links counts as deadlocked once none moved for this"));
-  k.declare(real_key("deadlock.check_us", 1, 1e7, false, "50", "detector period"));
+  k.bind(real_key("deadlock.full_duration_ms", 0, 1e6, true, "100", "duration with --full (the paper: 100 ms)"),
+         &D::full_duration_ms);
+  k.bind(real_key("deadlock.still_us", 1, 1e7, false, "1000",
+                  "a cycle of paused links counts as deadlocked once none moved for this"),
+         &D::still_us);
+  k.bind(real_key("deadlock.check_us", 1, 1e7, false, "50", "detector period"), &D::check_us);
 }
 
 namespace {
@@ -105,9 +111,11 @@ void validate_deadlock(const KeyStore& k, const NetSetup& s) {
   } catch (const InputError& e) {
     k.refuse("traffic.cdf", e.what());
   }
-  const uint64_t nmin = k.u64("traffic.fanin_min"), nmax = k.u64("traffic.fanin_max");
+  DeadlockKeys d;
+  k.fill(d);
+  const uint64_t nmin = d.fanin_min, nmax = d.fanin_max;
   if (nmax < nmin) k.refuse("traffic.fanin_max", "below traffic.fanin_min = " + k.text("traffic.fanin_min"));
-  const auto pairs = k.list("traffic.pairs");
+  const auto& pairs = d.pairs;
   if (pairs.empty()) k.refuse("traffic.pairs", "empty");
   for (const auto& pair : pairs) {
     const auto [a, b] = leaf_pair(t, pair);
@@ -119,7 +127,9 @@ void validate_deadlock(const KeyStore& k, const NetSetup& s) {
 }
 
 OfferedLoad offered_load(const KeyStore& k, const Topology& t, double load) {
-  const bool per_receiver = k.text("traffic.load_unit") == "receiver";
+  DeadlockKeys d;
+  k.fill(d);
+  const bool per_receiver = d.per_receiver;
   // Expected Gb/s per link direction [node][port]: each pair's rate split
   // evenly over the ECMP candidates at every switch (a fair hash over many
   // flows). Every host of a leaf is reached through the same switches, so
@@ -127,7 +137,7 @@ OfferedLoad offered_load(const KeyStore& k, const Topology& t, double load) {
   // host of the destination leaf takes its share.
   std::vector<std::vector<double>> gbps(t.n_nodes());
   for (size_t n = 0; n < t.n_nodes(); ++n) gbps[n].assign(t.ports(int(n)).size(), 0);
-  for (const auto& pair : k.list("traffic.pairs")) {
+  for (const auto& pair : d.pairs) {
     const auto [a, b] = leaf_pair(t, pair);
     const auto dst = hosts_of(t, b);
     if (a < 0 || dst.empty()) continue;
@@ -165,7 +175,7 @@ OfferedLoad offered_load(const KeyStore& k, const Topology& t, double load) {
 DeadlockRun run_deadlock(const KeyStore& k, NetSetup& s, Scheme scheme, const std::string& cc, uint64_t seed,
                          double duration_ms, double load) {
   DeadlockRun r;
-  r.scheme = scheme == Scheme::DSH ? "dsh" : "sih";
+  r.scheme = lower_name(scheme);
   r.cc = cc;
   r.seed = seed;
   r.load = load_text(load);
@@ -178,15 +188,17 @@ DeadlockRun run_deadlock(const KeyStore& k, NetSetup& s, Scheme scheme, const st
   std::unique_ptr<tlmnet::Netlist> netlist;  // run.kernel = systemc (each run is its own process)
   if (s.kernel == Kernel::SystemC) netlist = std::make_unique<tlmnet::Netlist>(fab);
   const SizeCdf cdf = SizeCdf::load(k.path("traffic.cdf"));
-  const uint8_t cls = uint8_t(k.u64("traffic.class"));
-  const uint64_t nmin = k.u64("traffic.fanin_min"), nmax = k.u64("traffic.fanin_max");
-  const bool per_receiver = k.text("traffic.load_unit") == "receiver";
+  DeadlockKeys d;
+  k.fill(d);
+  const uint8_t cls = uint8_t(d.cls);
+  const uint64_t nmin = d.fanin_min, nmax = d.fanin_max;
+  const bool per_receiver = d.per_receiver;
   const uint64_t end_ps = uint64_t(duration_ms * 1e9);
   // A port is lossless for the packet size its headroom was computed for
   // (spec §1.3: 1500 B packets of 6 cells); a shorter last packet wastes
   // more of its cells, so flows are rounded up to whole packets. The load
   // uses the mean of the rounded sizes (sampled once per run).
-  const bool whole = k.flag("traffic.whole_packets");
+  const bool whole = d.whole_packets;
   const uint64_t pkt = s.fp.packet_bytes;
   auto size_of = [&](uint64_t b) { return whole ? whole_packets(b, pkt) : b; };
   const double mean_size = whole ? mean_whole_packets(cdf, pkt, seed) : cdf.mean_bytes();
@@ -197,7 +209,7 @@ DeadlockRun run_deadlock(const KeyStore& k, NetSetup& s, Scheme scheme, const st
   };
   std::vector<Spec> specs;
   uint64_t pair_index = 0;
-  for (const auto& pair : k.list("traffic.pairs")) {
+  for (const auto& pair : d.pairs) {
     // One generator per pair: a run's first milliseconds are the same
     // whatever its duration (a short lockstep window repeats a long run's
     // start), and a seed's bursts are the same at every load but for their
@@ -230,8 +242,8 @@ DeadlockRun run_deadlock(const KeyStore& k, NetSetup& s, Scheme scheme, const st
   std::stable_sort(specs.begin(), specs.end(), [](const Spec& a, const Spec& b) { return a.at < b.at; });
   for (const Spec& f : specs) fab.add_flow(f.src, f.dst, cls, f.bytes, f.at, 1);
   r.flows = fab.flows().size();
-  const uint64_t still_ps = uint64_t(k.num("deadlock.still_us") * 1e6);
-  const uint64_t check_ps = uint64_t(k.num("deadlock.check_us") * 1e6);
+  const uint64_t still_ps = uint64_t(d.still_us * 1e6);
+  const uint64_t check_ps = uint64_t(d.check_us * 1e6);
   EventQueue& ev = fab.events();
   std::function<void()> check = [&] {
     std::vector<std::pair<int, int>> ids;
@@ -262,43 +274,13 @@ DeadlockRun run_deadlock(const KeyStore& k, NetSetup& s, Scheme scheme, const st
         r.error = e.what();
       }
   r.lossless_drops = fab.lossless_drops();
-  r.forwarded = fab.forwarded();
+  r.packets_forwarded = fab.forwarded();
   for (const auto& f : fab.flows()) r.flows_done += f.done;
   for (size_t sw = 0; sw < t.n_switches(); ++sw) r.pause_frames += fab.stats(int(sw)).pause_frames;
   return r;
 }
 
 namespace {
-
-nlohmann::ordered_json to_json(const DeadlockRun& r) {
-  return {{"scheme", r.scheme},   {"cc", r.cc},           {"load", r.load},         {"seed", r.seed},
-          {"deadlocked", r.deadlocked}, {"onset_ms", r.onset_ms}, {"detected_ms", r.detected_ms}, {"sim_ms", r.sim_ms},
-          {"cycle", r.cycle},     {"lossless_drops", r.lossless_drops}, {"packets_forwarded", r.forwarded},
-          {"flows", r.flows},     {"flows_done", r.flows_done}, {"pause_frames", r.pause_frames}, {"wall_s", r.wall_s},
-          {"cpu_s", r.cpu_s},     {"error", r.error}};
-}
-
-DeadlockRun from_json(const nlohmann::json& j) {
-  DeadlockRun r;
-  r.scheme = j.at("scheme");
-  r.cc = j.at("cc");
-  r.load = j.at("load");
-  r.seed = j.at("seed");
-  r.deadlocked = j.at("deadlocked");
-  r.onset_ms = j.at("onset_ms");
-  r.detected_ms = j.at("detected_ms");
-  r.sim_ms = j.at("sim_ms");
-  r.cycle = j.at("cycle");
-  r.lossless_drops = j.at("lossless_drops");
-  r.forwarded = j.at("packets_forwarded");
-  r.flows = j.at("flows");
-  r.flows_done = j.at("flows_done");
-  r.pause_frames = j.at("pause_frames");
-  r.wall_s = j.at("wall_s");
-  r.cpu_s = j.at("cpu_s");
-  r.error = j.at("error");
-  return r;
-}
 
 struct Job {
   std::string scheme, cc, load;
@@ -328,10 +310,10 @@ void run_all(const KeyStore& k, const std::vector<Job>& todo, unsigned jobs, dou
         return PoolTask{[&k, j, duration_ms, failed] {
                           try {
                             NetSetup s = build_setup(k);
-                            const Scheme sch = j.scheme == "dsh" ? Scheme::DSH : Scheme::SIH;
-                            return to_json(run_deadlock(k, s, sch, j.cc, j.seed, duration_ms, std::stod(j.load))).dump();
+                            const Scheme sch = scheme_from_string(j.scheme);
+                            return nlohmann::ordered_json(run_deadlock(k, s, sch, j.cc, j.seed, duration_ms, std::stod(j.load))).dump();
                           } catch (const std::exception& e) {
-                            return to_json(failed(j, e.what())).dump();
+                            return nlohmann::ordered_json(failed(j, e.what())).dump();
                           }
                         },
                         ""};
@@ -340,7 +322,7 @@ void run_all(const KeyStore& k, const std::vector<Job>& todo, unsigned jobs, dou
         const Job& j = todo[task];
         DeadlockRun r;
         try {
-          r = from_json(nlohmann::json::parse(out));
+          r = nlohmann::json::parse(out).get<DeadlockRun>();
         } catch (...) {
           r = failed(j, "run process ended without a result (status " + std::to_string(st) + ")");
         }
@@ -351,9 +333,9 @@ void run_all(const KeyStore& k, const std::vector<Job>& todo, unsigned jobs, dou
                      r.deadlocked ? (" formed at " + std::to_string(r.onset_ms) + " ms (" + r.cycle + ")").c_str() : "",
                      (unsigned long long)r.flows, (unsigned long long)r.flows_done, (unsigned long long)r.pause_frames,
                      (unsigned long long)r.lossless_drops, r.sim_ms, r.wall_s, r.cpu_s,
-                     r.cpu_s > 0 ? double(r.forwarded) / r.cpu_s / 1e6 : 0, r.error.empty() ? "" : "; ERROR ",
+                     r.cpu_s > 0 ? double(r.packets_forwarded) / r.cpu_s / 1e6 : 0, r.error.empty() ? "" : "; ERROR ",
                      r.error.c_str());
-        done(j.point, to_json(r), r.error);
+        done(j.point, nlohmann::ordered_json(r), r.error);
         return true;  // a failed run is reported in the outputs; the others go on
       });
 }
@@ -378,7 +360,9 @@ int deadlock_main(const KeyStore& k, const NetSweepOptions& o, bool plot, const 
   }
   if (seeds.empty()) throw ConfigError(seeds_key + ": empty");
   const auto loads = deadlock_loads(k);
-  const double duration_ms = k.num(full ? "deadlock.full_duration_ms" : "deadlock.duration_ms");
+  DeadlockKeys d;
+  k.fill(d);
+  const double duration_ms = full ? d.full_duration_ms : d.duration_ms;
   const unsigned jobs = unsigned(k.u64("run.jobs"));
   // A point is one run; its result depends on the duration, not on which
   // key gave it nor on the other seeds and loads.
@@ -412,7 +396,7 @@ int deadlock_main(const KeyStore& k, const NetSweepOptions& o, bool plot, const 
   };
   sw.write_outputs = [&](const std::vector<nlohmann::json>& ms) {
     std::vector<DeadlockRun> runs;
-    for (const auto& m : ms) runs.push_back(from_json(m));
+    for (const auto& m : ms) runs.push_back(m.get<DeadlockRun>());
     return write_deadlock_outputs(k, *s.topo, runs, seeds, duration_ms, o.out_dir, plot, python, plot_script,
                                   reproducible);
   };
@@ -439,7 +423,9 @@ int write_deadlock_outputs(const KeyStore& k, const Topology& topo, std::vector<
   j["routes"] = k.list("net.routes").empty() ? "ecmp" : "pinned";
   j["duration_ms"] = duration_ms;
   j["seeds"] = seeds;
-  j["still_us"] = k.num("deadlock.still_us");
+  DeadlockKeys d;
+  k.fill(d);
+  j["still_us"] = d.still_us;
   j["load_unit"] = unit;
   j["loads"] = loads;
   // The paper's Fig. 12: fraction of 100 runs of 100 ms that deadlocked.
@@ -457,7 +443,7 @@ int write_deadlock_outputs(const KeyStore& k, const Topology& topo, std::vector<
     std::snprintf(b, sizeof b, "%s,%s,%s,%llu,%d,%.4f,%.4f,%.4f,%llu,%llu,%llu,%llu,%llu,%s,", r.scheme.c_str(),
                   r.cc.c_str(), r.load.c_str(), (unsigned long long)r.seed, int(r.deadlocked), r.onset_ms, r.detected_ms,
                   r.sim_ms, (unsigned long long)r.lossless_drops, (unsigned long long)r.pause_frames,
-                  (unsigned long long)r.flows, (unsigned long long)r.flows_done, (unsigned long long)r.forwarded, times);
+                  (unsigned long long)r.flows, (unsigned long long)r.flows_done, (unsigned long long)r.packets_forwarded, times);
     std::string err = r.error;
     std::replace(err.begin(), err.end(), ',', ';');
     std::replace(err.begin(), err.end(), '\n', ' ');
@@ -474,7 +460,7 @@ int write_deadlock_outputs(const KeyStore& k, const Topology& topo, std::vector<
     if (!r.error.empty()) x["errors"].push_back("seed " + std::to_string(r.seed) + ": " + r.error);
     errors |= !r.error.empty();
     drops += r.lossless_drops;
-    fwd += r.forwarded;
+    fwd += r.packets_forwarded;
     cpu += r.cpu_s;
   }
   nlohmann::json targets;

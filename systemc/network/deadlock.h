@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "json_record.h"
 #include "net_setup.h"
 
 namespace dsh::net {
@@ -34,16 +35,29 @@ struct OfferedLoad {
 };
 OfferedLoad offered_load(const KeyStore& k, const Topology& t, double load);
 
+// S3's own keys, each filled by its declaration (declare_deadlock_keys).
+struct DeadlockKeys {
+  unsigned cls = 0;  // traffic.class
+  std::vector<std::string> pairs;
+  uint64_t fanin_min = 0, fanin_max = 0;
+  bool per_receiver = true;  // traffic.load_unit = receiver (else leaf)
+  bool whole_packets = true;
+  double duration_ms = 0, full_duration_ms = 0, still_us = 0, check_us = 0;
+};
+
 struct DeadlockRun {
   std::string scheme, cc, load;
   uint64_t seed = 0;
   bool deadlocked = false;
   double onset_ms = 0, detected_ms = 0, sim_ms = 0;
   std::string cycle;  // "S0>L1 L1>S1 ..." (link directions)
-  uint64_t lossless_drops = 0, forwarded = 0, flows = 0, flows_done = 0, pause_frames = 0;
+  uint64_t lossless_drops = 0, packets_forwarded = 0, flows = 0, flows_done = 0, pause_frames = 0;
   double wall_s = 0, cpu_s = 0;
   std::string error;
 };
+// A run as a point's metrics and back, in this order.
+DSH_JSON_RECORD(DeadlockRun, scheme, cc, load, seed, deadlocked, onset_ms, detected_ms, sim_ms, cycle, lossless_drops,
+                packets_forwarded, flows, flows_done, pause_frames, wall_s, cpu_s, error)
 
 DeadlockRun run_deadlock(const KeyStore& k, NetSetup& s, Scheme scheme, const std::string& cc, uint64_t seed,
                          double duration_ms, double load);

@@ -29,6 +29,15 @@ void declare_generator_keys(KeyStore& k);
 // check_switch_keys and the network's combinations.
 void check_network_keys(const KeyStore& k);
 
+// The [net] keys of the topology, each filled by its declaration.
+struct NetKeys {
+  std::vector<std::string> switches, hosts, links, failed_links, routes;  // ranges expanded
+  uint64_t ecmp_seed = 0;
+  std::string generate = "none";  // net.generate, when the scenario declares it
+  unsigned leaves = 0, spines = 0, hosts_per_leaf = 0, fat_tree_k = 0;
+  double rate_gbps = 0, prop_delay_ns = 0;  // a link's default
+};
+
 struct NetSetup {
   std::unique_ptr<Topology> topo;
   std::vector<ChipSpec> chips;

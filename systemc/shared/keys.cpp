@@ -13,12 +13,6 @@ namespace dsh::sc {
 
 namespace {
 
-std::string trim(const std::string& s) {
-  const auto a = s.find_first_not_of(" \t\"'[]");
-  const auto b = s.find_last_not_of(" \t\"'[]");
-  return a == std::string::npos ? "" : s.substr(a, b - a + 1);
-}
-
 std::string num_text(double d) {
   std::ostringstream m;
   m << d;
@@ -71,12 +65,14 @@ Key declared(const std::string& name, KeyType type, const std::string& def, cons
 
 }  // namespace
 
+std::string trim_item(const std::string& s) { return trim(s, " \t\"'[]"); }
+
 std::vector<std::string> list_items(const std::string& v) {
   std::vector<std::string> out;
   std::stringstream in(v);
   std::string item;
   while (std::getline(in, item, ','))
-    if (!trim(item).empty()) out.push_back(trim(item));
+    if (!trim_item(item).empty()) out.push_back(trim_item(item));
   return out;
 }
 
@@ -213,7 +209,7 @@ std::string KeyStore::resolve(const std::string& key) const {
 }
 
 void KeyStore::set(const std::string& key_in, const std::string& value_in, const std::string& origin) {
-  const std::string key = resolve(trim(key_in)), value = trim(value_in);
+  const std::string key = resolve(trim_item(key_in)), value = trim_item(value_in);
   const std::string at = origin.empty() ? "" : origin + ": ";
   auto why = [&](const std::exception& e) {
     // The origin goes first; a check that does not name the key gets it.
@@ -356,6 +352,35 @@ std::vector<std::string> expand_list(const std::string& value, const std::string
 }
 
 std::vector<std::string> KeyStore::list(const std::string& key) const { return expand_list(text(key), key); }
+
+std::vector<std::string> KeyStore::expand_list_of(const std::string& v, const std::string& key) {
+  return expand_list(v, key);
+}
+
+const std::string& KeyStore::chip_text(const std::string& key, const std::string& sw) const {
+  if (!sw.empty() && key.rfind("chip.", 0) == 0) {
+    const auto o = overrides_.find(sw);
+    if (o != overrides_.end()) {
+      const auto f = o->second.find(key.substr(5));
+      if (f != o->second.end()) return f->second;
+    }
+  }
+  return text(key);
+}
+
+void KeyStore::apply_binding(const Binding& b, void* s, const std::string& sw) const {
+  const std::string& v = chip_text(b.key, sw);
+  try {
+    b.put(s, v);
+  } catch (const ConfigError& e) {
+    const std::string m = e.what();
+    if (m.find(b.key) != std::string::npos) throw;
+    if (&v == &text(b.key)) throw ConfigError(b.key + " = " + quoted(v) + where(b.key) + ": " + m);
+    const std::string name = "chip." + sw + b.key.substr(4);  // a switch's own value
+    const auto at = override_origin_.find(name);
+    throw ConfigError(name + " = " + quoted(v) + (at == override_origin_.end() ? "" : " (" + at->second + ")") + ": " + m);
+  }
+}
 
 std::string KeyStore::path(const std::string& key) const {
   const std::string& v = text(key);

@@ -4,8 +4,7 @@
 #include <cmath>
 
 #include "input.h"
-#include "mmu_model.h"
-#include "toml_text.h"
+#include "rtl_facts.h"
 
 namespace dsh::sc {
 
@@ -15,27 +14,11 @@ bool uses_rtl(const KeyStore& k) { return k.text("run.backend") != "golden"; }
 
 }  // namespace
 
-const std::vector<std::string>& scenario_kinds() {
-  static const std::vector<std::string> kinds = {"pfc-avoidance", "saturate", "collateral-damage", "deadlock",
-                                                      "benchmark"};
-  return kinds;
-}
-
-std::string scenario_kind_of(const std::string& path) {
-  const toml::table t = parse_toml(read_text_file("scenario", path), path);
-  const toml::node* n = t.at_path("scenario.kind").node();
-  if (!n) return "pfc-avoidance";
-  KeyStore k;
-  declare_switch_keys(k);
-  k.set("scenario.kind", toml_text(*n), path + ":" + std::to_string(n->source().begin.line));
-  return k.text("scenario.kind");
-}
-
 void declare_switch_keys(KeyStore& k) {
   k.declare(text_key("scenario.name", "", "name of the outputs (out/<name>); default the kind"));
-  k.declare(choice_key("scenario.kind", scenario_kinds(), "pfc-avoidance",
-                       "pfc-avoidance (S1 sweep) | saturate (S4: endless flows) | collateral-damage (S2) | "
-                       "deadlock (S3) | benchmark (Fig. 14, 15, 5); chosen by the scenario file"));
+  // The file's kind picks the scenario (app/scenarios.h, which checks it).
+  k.declare(text_key("scenario.kind", "pfc-avoidance",
+                     "the scenario, chosen by the scenario file (dsh-sim --help lists the kinds)"));
   // [chip]: the MMU fields from the one field table, with its ranges and
   // defaults (spec §1.2); the scheme is the run's, per-port eta comes from
   // the links, and the switch presents one enqueue and one dequeue a cycle
@@ -53,9 +36,14 @@ void declare_switch_keys(KeyStore& k) {
         if (v != "auto") parse_uint("chip.headroom_cells", v, uint64_t(lo), uint64_t(hi));
       };
       k.declare(h);
+      // "auto" is each port's, computed where the links are known.
+      k.fills_with<Config>(h.name, [put = f.put](Config& c, const std::string& v) {
+        if (v != "auto") put(c, int64_t(std::stoull(v)));
+      });
       continue;
     }
     k.declare(int_key("chip." + name, f.lo, f.hi, f.default_text(), help));
+    k.fills_with<Config>("chip." + name, [put = f.put](Config& c, const std::string& v) { put(c, std::stoll(v)); });
   }
   k.declare(uint_key("chip.cell_bytes", 16, 65536, "256", "bytes per buffer cell"));
   k.declare(real_key("chip.mmu_clock_ghz", 0, 100, true, "1", "MMU clock; one enqueue and one dequeue per cycle"));

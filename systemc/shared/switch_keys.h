@@ -12,16 +12,24 @@
 #include "config.h"
 #include "keys.h"
 
+namespace dsh::net {
+
+// What runs the model's events (run.kernel): its own event queue, or the SystemC
+// kernel through the TLM netlist (tlm_netlist.h). The same results.
+enum class Kernel { Events, SystemC };
+inline Kernel parse_kernel(const std::string& text, const std::string& key) {
+  if (text == "events") return Kernel::Events;
+  if (text == "systemc") return Kernel::SystemC;
+  throw ConfigError(key + " = '" + text + "': expected events | systemc");
+}
+inline const char* to_string(Kernel k) { return k == Kernel::Events ? "events" : "systemc"; }
+
+}  // namespace dsh::net
+
 namespace dsh::sc {
 
-// The scenario kinds dsh-sim runs.
-const std::vector<std::string>& scenario_kinds();
-
-// The [scenario] kind of a scenario file (pfc-avoidance when it names
-// none); a kind that is not one of scenario_kinds() is refused with the
-// file's line.
-std::string scenario_kind_of(const std::string& path);
-
+// Declares the shared keys; each chip.<field> of the field table fills its
+// Config field through the table's accessor (fill(Config&)).
 void declare_switch_keys(KeyStore& k);
 
 // Refuses what no single key can: a combination of keys (a packet longer

@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "config.h"
-#include "event_queue.h"
 #include "keys.h"
 #include "mmu_model.h"
+#include "switch_keys.h"
 #include "theory.h"
 
 namespace dsh::sc {

@@ -14,8 +14,6 @@ namespace dsh::sc {
 
 namespace {
 
-const char* lower_name(Scheme s) { return s == Scheme::DSH ? "dsh" : "sih"; }
-
 // Metrics <-> JSON, field by field (the names are the CSV's where it has them).
 #define DSH_METRICS_FIELDS(X)                                                                                   \
   X(scheme) X(refine) X(burst_pct) X(burst_bytes) X(burst_cells) X(fanin_pause_us) X(fanin_pause_frames)        \

@@ -107,7 +107,7 @@ PointResult run_point(const Params& p, const PointSpec& s) {
     spec.rtl_fault = p.rtl_fault;
     spec.lockstep.full_compare = p.full_compare;
     spec.lockstep.fst_dir = s.out_dir;
-    spec.lockstep.fst_stem = std::string("mismatch_") + (s.scheme == Scheme::DSH ? "dsh" : "sih");
+    spec.lockstep.fst_stem = std::string("mismatch_") + lower_name(s.scheme);
     char tag[64];
     std::snprintf(tag, sizeof tag, "scheme=%s burst_pct=%g", to_string(s.scheme), s.burst_pct);
     spec.lockstep.tag = tag;

@@ -16,6 +16,7 @@
 #include <set>
 #include <sstream>
 
+#include "exit_status.h"
 #include "output.h"
 #include "resources.h"
 
@@ -23,11 +24,14 @@ namespace dsh::sc {
 
 namespace {
 
+<<<<<<< HEAD
 // dsh-sim's exit statuses (tools/cli_common.h, docs/guide/tools.md, "Exit status").
 constexpr int kOk = 0, kCheckFailed = 1, kBadInput = 2, kToolFailed = 3, kInvalid = 4;
 
 const char* scheme_name(int s) { return Scheme(s) == Scheme::DSH ? "dsh" : "sih"; }
 
+=======
+>>>>>>> keys
 // summary.json keeps the 6 significant digits its numbers always had.
 double sig6(double x) {
   char b[32];
@@ -118,7 +122,7 @@ std::string csv_row(const Metrics& m, const std::string& status, bool reproducib
   if (!reproducible) std::snprintf(wall, sizeof wall, "%.3f", m.wall_s);
   char b[600];
   std::snprintf(b, sizeof b, "%s,%llu,%.4f,%llu,%.4f,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%.1f,%.2f,%s,%llu,%llu,%.2f,%d",
-                scheme_name(m.scheme), (unsigned long long)m.burst_bytes, m.burst_pct,
+                lower_name(Scheme(m.scheme)), (unsigned long long)m.burst_bytes, m.burst_pct,
                 (unsigned long long)m.burst_cells, m.fanin_pause_us, (unsigned long long)m.fanin_pause_frames,
                 (unsigned long long)m.pause_frames, (unsigned long long)m.resume_frames, (unsigned long long)m.drops,
                 (unsigned long long)m.peak_shared_cells, (unsigned long long)m.peak_queue_hdrm_cells,
@@ -132,7 +136,7 @@ void print_point(FILE* f, const Metrics& m) {
                "%s burst %.2f%% (%llu B): fan-in paused %.2f us, PAUSE frames to fan-in %llu (all %llu), drops %llu, "
                "peak S %llu, peak hdrm queue %llu / port %llu cells, max enqueue wait %.0f ns; fan-in at %.1f us, %.0f us "
                "simulated in %.2f s, %llu MMU cycles\n",
-               scheme_name(m.scheme), m.burst_pct, (unsigned long long)m.burst_bytes, m.fanin_pause_us,
+               lower_name(Scheme(m.scheme)), m.burst_pct, (unsigned long long)m.burst_bytes, m.fanin_pause_us,
                (unsigned long long)m.fanin_pause_frames, (unsigned long long)m.pause_frames,
                (unsigned long long)m.drops, (unsigned long long)m.peak_shared_cells,
                (unsigned long long)m.peak_queue_hdrm_cells, (unsigned long long)m.peak_port_hdrm_cells, m.max_enq_wait_ns,
@@ -148,13 +152,13 @@ int run_sweep(const Params& p, const KeyValues& infeasible_in, const SweepOption
     grid_pts = grid_points(p, chips);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "dsh-sim: error: %s\n", e.what());
-    return kBadInput;
+    return kExitBadInput;
   }
   try {
     if (!o.merge) check_output_dir("-o", o.points_dir);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "dsh-sim: error: %s\n", e.what());
-    return kBadInput;
+    return kExitBadInput;
   }
   const std::vector<double> grid = sorted_grid(p);
   const bool gen_sweep = !p.generations.empty();
@@ -171,11 +175,11 @@ int run_sweep(const Params& p, const KeyValues& infeasible_in, const SweepOption
       ch.scheme = scheme_from_string(sch);
       ch.grid_left = grid.size();
       ch.steps_left = p.refine_steps;
-      chain_of_key[chips[c].label + "/" + scheme_name(int(ch.scheme))] = chains.size();
+      chain_of_key[chips[c].label + "/" + lower_name(ch.scheme)] = chains.size();
       chains.push_back(ch);
     }
   auto chain_index = [&](const SweepPoint& pt) {
-    return chain_of_key.at(chips[pt.chip].label + "/" + scheme_name(int(pt.spec.scheme)));
+    return chain_of_key.at(chips[pt.chip].label + "/" + lower_name(pt.spec.scheme));
   };
 
   // Point files already there.
@@ -200,14 +204,14 @@ int run_sweep(const Params& p, const KeyValues& infeasible_in, const SweepOption
   });
   const size_t stale = scan.stale, ignored = scan.ignored;
   if (o.merge) {
-    if (scan.no_dir) return refuse_merge(scan, o.points_dir), kBadInput;
+    if (scan.no_dir) return refuse_merge(scan, o.points_dir), kExitBadInput;
     std::vector<std::string> ids;
     for (const auto& pt : grid_pts) ids.push_back(pt.id);
     note_missing_points(scan, ids, o.points_dir);
-    if (refuse_merge(scan, o.points_dir)) return kBadInput;
+    if (refuse_merge(scan, o.points_dir)) return kExitBadInput;
   } else if (!scan.problems.empty()) {  // duplicates cannot happen in one flat directory; say so if they do
     for (const auto& m : scan.problems) std::fprintf(stderr, "dsh-sim: %s\n", m.c_str());
-    return kBadInput;
+    return kExitBadInput;
   }
   if (!o.rerun)
     for (auto& [id, r] : scan.valid) {
@@ -237,12 +241,12 @@ int run_sweep(const Params& p, const KeyValues& infeasible_in, const SweepOption
     check_output_dir("-o", o.out_dir);  // a merge reads its points elsewhere: -o may not exist yet
   } catch (const std::exception& e) {
     std::fprintf(stderr, "dsh-sim: error: %s\n", e.what());
-    return kToolFailed;
+    return kExitToolFailed;
   }
   std::ofstream partial(partial_path, std::ios::trunc);
   if (!partial) {
     std::fprintf(stderr, "dsh-sim: error: cannot write %s\n", partial_path.c_str());
-    return kToolFailed;
+    return kExitToolFailed;
   }
   partial << (gen_sweep ? "rate_gbps," : "") << csv_header() << "\n" << std::flush;
   auto take = [&](Chain& e, const Metrics& m, bool refine) {
@@ -261,7 +265,7 @@ int run_sweep(const Params& p, const KeyValues& infeasible_in, const SweepOption
     } else {
       char b[96];
       std::snprintf(b, sizeof b, "%s%s%s %.4g%%", gen_sweep ? chips[e.chip].label.c_str() : "",
-                    gen_sweep ? " Gb/s " : "", scheme_name(m.scheme), m.burst_pct);
+                    gen_sweep ? " Gb/s " : "", lower_name(Scheme(m.scheme)), m.burst_pct);
       invalid.push_back({{e.chip, {-m.scheme, m.burst_pct}}, std::string(b) + ": " + fault});
     }
     if (refine) {
@@ -339,12 +343,12 @@ int run_sweep(const Params& p, const KeyValues& infeasible_in, const SweepOption
     const std::string where = gen_sweep ? chips[e.chip].label + " Gb/s " : "";
     if (!fault.empty()) {
       std::fprintf(stderr, "[%2zu/%zu %5.1f s] %s%s %6.2f%%%s: INVALID: %s\n", ++finished, planned - from_files, el,
-                   where.c_str(), scheme_name(r.m.scheme), r.m.burst_pct, r.spec.refine ? " (bisect)" : "",
+                   where.c_str(), lower_name(Scheme(r.m.scheme)), r.m.burst_pct, r.spec.refine ? " (bisect)" : "",
                    fault.c_str());
       return;
     }
     std::fprintf(stderr, "[%2zu/%zu %5.1f s] %s%s %6.2f%%%s: fan-in paused %9.2f us, PAUSE %4llu, drops %llu (%.0f us sim, %.1f s)\n",
-                 ++finished, planned - from_files, el, where.c_str(), scheme_name(r.m.scheme), r.m.burst_pct,
+                 ++finished, planned - from_files, el, where.c_str(), lower_name(Scheme(r.m.scheme)), r.m.burst_pct,
                  r.spec.refine ? " (bisect)" : "", r.m.fanin_pause_us, (unsigned long long)r.m.fanin_pause_frames,
                  (unsigned long long)r.m.drops, r.m.sim_us, r.m.wall_s);
   });
@@ -364,11 +368,11 @@ int run_sweep(const Params& p, const KeyValues& infeasible_in, const SweepOption
   if (!ok) {
     std::fprintf(stderr, "dsh-sim: %s\n", partial_kept().c_str());
     std::fprintf(stderr, "dsh-sim: point %s failed:\n%s\n", bad.spec.id.c_str(), bad.error.c_str());
-    return bad.m.mismatch ? kCheckFailed : kToolFailed;
+    return bad.m.mismatch ? kExitCheckFailed : kExitToolFailed;
   }
   if (!write_error.empty()) {
     std::fprintf(stderr, "dsh-sim: error: %s\n", write_error.c_str());
-    return kToolFailed;
+    return kExitToolFailed;
   }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
@@ -436,7 +440,7 @@ int run_sweep(const Params& p, const KeyValues& infeasible_in, const SweepOption
                     to_string(e.scheme), r.sim_b, r.sim_c, r.pred, r.sim_c - r.pred, r.pred0, r.predk, e.lo, hi,
                     e.non_monotone ? " non-monotone" : "");
       sum << line;
-      js["schemes"][scheme_name(int(e.scheme))] = {{"sim_pause_free_pct", sig6(r.sim_b)},
+      js["schemes"][lower_name(e.scheme)] = {{"sim_pause_free_pct", sig6(r.sim_b)},
                                                    {"sim_pause_free_cells_pct", sig6(r.sim_c)},
                                                    {"first_paused_pct", sig6(e.hi)},
                                                    {"theorem_pct", sig6(r.pred)},
@@ -511,7 +515,7 @@ int run_sweep(const Params& p, const KeyValues& infeasible_in, const SweepOption
       std::map<Scheme, std::string> cell;
       std::map<Scheme, double> sim, thm;
       for (Scheme s : {Scheme::DSH, Scheme::SIH}) {
-        const std::string sn = scheme_name(int(s));
+        const std::string sn = lower_name(s);
         const auto inf = std::find_if(chip.infeasible.begin(), chip.infeasible.end(),
                                       [&](const auto& x) { return x.first == sn; });
         auto ch = std::find_if(chains.begin(), chains.end(), [&](const Chain& e) { return e.chip == c && e.scheme == s; });
@@ -593,7 +597,7 @@ int run_sweep(const Params& p, const KeyValues& infeasible_in, const SweepOption
     write_file_atomically(o.out_dir + "/summary.json", json_text(js));
   } catch (const std::exception& e) {
     std::fprintf(stderr, "dsh-sim: error: %s\n", e.what());
-    return kToolFailed;
+    return kExitToolFailed;
   }
   partial.close();
   std::remove(partial_path.c_str());
@@ -623,9 +627,9 @@ int run_sweep(const Params& p, const KeyValues& infeasible_in, const SweepOption
     std::fprintf(stderr, "dsh-sim: %zu invalid point%s (the stimulus did not happen as the scenario describes):\n",
                  invalid.size(), invalid.size() == 1 ? "" : "s");
     for (const auto& v : invalid) std::fprintf(stderr, "  %s\n", v.second.c_str());
-    return kInvalid;
+    return kExitInvalidExperiment;
   }
-  return drops == 0 || lossy ? kOk : kCheckFailed;
+  return drops == 0 || lossy ? kExitOk : kExitCheckFailed;
 }
 
 }  // namespace dsh::sc

@@ -76,11 +76,11 @@ TEST(NetLockstep, OneRtlSwitchGivesTheSameResult) {
     NetSetup l = build_setup(k);
     const CollateralRun lock = run_collateral(k, l, Scheme::SIH, cc);
     ASSERT_TRUE(lock.error.empty()) << lock.error;
-    EXPECT_EQ(lock.forwarded, gold.forwarded) << cc;
-    EXPECT_EQ(lock.f0_us, gold.f0_us) << cc;
+    EXPECT_EQ(lock.packets_forwarded, gold.packets_forwarded) << cc;
+    EXPECT_EQ(lock.f0_bytes_per_us, gold.f0_bytes_per_us) << cc;
     EXPECT_EQ(lock.pause_frames, gold.pause_frames) << cc;
     EXPECT_EQ(lock.ecn_marks, gold.ecn_marks) << cc;
-    EXPECT_EQ(lock.fanin_us, gold.fanin_us) << cc;
+    EXPECT_EQ(lock.fanin_bytes_per_us, gold.fanin_bytes_per_us) << cc;
   }
   k.set("run.rtl_fault", "11");
   k.set("run.mismatch_dir", ::testing::TempDir());

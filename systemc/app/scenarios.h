@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: Apache-2.0
+// The scenario kinds dsh-sim runs, registered once each: the [scenario] kind
+// a file names picks its entry, and every dispatch reads the entry (the keys
+// --keys lists, the stack that runs it, a network's checks and run). A new
+// scenario is one more entry in scenarios.cpp.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "keys.h"
+#include "sim_options.h"
+
+namespace dsh::net {
+struct NetSetup;
+struct NetSweepOptions;
+}  // namespace dsh::net
+
+namespace dsh::sc {
+
+struct ScenarioKind {
+  const char* name;
+  const char* help;
+  bool network;     // hosts and switches (network/), else one switch (single_switch/)
+  bool takes_full;  // --full: the paper's scale
+  KeyStore (*keys)();  // every key, at its default
+  int (*run)(const SimOptions&, const ScenarioKind&);  // dsh-sim's exit status
+  // A network kind: its checks beyond the keys, and its points and outputs.
+  void (*validate)(const KeyStore&, const net::NetSetup&);
+  int (*run_points)(const KeyStore&, const net::NetSweepOptions&, const SimOptions&, const std::string& python);
+};
+
+const std::vector<ScenarioKind>& scenario_kinds();
+std::string scenario_kind_names();  // "pfc-avoidance | saturate | ..."
+std::string scenario_kinds_help();
+std::string full_scale_kinds();  // the kinds that take --full: "deadlock and benchmark"  // one line per kind: "  name  help"
+// The entry of a scenario file's [scenario] kind (pfc-avoidance when it
+// names none, or without a file); another kind is refused naming the file's
+// line and the kinds.
+const ScenarioKind& scenario_kind_of(const std::string& path);
+
+// The single-switch runner (dsh_sim.cpp).
+int run_single_switch(const SimOptions& o);
+
+}  // namespace dsh::sc
