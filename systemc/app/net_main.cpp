@@ -33,6 +33,7 @@ int run_network(const sc::SimOptions& o, const std::string& kind) {
   std::string out_dir = o.out_dir;
   try {
     if (o.has_trace) throw InputError("--trace: a single-switch option (kind pfc-avoidance); this scenario is " + kind);
+    if (o.has_pcap) throw InputError("--pcap: a single-switch option (one point, --point SCHEME:BURST); this scenario is " + kind);
     if (!o.link_plot_script.empty()) throw InputError("--link-plot-script: a single-switch generation sweep's option");
     if (o.full && kind == "collateral-damage")
       throw InputError("--full: the deadlock and benchmark scenarios' option; this scenario is " + kind);

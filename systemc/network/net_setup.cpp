@@ -164,6 +164,7 @@ NetSetup build_setup(const KeyStore& k) {
   fp.processing_bytes = k.u64("link.processing_bytes");
   fp.pause_frame_bytes = k.u64("link.pause_frame_bytes");
   fp.dwrr_quantum_bytes = k.u64("switch.dwrr_quantum_bytes");
+  sc::set_wire(fp, sc::wire_keys(k));
   fp.kmin_kb_100g = k.num("dcqcn.kmin_kb");
   fp.kmax_kb_100g = k.num("dcqcn.kmax_kb");
   if (fp.kmax_kb_100g <= fp.kmin_kb_100g) k.refuse("dcqcn.kmax_kb", "must be above dcqcn.kmin_kb = " + k.text("dcqcn.kmin_kb"));

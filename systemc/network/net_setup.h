@@ -11,6 +11,7 @@
 
 #include "fabric.h"
 #include "switch_keys.h"
+#include "wire_params.h"
 #include "topology.h"
 
 namespace dsh::net {

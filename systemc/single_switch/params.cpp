@@ -179,6 +179,7 @@ void Params::apply() {
   mtu_bytes = k.u64("link.mtu_bytes");
   processing_bytes = k.u64("link.processing_bytes");
   pause_frame_bytes = k.u64("link.pause_frame_bytes");
+  wire = wire_keys(k);
   port_rate_gbps = parse_port_rates(k.text("link.port_rate_gbps"));
   dwrr_quantum_bytes = k.u64("switch.dwrr_quantum_bytes");
   packet_bytes = k.u64("traffic.packet_bytes");
