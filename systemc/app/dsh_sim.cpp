@@ -405,8 +405,9 @@ int main(int argc, char** argv) {
                  "single switch: run one point SCHEME:BURST_PCT with an FST trace, a .gtkw and the MMU's stimulus vectors "
                  "(.stim.csv, for dsh-replay) in the output directory");
   app.add_option("--pcap", o.pcap,
-                 "single switch, one point (--point SCHEME:BURST_PCT): every frame on the links of capture.links into "
-                 "this pcap file (Wireshark, tshark), the MMU events and frame records beside it in FILE.csv");
+                 "one point (single switch: --point SCHEME:BURST_PCT; network: --point ID): every frame on the links of "
+                 "capture.links (A-B by node names; empty: all) into this pcap file (Wireshark, tshark), the MMU events "
+                 "and frame records beside it in FILE.csv");
   app.add_flag("--full", o.full, "deadlock, benchmark: the paper's scale (deadlock.full_* keys: 100 seeds x 100 ms; bench.full_* keys)");
   app.add_option("--plot-script", o.plot_script, "plot script (default: the scenario's own)");
   app.add_option("--link-plot-script", o.link_plot_script, "single switch: plot script of a generation sweep");

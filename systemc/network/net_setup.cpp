@@ -164,7 +164,9 @@ NetSetup build_setup(const KeyStore& k) {
   fp.processing_bytes = k.u64("link.processing_bytes");
   fp.pause_frame_bytes = k.u64("link.pause_frame_bytes");
   fp.dwrr_quantum_bytes = k.u64("switch.dwrr_quantum_bytes");
-  sc::set_wire(fp, sc::wire_keys(k));
+  const sc::WireKeys wire = sc::wire_keys(k);
+  sc::set_wire(fp, wire);
+  s.capture_links = wire.capture_links;
   fp.kmin_kb_100g = k.num("dcqcn.kmin_kb");
   fp.kmax_kb_100g = k.num("dcqcn.kmax_kb");
   if (fp.kmax_kb_100g <= fp.kmin_kb_100g) k.refuse("dcqcn.kmax_kb", "must be above dcqcn.kmin_kb = " + k.text("dcqcn.kmin_kb"));
@@ -249,6 +251,20 @@ void configure_run(NetSetup& s, const KeyStore& k, Scheme scheme, const std::str
     }
     s.chips.push_back(c);
   }
+}
+
+namespace {
+std::string& capture_file() {
+  static std::string path;
+  return path;
+}
+}  // namespace
+
+void set_capture_file(const std::string& path) { capture_file() = path; }
+
+std::unique_ptr<Capture> attach_capture(Fabric& fab, const NetSetup& s) {
+  if (capture_file().empty()) return nullptr;
+  return std::make_unique<Capture>(fab, capture_file(), s.capture_links);
 }
 
 }  // namespace dsh::net

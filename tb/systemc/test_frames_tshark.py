@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """The switch model in frame mode, checked by tshark (CTest systemc/frames_tshark).
 
-Runs a short S1 point and a short S4.2 point (worst-case-port: DSH's port
-pause) in frame mode (link.flow_control = frames) with a capture of two
+Runs a short S1 point, a short S4.2 point (worst-case-port: DSH's port
+pause) and an S2 point (a network) in frame mode (link.flow_control = frames) with a capture of two
 hosts' links (--pcap), reads
 the capture with tshark and checks, from tshark's own decode, against the
 MMU events dsh-sim logged beside it (<pcap>.csv, rows in the order they
@@ -45,12 +45,14 @@ FIELDS = (["frame.number", "frame.len", "eth.dst", "eth.type", "ip.dsfield.dscp"
 LINKS = "switch-host2,switch-host0"  # S1: a fan-in host (2..17), a background host (0, 1); S4.2: two fan-in hosts
 
 
-def dsh_sim(exe, scenario, out, pause, refresh, burst):
+def dsh_sim(exe, scenario, out, pause, refresh, point, links=None):
     out.mkdir(parents=True, exist_ok=True)
-    pcap = out / "s1.pcap"
-    cmd = [exe, str(scenario), "-b", "golden", "--point", f"dsh:{burst}", "-o", str(out),
+    pcap = out / "capture.pcap"
+    cmd = [exe, str(scenario), "--point", point, "-o", str(out),
            "--pcap", str(pcap), "--set", "link.flow_control=frames", "--set", f"link.pause_quanta={pause}",
-           "--set", f"link.refresh_quanta={refresh}", "--set", f"capture.links={LINKS}"]
+           "--set", f"link.refresh_quanta={refresh}", "--set", f"capture.links={links or LINKS}"]
+    if "collateral" not in str(scenario):
+        cmd += ["-b", "golden"]
     r = subprocess.run(cmd, capture_output=True, text=True)
     return r, pcap
 
@@ -180,13 +182,17 @@ def check(pcap, pause, need_port_pause=False):
 def main():
     exe, scenario_dir, out = sys.argv[1], Path(sys.argv[2]), Path(sys.argv[3])
     s1, s4 = scenario_dir / "pfc-avoidance.toml", scenario_dir / "worst-case-port.toml"
+    s2 = scenario_dir / "collateral-damage.toml"
     ok = True
     # A short pause time (1024 quanta, 5.24 us) refreshed every 512 quanta,
     # so that pauses held for tens of microseconds are refreshed many times:
-    # S1 (class pauses) and S4.2 (DSH's port pause: PAUSE frames too).
-    for name, scenario, burst, port in (("S1", s1, 60, False), ("S4.2", s4, 1, True)):
+    # S1 (class pauses), S4.2 (DSH's port pause: PAUSE frames too) and a
+    # network, S2 (a host link and the link between the switches).
+    runs = (("S1", s1, "dsh:60", None, False), ("S4.2", s4, "dsh:1", None, True),
+            ("S2", s2, "collateral-damage,scheme=dsh,cc=none", "H0-S0,S0-S1", False))
+    for name, scenario, point, links, port in runs:
         print(f"{name}, refresh 512 quanta, pause 1024:")
-        r, pcap = dsh_sim(exe, scenario, out / name, 1024, 512, burst)
+        r, pcap = dsh_sim(exe, scenario, out / name, 1024, 512, point, links)
         if r.returncode != 0:
             print(f"dsh-sim failed (exit {r.returncode}):\n{r.stdout}\n{r.stderr}")
             return 1
@@ -196,7 +202,7 @@ def main():
         ok &= not problems
     # Refresh after the pause time: a held pause runs out, the check must say so.
     print("S1, refresh 2048 quanta, pause 1024 (must fail the refresh check):")
-    r, pcap = dsh_sim(exe, s1, out / "late", 1024, 2048, 60)
+    r, pcap = dsh_sim(exe, s1, out / "late", 1024, 2048, "dsh:60")
     problems = check(pcap, 1024)
     late = [p for p in problems if "with no refresh" in p]
     print(f"  {len(late)} pauses ran out without a refresh (dsh-sim exit {r.returncode})")
