@@ -138,10 +138,7 @@ class FrameFlowControl final : public FlowControl {
   void act(const pfc::Frame& bytes) {
     for (unsigned i = 0; i < pfc::kFrameBytes; ++i)
       parser_.step(pfc::MacControlParser::In{bytes[i], true, i + 1 == pfc::kFrameBytes, false});
-    if (!parser_.frame_valid()) {
-      ++malformed_;
-      return;
-    }
+    if (!parser_.frame_valid()) return;  // malformed: ignored (spec §6.5)
     const uint64_t now = ctx_.ev.now();
     const pfc::Words w = parser_.words();
     std::set<uint64_t> ends;
@@ -151,8 +148,7 @@ class FrameFlowControl final : public FlowControl {
     } else if (parser_.opcode() == pfc::kOpPause) {
       ends.insert(port_until_ = now + quanta_ps(w[0]));
     } else {
-      ++unknown_;
-      return;
+      return;  // another opcode: ignored
     }
     update_gate();
     for (uint64_t t : ends)
@@ -187,7 +183,6 @@ class FrameFlowControl final : public FlowControl {
   pfc::MacControlParser parser_;
   std::array<uint64_t, kClasses> class_until_{};  // a class's timer runs while now < its end
   uint64_t port_until_ = 0;
-  uint64_t malformed_ = 0, unknown_ = 0;
 };
 
 }  // namespace
