@@ -67,14 +67,14 @@ void declare_switch_keys(KeyStore& k) {
   k.declare(uint_key("link.pause_frame_bytes", 64, 1500, "64", "PFC frame on the wire, class 7"));
   k.declare(choice_key("link.flow_control", {"level", "frames"}, "level",
                        "how pauses cross a link: level (an event per frame, spec §6.2) | frames (PFC and PAUSE frames "
-                       "with timers and refresh, spec §6.3)"));
+                       "with timers and refresh, spec §6.7)"));
   k.declare(uint_key("link.pause_quanta", 1, 0xFFFF, "65535",
                      "frame mode: the pause time a frame carries, quanta of 512 bit times"));
   k.declare(uint_key("link.refresh_quanta", 1, 0xFFFF, "32767",
                      "frame mode: a held pause is sent again this long after the last frame, quanta"));
   k.declare(uint_key("switch.dwrr_quantum_bytes", 1, 1 << 20, "1600", "DWRR quantum of the lossless classes"));
   k.declare(text_key("switch.dscp_to_queue", "",
-                     "DSCP:queue pairs (e.g. 26:3,48:6) apart from the default DSCP d -> queue d/8 (spec §6.7)"));
+                     "DSCP:queue pairs (e.g. 26:3,48:6) apart from the default DSCP d -> queue d/8 (spec §6.8)"));
   k.declare(text_key("traffic.class_dscp", "0,8,16,26,32,40,48",
                      "the DSCP a host marks on class 0..6's data packets (RoCEv2: 26 on class 3)"));
   k.declare(text_key("capture.links", "",
