@@ -13,7 +13,7 @@ DSH_PACKAGES=(
   libcli11-dev libtomlplusplus-dev nlohmann-json3-dev parallel
   yosys opensta nextpnr-ice40 fpga-icestorm fpga-icestorm-chipdb gtkwave lcov
   z3 cvc5
-  tshark  # tb/pfc/check_tshark.py decodes the PFC/PAUSE frames with it
+  tshark  # decodes the PFC/PAUSE frames: tb/pfc/check_tshark.py (RTL), tb/systemc/test_frames_tshark.py (switch model)
 )
 
 ensure_deps() { ensure_packages "${DSH_PACKAGES[@]}"; }

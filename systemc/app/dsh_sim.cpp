@@ -96,6 +96,8 @@ int dsh::sc::run_single_switch(const SimOptions& o) {
   std::vector<std::pair<std::string, std::string>> infeasible;
   SweepPoint the_point;  // --point ID
   try {
+    if (o.has_pcap && (!o.has_point || point_id))
+      throw InputError("--pcap: captures one point: give --point SCHEME:BURST_PCT (e.g. --point dsh:30)");
     if (!scenario.empty()) p.load_toml(scenario);
     for (size_t i = 0; i < o.sets.size(); ++i) p.set(o.sets[i].first, o.sets[i].second, o.set_origins[i]);
     if (p.kind == Kind::Saturate && (list_points || point_id || !merge_dir.empty()))
@@ -235,6 +237,7 @@ int dsh::sc::run_single_switch(const SimOptions& o) {
   if (single) {
     PointSpec s = one;
     s.out_dir = out_dir;
+    s.pcap = o.pcap;
     if (!trace.empty()) {
       char stem[64];
       std::snprintf(stem, sizeof stem, "/trace_%s_%g", lower_name(s.scheme), s.burst_pct);
@@ -399,6 +402,10 @@ int main(int argc, char** argv) {
   app.add_option("--trace", o.trace,
                  "single switch: run one point SCHEME:BURST_PCT with an FST trace, a .gtkw and the MMU's stimulus vectors "
                  "(.stim.csv, for dsh-replay) in the output directory");
+  app.add_option("--pcap", o.pcap,
+                 "one point (single switch: --point SCHEME:BURST_PCT; network: --point ID): every frame on the links of "
+                 "capture.links (A-B by node names; empty: all) into this pcap file (Wireshark, tshark), the MMU events "
+                 "and frame records beside it in FILE.csv");
   app.add_flag("--full", o.full, "deadlock, benchmark: the paper's scale (deadlock.full_* keys: 100 seeds x 100 ms; bench.full_* keys)");
   app.add_option("--plot-script", o.plot_script, "plot script (default: the scenario's own)");
   app.add_option("--link-plot-script", o.link_plot_script, "single switch: plot script of a generation sweep");
@@ -433,6 +440,7 @@ int main(int argc, char** argv) {
     o.has_out = app.count("-o") != 0;
     o.has_point = app.count("--point") != 0;
     o.has_trace = app.count("--trace") != 0;
+    o.has_pcap = app.count("--pcap") != 0;
     o.has_merge = app.count("--merge") != 0;
     o.keys = app.count("--keys") != 0;
     for (const auto& s : sets) {

@@ -22,6 +22,8 @@ int run_network(const sc::SimOptions& o, const sc::ScenarioKind& entry) {
   std::string out_dir = o.out_dir;
   try {
     if (o.has_trace) throw InputError("--trace: a single-switch option (kind pfc-avoidance); this scenario is " + kind);
+    if (o.has_pcap && (so.point.empty() || so.list_points))
+      throw InputError("--pcap: captures one point: give --point ID (--list-points lists them)");
     if (!o.link_plot_script.empty()) throw InputError("--link-plot-script: a single-switch generation sweep's option");
     k.load_toml(o.scenario);
     for (size_t i = 0; i < o.sets.size(); ++i) k.set(o.sets[i].first, o.sets[i].second, o.set_origins[i]);
@@ -38,6 +40,7 @@ int run_network(const sc::SimOptions& o, const sc::ScenarioKind& entry) {
     if (out_dir.empty()) out_dir = "out/" + k.text("scenario.name") + (so.point.empty() ? "" : "/points");
     if (!so.list_points) check_output_dir_usable("-o", out_dir);  // created when the run writes
     so.out_dir = out_dir;
+    set_capture_file(o.pcap);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "dsh-sim: error: %s\n", e.what());
     return kExitBadInput;

@@ -67,6 +67,7 @@ class Fabric : public Observers {
   Pkt* alloc() { return pool_.alloc(); }
   void release(Pkt* p) { pool_.release(p); }
   IntStack& telemetry(const Pkt& p) { return pool_.telemetry(p); }
+  const pfc::Frame& frame(const Pkt& p) const { return pool_.frame(p); }  // a frame-mode PAUSE frame's bytes
   size_t telemetry_slots() const { return pool_.telemetry_slots(); }  // a valid Pkt::tel is below this
 
  private:

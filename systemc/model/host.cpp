@@ -51,6 +51,7 @@ void Host::refill(unsigned cls) {
     p->src = uint32_t(host_);
     p->dst = f.dst;
     p->cls = f.cls;
+    p->dscp = ctx_.p.class_dscp[f.cls];
     p->flow = fi;
     p->seq = f.next_seq++;
     const uint64_t size = ctx_.p.packet_bytes;
@@ -74,7 +75,7 @@ void Host::refill(unsigned cls) {
 
 void Host::receive(int, Pkt* p) {
   switch (p->kind) {
-    case Pkt::Pause: nic().pause_frame_arrives(p); return;
+    case Pkt::Pause: nic().flow_control().frame_arrives(p); return;
     case Pkt::Ack: ack_arrives(p); return;
     case Pkt::Cnp: {
       NetFlow& f = ctx_.flows[p->flow];

@@ -7,6 +7,7 @@
 // NetContext, which the Fabric owns.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <random>
@@ -21,10 +22,24 @@
 
 namespace dsh::net {
 
+enum class FlowControlMode : uint8_t { Level, Frames };  // spec §6.2, §6.3
+
+// The switch's DSCP-to-queue table by default: DSCP d to queue d / 8 (the
+// "trust DSCP" default of RoCE NICs, spec §6.7).
+constexpr std::array<uint8_t, 64> default_dscp_queue() {
+  std::array<uint8_t, 64> t{};
+  for (unsigned d = 0; d < 64; ++d) t[d] = uint8_t(d / 8);
+  return t;
+}
+
 struct FabricParams {
   uint64_t mtu_bytes = 1500, packet_bytes = 1500;
   uint64_t processing_bytes = 3840, pause_frame_bytes = 64, cnp_bytes = 64;
   uint64_t dwrr_quantum_bytes = 1600;
+  FlowControlMode flow_control = FlowControlMode::Level;
+  uint16_t pause_quanta = 0xFFFF, refresh_quanta = 0x7FFF;  // frame mode, quanta of 512 bit times
+  std::array<uint8_t, 64> dscp_queue = default_dscp_queue();                      // switch: DSCP -> queue
+  std::array<uint8_t, kClasses> class_dscp = {0, 8, 16, 26, 32, 40, 48, 56};  // host: class -> DSCP
   bool dcqcn = false;
   DcqcnParams dcqcn_params;     // line_gbps set per host
   bool powertcp = false;
@@ -39,6 +54,8 @@ struct FabricParams {
   CcKind cc() const { return dcqcn ? CcKind::Dcqcn : powertcp ? CcKind::PowerTcp : CcKind::None; }
 };
 
+class Port;
+
 // The scenarios' hooks (unset: nothing is called).
 struct Observers {
   std::function<void(int32_t flow, uint32_t bytes)> on_deliver;  // a receiver takes a data packet
@@ -46,6 +63,7 @@ struct Observers {
   std::function<void(int sw, const Event& e)> on_control;       // a PAUSE/RESUME frame leaves for e.port
   std::function<void(int sw, const CycleIn& in)> on_retire;     // a cycle with input gives its results
   std::function<void(int sw, const CycleOut& out)> on_mmu_out;  // every stepped (or skipped) cycle's outputs
+  std::function<void(const Port& port, const Pkt& p)> on_wire;  // a packet starts on a port's wire (captures)
 };
 
 // The network's common state, owned by the Fabric.
@@ -63,8 +81,6 @@ struct NetContext {
     ev.stop();
   }
 };
-
-class Port;
 
 class Node {
  public:

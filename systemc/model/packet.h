@@ -12,6 +12,7 @@
 #include "class_arbiter.h"
 #include "config.h"
 #include "mmu_model.h"
+#include "pfc.h"
 #include "powertcp.h"
 
 namespace dsh::net {
@@ -21,6 +22,7 @@ struct alignas(64) Pkt {
   Kind kind = Data;
   uint8_t cls = 0;
   bool ecn = false;
+  uint8_t dscp = 0;                    // data: the IP DSCP its host marked (FabricParams::class_dscp)
   uint16_t in_port = 0, out_port = 0;  // at the switch holding it
   uint16_t to_port = 0;                // on the wire: where it arrives
   int32_t to_node = -1;
@@ -29,7 +31,8 @@ struct alignas(64) Pkt {
   int32_t flow = -1;
   uint32_t seq = 0;
   int32_t tel = -1;  // PowerTCP: its telemetry (PacketPool::telemetry), -1 none
-  Event fc{};        // PAUSE frames
+  Event fc{};        // level-mode PAUSE frames: the event
+  int32_t frame = -1;  // frame-mode PAUSE frames: their bytes (PacketPool::frame), -1 none
 };
 
 inline constexpr uint64_t kNoTime = ~uint64_t(0);
@@ -75,6 +78,23 @@ class PacketPool {
   }
   IntStack& telemetry(const Pkt& p) { return tel_[size_t(p.tel)]; }
   size_t telemetry_slots() const { return tel_.size(); }
+  // Frame mode: a MAC Control frame's bytes travel beside the packet; the
+  // receiver frees them (free_frame) when it has read them.
+  void add_frame(Pkt& p, const pfc::Frame& f) {
+    if (frames_free_.empty()) {
+      p.frame = int32_t(frames_.size());
+      frames_.push_back(f);
+    } else {
+      p.frame = frames_free_.back();
+      frames_free_.pop_back();
+      frames_[size_t(p.frame)] = f;
+    }
+  }
+  const pfc::Frame& frame(const Pkt& p) const { return frames_[size_t(p.frame)]; }
+  void free_frame(Pkt& p) {
+    frames_free_.push_back(p.frame);
+    p.frame = -1;
+  }
 
  private:
   static constexpr size_t kBlock = 1024;
@@ -82,6 +102,8 @@ class PacketPool {
   std::vector<Pkt*> free_;
   std::vector<IntStack> tel_;  // one per packet carrying telemetry
   std::vector<int32_t> tel_free_;
+  std::vector<pfc::Frame> frames_;
+  std::vector<int32_t> frames_free_;
 };
 
 }  // namespace dsh::net

@@ -3,13 +3,7 @@
 
 namespace dsh::net {
 
-void LevelPause::apply(const Event& e, uint64_t now) {
-  switch (e.kind) {
-    case Event::Pause: q_paused[e.queue] = true; break;
-    case Event::Resume: q_paused[e.queue] = false; break;
-    case Event::PortPause: port_paused = true; break;
-    case Event::PortResume: port_paused = false; break;
-  }
+void PauseGate::settle(uint64_t now) {
   for (unsigned c = 0; c < kClasses; ++c) {
     const bool p = paused(c);
     if (p == seen[c]) continue;
@@ -33,6 +27,7 @@ Port::Port(NetContext& ctx, Node& owner, int node_, int port_, const PortSpec& s
 
 void Port::connect(Node* peer_node) {
   peer_node_ = peer_node;
+  fc_ = make_flow_control(*ctx_, *this);
   // Packets arrive in the order they were sent on a link: one lane.
   lane_ = ctx_->ev.add_lane(
       [](void* port, void* pkt) {
@@ -74,7 +69,9 @@ void Port::try_start() {
   if (q[c].empty()) owner_->on_tx_empty(*this, unsigned(c));
   else __builtin_prefetch(q[c].front());  // the class's next packet: the arbiter reads it when this one is out
   arb.popped(unsigned(c), q[c].empty());
+  if (p->kind == Pkt::Pause) fc_->frame_starts(*p);
   owner_->on_tx_start(*this, *p);
+  if (ctx_->obs.on_wire) ctx_->obs.on_wire(*this, *p);
   const uint64_t ser = ser_ps(p->bytes);
   ev.call_at(
       ev.now() + ser,
@@ -88,18 +85,6 @@ void Port::try_start() {
   p->to_port = uint16_t(peer_port);
   if (wire) wire(p, ser);
   else ev.lane_at(lane_, ev.now() + ser + prop_ps, p);
-}
-
-// A PAUSE frame acts processing_bytes at link rate after its first bit
-// arrived (spec §7.1 item 3); its last bit is here now.
-void Port::pause_frame_arrives(Pkt* p) {
-  const uint64_t wait = ser_ps(ctx_->p.processing_bytes) - ser_ps(ctx_->p.pause_frame_bytes);
-  const Event e = p->fc;
-  ctx_->pool.release(p);
-  ctx_->ev.after(wait, [this, e] {
-    pause.apply(e, ctx_->ev.now());
-    try_start();
-  });
 }
 
 std::vector<Port> make_ports(NetContext& ctx, Node& owner, int node) {

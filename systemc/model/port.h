@@ -5,33 +5,37 @@
 // when a packet starts and when a class runs empty (Node), and hands a
 // packet whose last bit arrives to the peer's node.
 //
-// Flow control is level-mode PAUSE/RESUME (spec §6.2): a PAUSE frame acts
-// processing_bytes at link rate after its first bit arrived (spec §7.1
-// item 3) and stops the class (PORT_PAUSE: every lossless class) between
-// packets. PAUSE frames go before any queued CNP.
+// The port's flow control (flow_control.h: level or frame mode) sends what
+// its owner's MMU decides about the port's ingress to the peer, and sets
+// the port's pause gate from the peer's frames; a paused class stops
+// between packets. Flow-control frames go before any queued CNP.
 #pragma once
 
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "class_arbiter.h"
+#include "flow_control.h"
 #include "node.h"
 #include "ring.h"
 
 namespace dsh::net {
 
-// The pause state of one egress, as the peer's PAUSE/RESUME frames set it,
-// with the time each class spent paused.
-struct LevelPause {
+// The OR gate of spec §6.1 on one egress: class c may start a packet while
+// neither its class state nor the port state is paused (the control class
+// never is). The flow control sets both states; the gate keeps the time
+// each class spent paused.
+struct PauseGate {
   std::array<bool, kClasses> q_paused{};
   bool port_paused = false;
   std::array<bool, kClasses> seen{};  // paused(c) as last accounted (and traced)
   std::array<uint64_t, kClasses> paused_ps{}, paused_since{};
   bool paused(unsigned c) const { return c != kControlClass && (q_paused[c] || port_paused); }
-  // Level-mode PAUSE/RESUME of a class, PORT_PAUSE/RESUME of all, at `now`.
-  void apply(const Event& e, uint64_t now);
+  // Accounts the states as they are set at `now`.
+  void settle(uint64_t now);
   uint64_t total_ps(unsigned c, uint64_t now) const { return paused_ps[c] + (seen[c] ? now - paused_since[c] : 0); }
 };
 
@@ -47,8 +51,7 @@ class Port {
   void push(Pkt* p);
   // Starts the arbiter's next packet if the wire is free.
   void try_start();
-  // A PAUSE/RESUME frame from the peer has arrived (its last bit now).
-  void pause_frame_arrives(Pkt* p);
+  FlowControl& flow_control() { return *fc_; }
 
   uint64_t ser_ps(uint64_t bytes) const { return uint64_t(double(bytes) * ps_per_byte + 0.5); }
   bool tx_pause(unsigned c) const { return pause.paused(c); }
@@ -74,7 +77,7 @@ class Port {
   uint64_t rx_bytes = 0;  // bytes that entered the queues so far (PowerTCP's INT)
   ClassArbiter arb{1600};
   bool busy = false;
-  LevelPause pause;
+  PauseGate pause;
   uint64_t last_start_ps = 0;  // when a lossless packet last started (deadlock detector)
   // Hands a packet that starts now to the link, `ser` ps of serialization;
   // empty: the port delivers it to the peer's node after ser + prop_ps.
@@ -83,6 +86,7 @@ class Port {
  private:
   NetContext* ctx_;
   Node* owner_;
+  std::unique_ptr<FlowControl> fc_;
   Node* peer_node_ = nullptr;
   uint32_t lane_ = 0;  // the event-queue lane of its packets in flight
 };

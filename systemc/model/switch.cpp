@@ -12,7 +12,7 @@ Switch::Switch(NetContext& ctx, int sw, SwitchChip chip)
 
 void Switch::receive(int port, Pkt* p) {
   if (p->kind == Pkt::Pause) {
-    ports_[port].pause_frame_arrives(p);
+    ports_[port].flow_control().frame_arrives(p);
     return;
   }
   // ECMP (topology.h): a CNP carries its flow's id from receiver to sender.
@@ -26,6 +26,7 @@ void Switch::receive(int port, Pkt* p) {
     ports_[out].push(p);
     return;
   }
+  p->cls = ctx_.p.dscp_queue[p->dscp & 63];  // DSCP-based PFC: the packet's DSCP names its queue
   p->in_port = uint16_t(port);
   p->out_port = uint16_t(out);
   p->cells = uint32_t(cells_of(p->bytes, cell_bytes_));
@@ -71,10 +72,7 @@ void Switch::mmu_results(const CycleOut& out, Pkt* p) {
     const bool pause = e.kind == Event::Pause || e.kind == Event::PortPause;
     ++(pause ? st_.pause_frames : st_.resume_frames);
     if (ctx_.obs.on_control) ctx_.obs.on_control(id_, e);
-    Pkt* f = ctx_.pool.control(Pkt::Pause, ctx_.p.pause_frame_bytes);
-    f->fc = e;
-    if (size_t(e.port) < ports_.size()) ports_[e.port].push(f);
-    else ctx_.pool.release(f);
+    if (size_t(e.port) < ports_.size()) ports_[e.port].flow_control().send(e);
   }
 }
 

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // A shared-buffer switch: its ports, its MMU clock (mmu_clock.h), ECMP
 // routing (topology.h) and what happens to a packet on the way through.
-// A data packet that arrives asks the MMU for admission (an enqueue); the
-// results admit it to its egress queue or drop it, and send PAUSE/RESUME
-// frames (64 B, class 7) toward the peers of paused ingress ports. A packet
+// A data packet that arrives goes to the queue its DSCP names
+// (FabricParams::dscp_queue) and asks the MMU for admission (an enqueue);
+// the results admit it to its egress queue or drop it, and their pause
+// events go to the ingress ports' flow control (flow_control.h), which
+// tells the peers. A packet
 // that starts on an egress wire gives the MMU a dequeue, is ECN-marked
 // (DCQCN, RED-like on its class's queue) and stamped with telemetry
 // (PowerTCP). Class 7 (PAUSE, CNP, ACK) bypasses the MMU: it is not

@@ -316,6 +316,7 @@ nlohmann::ordered_json run_benchmark(const KeyStore& k, NetSetup& s, const Bench
   const auto t0 = std::chrono::steady_clock::now();
   const std::clock_t cpu0 = std::clock();
   Fabric fab(t, s.chips, s.fp);
+  const std::unique_ptr<Capture> capture = attach_capture(fab, s);
   std::unique_ptr<tlmnet::Netlist> netlist;  // run.kernel = systemc (each point is its own process)
   if (s.kernel == Kernel::SystemC) netlist = std::make_unique<tlmnet::Netlist>(fab);
   std::vector<double> clocks;

@@ -105,6 +105,7 @@ CollateralRun run_collateral(const KeyStore& k, NetSetup& s, Scheme scheme, cons
   const auto t0 = std::chrono::steady_clock::now();
   const std::clock_t cpu0 = std::clock();
   Fabric fab(t, s.chips, s.fp);
+  const std::unique_ptr<Capture> capture = attach_capture(fab, s);
   std::unique_ptr<tlmnet::Netlist> netlist;
   if (s.kernel == Kernel::SystemC) netlist = std::make_unique<tlmnet::Netlist>(fab);
   CollateralKeys c;

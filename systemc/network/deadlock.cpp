@@ -185,6 +185,7 @@ DeadlockRun run_deadlock(const KeyStore& k, NetSetup& s, Scheme scheme, const st
   const auto t0 = std::chrono::steady_clock::now();
   const std::clock_t cpu0 = std::clock();
   Fabric fab(t, s.chips, s.fp);
+  const std::unique_ptr<Capture> capture = attach_capture(fab, s);
   std::unique_ptr<tlmnet::Netlist> netlist;  // run.kernel = systemc (each run is its own process)
   if (s.kernel == Kernel::SystemC) netlist = std::make_unique<tlmnet::Netlist>(fab);
   const SizeCdf cdf = SizeCdf::load(k.path("traffic.cdf"));

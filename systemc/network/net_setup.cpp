@@ -216,6 +216,9 @@ NetSetup build_setup(const KeyStore& k) {
   if (s.ccs.empty()) k.refuse("run.cc", "empty");
   if (s.fp.kmax_kb_100g <= s.fp.kmin_kb_100g)
     k.refuse("dcqcn.kmax_kb", "must be above dcqcn.kmin_kb = " + k.text("dcqcn.kmin_kb"));
+  const sc::WireKeys wire = sc::wire_keys(k);  // derived: the flow-control mode, its times, DSCPs, captures
+  sc::set_wire(s.fp, wire);
+  s.capture_links = wire.capture_links;
   PowerTcpParams& w = s.fp.powertcp_params;
   if (w.base_rtt_us == 0) w.base_rtt_us = max_base_rtt_us(*s.topo, s.fp.packet_bytes);  // "auto"
   if (w.base_rtt_us <= 0) k.refuse("powertcp.base_rtt_us", "0 (auto) but no two hosts are connected");
@@ -251,6 +254,20 @@ void configure_run(NetSetup& s, const KeyStore& k, Scheme scheme, const std::str
     }
     s.chips.push_back(c);
   }
+}
+
+namespace {
+std::string& capture_file() {
+  static std::string path;
+  return path;
+}
+}  // namespace
+
+void set_capture_file(const std::string& path) { capture_file() = path; }
+
+std::unique_ptr<Capture> attach_capture(Fabric& fab, const NetSetup& s) {
+  if (capture_file().empty()) return nullptr;
+  return std::make_unique<Capture>(fab, capture_file(), s.capture_links);
 }
 
 }  // namespace dsh::net

@@ -9,8 +9,10 @@
 #include <string>
 #include <vector>
 
+#include "capture.h"
 #include "fabric.h"
 #include "switch_keys.h"
+#include "wire_params.h"
 #include "topology.h"
 
 namespace dsh::net {
@@ -46,12 +48,20 @@ struct NetSetup {
   Backend backend = Backend::Golden;
   Kernel kernel = Kernel::Events;
   std::vector<std::string> rtl_switches;
+  std::string capture_links;  // capture.links
 };
 
 // Everything checked (exit 2 on a ConfigError naming the key). `scheme` and
 // `cc` pick the MMU scheme and congestion control of one run.
 NetSetup build_setup(const KeyStore& k);
 void configure_run(NetSetup& s, const KeyStore& k, Scheme scheme, const std::string& cc);
+
+// dsh-sim --pcap: the file every run of this process captures into ("":
+// none; dsh-sim asks it for one point, --point ID, so the file is that
+// point's). attach_capture captures s.capture_links of `fab` when a file is
+// set (null otherwise); the capture must outlive the run.
+void set_capture_file(const std::string& path);
+std::unique_ptr<Capture> attach_capture(Fabric& fab, const NetSetup& s);
 
 // eta in cells of each of switch `sw`'s n_ports ports: the spec §1.3
 // formula at the rate and delay of the port's link, plus the switch's

@@ -53,7 +53,20 @@ void declare_switch_keys(KeyStore& k) {
   k.declare(uint_key("link.processing_bytes", 64, 1 << 20, "3840",
                      "upstream reaction to a PAUSE frame, bytes at link rate, from its first bit (spec §7.1 item 3)"));
   k.declare(uint_key("link.pause_frame_bytes", 64, 1500, "64", "PFC frame on the wire, class 7"));
+  k.declare(choice_key("link.flow_control", {"level", "frames"}, "level",
+                       "how pauses cross a link: level (an event per frame, spec §6.2) | frames (PFC and PAUSE frames "
+                       "with timers and refresh, spec §6.7)"));
+  k.declare(uint_key("link.pause_quanta", 1, 0xFFFF, "65535",
+                     "frame mode: the pause time a frame carries, quanta of 512 bit times"));
+  k.declare(uint_key("link.refresh_quanta", 1, 0xFFFF, "32767",
+                     "frame mode: a held pause is sent again this long after the last frame, quanta"));
   k.declare(uint_key("switch.dwrr_quantum_bytes", 1, 1 << 20, "1600", "DWRR quantum of the lossless classes"));
+  k.declare(text_key("switch.dscp_to_queue", "",
+                     "DSCP:queue pairs (e.g. 26:3,48:6) apart from the default DSCP d -> queue d/8 (spec §6.8)"));
+  k.declare(text_key("traffic.class_dscp", "0,8,16,26,32,40,48",
+                     "the DSCP a host marks on class 0..6's data packets (RoCEv2: 26 on class 3)"));
+  k.declare(text_key("capture.links", "",
+                     "--pcap: the links captured, A-B by node names, comma-separated; empty: every link"));
   k.declare(uint_key("traffic.packet_bytes", 64, 9216, "1500",
                      "data packet size, at most link.mtu_bytes (a flow's last packet may be shorter)"));
   k.declare(choice_key("run.backend", {"golden", "rtl", "lockstep"}, "lockstep",
@@ -79,6 +92,34 @@ void check_switch_keys(const KeyStore& k) {
   if (k.text("run.backend") != "lockstep" && k.flag("run.full_compare"))
     k.refuse("run.full_compare", "compares the RTL with the golden model: needs run.backend = lockstep, not " +
                                      k.text("run.backend") + k.where("run.backend"));
+}
+
+WireKeys wire_keys(const KeyStore& k) {
+  WireKeys w;
+  w.frames = k.text("link.flow_control") == "frames";
+  w.pause_quanta = uint16_t(k.u64("link.pause_quanta"));
+  w.refresh_quanta = uint16_t(k.u64("link.refresh_quanta"));
+  for (unsigned d = 0; d < 64; ++d) w.dscp_queue[d] = uint8_t(d / 8);
+  for (const std::string& pair : k.list("switch.dscp_to_queue")) {
+    const size_t colon = pair.find(':');
+    if (colon == std::string::npos) k.refuse("switch.dscp_to_queue", quoted(pair) + " is not DSCP:queue");
+    const uint64_t d = parse_uint("switch.dscp_to_queue DSCP", pair.substr(0, colon), 0, 63);
+    w.dscp_queue[d] = uint8_t(parse_uint("switch.dscp_to_queue queue", pair.substr(colon + 1), 0, 6));
+  }
+  const std::vector<std::string> marks = k.list("traffic.class_dscp");
+  if (marks.size() != 7) k.refuse("traffic.class_dscp", "needs 7 DSCPs (classes 0..6), not " + std::to_string(marks.size()));
+  for (unsigned c = 0; c < 7; ++c) {
+    w.class_dscp[c] = uint8_t(parse_uint("traffic.class_dscp", marks[c], 0, 63));
+    if (w.dscp_queue[w.class_dscp[c]] != c)
+      k.refuse("traffic.class_dscp", "class " + std::to_string(c) + " marks DSCP " + std::to_string(w.class_dscp[c]) +
+                                         ", which the switch puts in queue " +
+                                         std::to_string(w.dscp_queue[w.class_dscp[c]]) + " (switch.dscp_to_queue = " +
+                                         quoted(k.text("switch.dscp_to_queue")) + k.where("switch.dscp_to_queue") +
+                                         "); a class's DSCP must name its own queue");
+  }
+  w.class_dscp[7] = 56;
+  w.capture_links = k.text("capture.links");
+  return w;
 }
 
 uint64_t auto_headroom_cells(LinkParams link, size_t switch_ports, double mmu_clock_ghz) {

@@ -6,6 +6,8 @@
 // the kernel. Each scenario declares its own keys beside them.
 #pragma once
 
+#include <array>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -37,6 +39,19 @@ void declare_switch_keys(KeyStore& k);
 // planted RTL fault asked of the golden model). Names the keys, their values
 // and where they came from.
 void check_switch_keys(const KeyStore& k);
+
+// What the link, switch and traffic keys say about the wire: the flow
+// control's mode and times (spec §6.3), the DSCP of each class and the
+// switch's DSCP-to-queue table (spec §6.7), the captured links. Refuses a
+// table under which a class's DSCP names another queue.
+struct WireKeys {
+  bool frames = false;
+  uint16_t pause_quanta = 0xFFFF, refresh_quanta = 0x7FFF;
+  std::array<uint8_t, 64> dscp_queue{};
+  std::array<uint8_t, 8> class_dscp{};
+  std::string capture_links;
+};
+WireKeys wire_keys(const KeyStore& k);
 
 // chip.headroom_cells = "auto" (spec §7.2): the spec §1.3 headroom of a link
 // with the PAUSE reaction lengthened by what the switch model adds before a

@@ -196,6 +196,7 @@ void Params::set(const std::string& key, const std::string& value, const std::st
 void Params::apply() {
   keys.fill(*this);
   keys.fill(mmu);
+  wire = wire_keys(keys);  // derived: the flow-control mode, its times, DSCPs, captures
   if (name.empty()) name = keys.text("scenario.kind");  // the outputs' default name
 }
 

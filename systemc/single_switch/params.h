@@ -10,6 +10,7 @@
 
 #include "config.h"
 #include "keys.h"
+#include "switch_keys.h"
 #include "mmu_model.h"
 #include "switch_keys.h"
 #include "theory.h"
@@ -64,6 +65,7 @@ struct Params {
   uint64_t mtu_bytes;
   uint64_t processing_bytes;   // PAUSE frame first bit in -> upstream decides (spec §7.1 item 3)
   uint64_t pause_frame_bytes;    // PFC/PAUSE frame on the wire, class 7
+  WireKeys wire;                 // flow-control mode and times, DSCPs, captured links
   std::vector<std::pair<int, double>> port_rate_gbps;  // per-port exceptions "port:gbps" (both directions)
 
   // [switch]

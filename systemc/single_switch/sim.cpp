@@ -15,6 +15,7 @@
 #include <map>
 #include <sstream>
 
+#include "capture.h"
 #include "child_process.h"
 #include "mmu_model.h"
 #include "single_switch.h"
@@ -130,6 +131,8 @@ PointResult run_point(const Params& p, const PointSpec& s) {
     const bool tracing = !s.trace_stem.empty();
     if (tracing) sw.trace_ports(traced_ports(p));
     sw.arm();
+    std::unique_ptr<net::Capture> capture;
+    if (!s.pcap.empty()) capture = std::make_unique<net::Capture>(sw.fabric(), s.pcap, p.wire.capture_links);
     // A waveform needs SystemC time: --trace runs on the SystemC kernel.
     std::unique_ptr<tlmnet::Netlist> netlist;
     if (tracing || p.kernel == net::Kernel::SystemC) netlist = std::make_unique<tlmnet::Netlist>(sw.fabric());

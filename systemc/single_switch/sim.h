@@ -21,6 +21,7 @@ struct PointSpec {
   double burst_pct = 0;     // pfc-avoidance: total fan-in burst, % of the buffer
   bool refine = false;      // a bisection point (for the report)
   std::string trace_stem;   // non-empty: write <stem>.fst and <stem>.gtkw
+  std::string pcap;         // non-empty: capture p.wire.capture_links into this pcap file (capture.h)
   std::string out_dir = ".";  // where a lockstep mismatch writes its FST window
   std::shared_ptr<const Params> params;  // set: run on this scenario, not the caller's (a generation's chip)
   std::string id;                        // the sweep point's ID (for the caller)

@@ -28,6 +28,7 @@ net::FabricParams fabric_params(const Params& p) {
   f.processing_bytes = p.processing_bytes;
   f.pause_frame_bytes = p.pause_frame_bytes;
   f.dwrr_quantum_bytes = p.dwrr_quantum_bytes;
+  set_wire(f, p.wire);
   return f;
 }
 

@@ -18,6 +18,7 @@
 
 #include "fabric.h"
 #include "params.h"
+#include "wire_params.h"
 
 namespace dsh::sc {
 

@@ -52,6 +52,12 @@ std::string packet_fault(net::Fabric& fab, int node, const net::Pkt& p) {
     if (p.cls != f.cls)
       return "cls = " + std::to_string(unsigned(p.cls)) + ": flow " + std::to_string(p.flow) + " is of class " +
              std::to_string(unsigned(f.cls));
+    const net::FabricParams& fp = fab.params();
+    if (p.dscp > 63 || fp.dscp_queue[p.dscp] != p.cls)
+      return "dscp = " + std::to_string(unsigned(p.dscp)) + ": " +
+             (p.dscp > 63 ? std::string("outside 0..63") : "names queue " + std::to_string(fp.dscp_queue[p.dscp])) +
+             ", the packet is of class " + std::to_string(unsigned(p.cls)) + " (mark class c with FabricParams::class_dscp[c] = " +
+             std::to_string(unsigned(fp.class_dscp[p.cls & 7])) + " here)";
     if (t.is_switch(node) && p.cls >= fab.mmu(node).config().n_queues)
       return "cls = " + std::to_string(unsigned(p.cls)) + ": switch " + t.name(node) + "'s chip has classes " +
              range_text(fab.mmu(node).config().n_queues) + " (n_queues)";

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Pieces of the switch model on hand-built flows: DWRR on a host's uplink,
-// the PAUSE delay of spec §7.1, and a host module written here, as a user
-// would write one, driving the switch's TLM-2.0 sockets.
+// the PAUSE delay of spec §7.1, frame mode's timers and refresh (spec
+// §6.7), and a host module written here, as a user would write one, driving
+// the switch's TLM-2.0 sockets.
 #include <gtest/gtest.h>
 
 #include <systemc>
@@ -261,6 +262,71 @@ TEST(Model, SocketRefusesABadPacket) {
       }
     }
   }
+}
+
+// Frame mode (spec §6.7) on an idle link, the switch's flow control of port
+// 0 driven by hand: an event at t0 leaves at once as a 64 B frame (5.12 ns
+// at 100 Gb/s), its last bit reaches host 0 after D_prop = 2 us, and it acts
+// 3840 B (307.2 ns) after its first bit, at t0 + 2307.2 ns. A pause time of
+// 100 quanta lasts 100 x 5.12 ns = 512 ns from then. Sampled 1 ps either side.
+struct FrameRun {
+  std::vector<std::pair<uint64_t, bool>> samples;  // (time, host 0 class c paused)
+};
+
+FrameRun frame_run(uint16_t pause, uint16_t refresh, std::vector<std::pair<uint64_t, Event>> events, unsigned cls,
+                   const std::vector<uint64_t>& at) {
+  Params p = saturate(10);
+  p.wire.frames = true;
+  p.wire.pause_quanta = pause;
+  p.wire.refresh_quanta = refresh;
+  SingleSwitch sw(p, delayed_golden(p));
+  sw.arm();
+  net::EventQueue& ev = sw.events();
+  net::Port& to_host0 = sw.fabric().tx_port(0, 0);
+  for (const auto& [t, e] : events) ev.at(t, [&to_host0, e = e] { to_host0.flow_control().send(e); });
+  FrameRun r;
+  for (uint64_t t : at) ev.at(t, [&, t, cls] { r.samples.emplace_back(t, sw.nic(0).tx_pause(cls)); });
+  sw.fabric().run(10'000'000);
+  return r;
+}
+
+constexpr uint64_t kT0 = 1'000'000, kActs = kT0 + 2'000'000 + 307'200;
+
+TEST(Model, FramePauseRunsOutWithoutRefresh) {
+  // Refresh 65535 quanta: none within the run; the pause ends after 512 ns.
+  const FrameRun r = frame_run(100, 0xFFFF, {{kT0, Event{Event::Pause, 0, 2}}}, 2,
+                               {kActs - 1, kActs + 1, kActs + 512'000 - 1, kActs + 512'000 + 1});
+  ASSERT_EQ(r.samples.size(), 4u);
+  EXPECT_FALSE(r.samples[0].second);
+  EXPECT_TRUE(r.samples[1].second);
+  EXPECT_TRUE(r.samples[2].second);
+  EXPECT_FALSE(r.samples[3].second);
+}
+
+TEST(Model, FramePauseRefreshedUntilXon) {
+  // Refresh every 60 quanta (307.2 ns) keeps the pause until the RESUME sent
+  // at t0 + 1 us acts at t0 + 1 us + 2307.2 ns; the control class never pauses.
+  const uint64_t xon = kT0 + 1'000'000 + 2'307'200;
+  const std::vector<std::pair<uint64_t, Event>> ev = {{kT0, Event{Event::Pause, 0, 2}},
+                                                      {kT0 + 1'000'000, Event{Event::Resume, 0, 2}}};
+  const FrameRun r = frame_run(100, 60, ev, 2, {kActs + 1, kActs + 512'000 + 1, xon - 1, xon + 1});
+  ASSERT_EQ(r.samples.size(), 4u);
+  EXPECT_TRUE(r.samples[0].second);
+  EXPECT_TRUE(r.samples[1].second);
+  EXPECT_TRUE(r.samples[2].second);
+  EXPECT_FALSE(r.samples[3].second);
+}
+
+TEST(Model, FramePortPauseStopsEveryLosslessClass) {
+  // PORT_PAUSE travels as an 802.3x PAUSE frame: the port timer pauses
+  // classes 0..6 (here 5) for its 512 ns, never class 7.
+  const std::vector<std::pair<uint64_t, Event>> ev = {{kT0, Event{Event::PortPause, 0, 0}}};
+  const FrameRun c5 = frame_run(100, 0xFFFF, ev, 5, {kActs + 1, kActs + 512'000 + 1});
+  const FrameRun c7 = frame_run(100, 0xFFFF, ev, 7, {kActs + 1});
+  ASSERT_EQ(c5.samples.size(), 2u);
+  EXPECT_TRUE(c5.samples[0].second);
+  EXPECT_FALSE(c5.samples[1].second);
+  EXPECT_FALSE(c7.samples.at(0).second);
 }
 
 }  // namespace
