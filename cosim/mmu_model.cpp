@@ -78,8 +78,8 @@ const LaneCycleOut& MmuModel::step_lanes(const LaneCycleIn& in) {
     if (in.deq[k].valid) throw std::invalid_argument("dequeue slot " + std::to_string(k) + " beyond deq_per_cycle = 1");
   const CycleOut& o = step(CycleIn{in.deq[0], in.enq[0]});
   // deq_taken is of this step's input, undelayed (spec §4.8); the rest
-  // belongs to the input latency() steps earlier. One slot is always taken.
-  lane_out_ = LaneCycleOut{};
+  // belongs to the input latency() steps earlier. One slot is always taken;
+  // the slots beyond it keep their defaults (to_lane_out writes slot 0).
   to_lane_out(o, in.deq[0].valid, lane_out_);
   return lane_out_;
 }

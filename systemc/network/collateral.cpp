@@ -183,9 +183,11 @@ CollateralRun run_collateral(const KeyStore& k, NetSetup& s, Scheme scheme, cons
   r.lossless_drops = fab.lossless_drops();
   r.forwarded = fab.forwarded();
   r.reordered = fab.reordered();
+  const bool lanes = std::any_of(s.chips.begin(), s.chips.end(), [](const ChipSpec& c) { return c.mmu.lanes > 1; });
   for (size_t sw = 0; sw < t.n_switches(); ++sw) {
     r.pause_frames.push_back(fab.stats(int(sw)).pause_frames);
     r.ecn_marks.push_back(fab.stats(int(sw)).ecn_marked);
+    if (lanes) r.max_enq_per_cycle.push_back(fab.stats(int(sw)).max_enq_slots);
   }
   r.fanin_start_us = double(start_ps) / 1e6;
   r.fanin_end_us = double(end_ps) / 1e6;
@@ -208,7 +210,7 @@ namespace {
 // A run as a point's metrics, and back (the per-microsecond byte counts too:
 // the CSV and the plot are made from them).
 nlohmann::ordered_json to_json(const CollateralRun& r) {
-  return {{"scheme", r.scheme},
+  nlohmann::ordered_json j = {{"scheme", r.scheme},
           {"cc", r.cc},
           {"triggered", r.triggered},
           {"fanin_done", r.fanin_done},
@@ -229,6 +231,8 @@ nlohmann::ordered_json to_json(const CollateralRun& r) {
           {"f0_bytes_per_us", r.f0_us},
           {"f1_bytes_per_us", r.f1_us},
           {"fanin_bytes_per_us", r.fanin_us}};
+  if (!r.max_enq_per_cycle.empty()) j["max_enq_per_cycle"] = r.max_enq_per_cycle;
+  return j;
 }
 
 CollateralRun from_json(const nlohmann::json& j) {
@@ -254,6 +258,7 @@ CollateralRun from_json(const nlohmann::json& j) {
   r.f0_us = j.at("f0_bytes_per_us").get<std::vector<uint64_t>>();
   r.f1_us = j.at("f1_bytes_per_us").get<std::vector<uint64_t>>();
   r.fanin_us = j.at("fanin_bytes_per_us").get<std::vector<uint64_t>>();
+  if (j.contains("max_enq_per_cycle")) r.max_enq_per_cycle = j.at("max_enq_per_cycle").get<std::vector<unsigned>>();
   return r;
 }
 

@@ -592,7 +592,7 @@ TEST(NetFabric, StateHooksTakeTheDelayLineBeforeTheRun) {
   for (int hooks = 0; hooks < 2; ++hooks) {
     Fabric fab(*s.topo, s.chips, s.fp);
     uint64_t retired = 0;
-    if (hooks) fab.on_retire = [&](int, const CycleIn&) { ++retired; };
+    if (hooks) fab.on_retire = [&](int, const Op*, unsigned) { ++retired; };
     fab.on_deliver = [&](int32_t, uint32_t) { last[hooks] = fab.events().now(); };
     fab.add_flow(0, 20, 0, 15000, 0, 0);
     fab.run(100'000'000);
@@ -602,7 +602,7 @@ TEST(NetFabric, StateHooksTakeTheDelayLineBeforeTheRun) {
       EXPECT_GE(retired, 30u);
     }
     if (!hooks) {
-      fab.on_mmu_out = [](int, const CycleOut&) {};
+      fab.on_mmu_out = [](int, const Thresholds&) {};
       EXPECT_THROW(fab.run(200'000'000), std::logic_error);
     }
   }
@@ -623,6 +623,36 @@ TEST(NetDeadlock, OfferedLoadByHand) {
   EXPECT_EQ(deadlock_loads(k), (std::vector<std::string>{"0.1", "0.5", "0.9"}));
   EXPECT_THROW(k.set("traffic.load", "0.5,0"), ConfigError);
   EXPECT_THROW(k.set("traffic.load", "1.5"), ConfigError);
+}
+
+// S2 with four lanes in every switch's MMU at 0.2 GHz (spec §4.7): the
+// run completes with no MMU error and no lossless drop, and the switches
+// report lane use: the fan-in's packets reach a switch together on ports of
+// different lanes, so some cycle decides more than one enqueue (and none
+// more than the four lanes).
+TEST(NetLanes, CollateralRunsWithFourLanes) {
+  KeyStore k;
+  declare_collateral_keys(k);
+  k.load_toml(DSH_SCENARIO_DIR "/collateral-damage.toml");
+  k.set("traffic.settle_us", "100");
+  k.set("traffic.max_run_us", "600");
+  k.set("traffic.tail_us", "20");
+  k.set("run.backend", "golden");
+  k.set("chip.lanes", "4");
+  k.set("chip.deq_per_cycle", "4");
+  k.set("chip.mmu_clock_ghz", "0.2");
+  NetSetup s = build_setup(k);
+  const CollateralRun r = run_collateral(k, s, Scheme::DSH, "none");
+  ASSERT_TRUE(r.error.empty()) << r.error;
+  EXPECT_EQ(r.lossless_drops, 0u);
+  EXPECT_TRUE(r.fanin_done);
+  ASSERT_EQ(r.max_enq_per_cycle.size(), s.topo->n_switches());
+  unsigned most = 0;
+  for (unsigned n : r.max_enq_per_cycle) {
+    EXPECT_LE(n, 4u);
+    most = std::max(most, n);
+  }
+  EXPECT_GT(most, 1u);
 }
 
 // One switch's MMU as the Verilated RTL in lockstep with the golden model,
