@@ -46,7 +46,8 @@ const LaneCycleOut& MmuClock::step_model(const Op* ops, Slots s) {
   LineCycle& slot = line_[line_next_];
   std::swap(slot, line_out_);
   slot.n_deq = s.n_deq;
-  slot.ops.assign(ops, ops + s.n_deq + s.n_enq);
+  slot.ops.clear();
+  if (!s.idle()) slot.ops.insert(slot.ops.end(), ops, ops + s.n_deq + s.n_enq);
   if (++line_next_ == line_.size()) line_next_ = 0;
   if (line_filled_ < line_.size()) {
     ++line_filled_;
