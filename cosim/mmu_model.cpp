@@ -86,10 +86,12 @@ class GoldenModel final : public MmuModel {
  public:
   GoldenModel(const Config& c, const RtlWidths& w) : m_(c, w), one_lane_(c.lanes == 1 && c.deq_per_cycle == 1) {}
   const CycleOut& step(const CycleIn& in) override { return m_.step(in); }
-  // One lane and one dequeue slot: the cycle of step() (spec §4.7), taken
-  // as the base does, at a tenth of the multi-event step's cost.
+  // One lane and one dequeue slot: the cycle of step() (spec §4.7), as the
+  // base takes it, at a tenth of the multi-event step's cost.
   const LaneCycleOut& step_lanes(const LaneCycleIn& in) override {
-    return one_lane_ ? MmuModel::step_lanes(in) : m_.step(in);
+    if (!one_lane_) return m_.step(in);
+    to_lane_out(m_.step(CycleIn{in.deq[0], in.enq[0]}), in.deq[0].valid, lane_out_);
+    return lane_out_;
   }
   bool quiet() const override { return m_.quiet(); }
   const CycleOut& skip_idle(uint64_t n) override { return m_.skip_idle(n); }

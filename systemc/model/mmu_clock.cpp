@@ -17,8 +17,8 @@ MmuClock::MmuClock(NetContext& ctx, MmuClient& client, int sw, std::string name,
   lane_mask_ = c.lanes - 1;  // a power of two (Config::validate)
   deq_slots_ = c.deq_per_cycle;
   enq_.resize(c.lanes);
-  cur_ops_.reserve(c.lanes + c.deq_per_cycle);
-  cur_pkts_.reserve(c.lanes);
+  cur_ops_.reset(new Op[c.lanes + c.deq_per_cycle]);
+  cur_pkts_.reset(new Pkt*[c.lanes]);
 }
 
 void MmuClock::read_state_in_step() {
@@ -215,12 +215,11 @@ void MmuClock::tick_steps(uint64_t c) {
 // dequeues up to deq_per_cycle, of which those route_dequeues does not take
 // stay at the front of the ring in their order.
 void MmuClock::present(uint64_t now) {
-  cur_ops_.clear();
-  cur_pkts_.clear();
+  Op* ops = cur_ops_.get();
   const uint32_t n_deq = uint32_t(std::min<size_t>(deq_.size(), deq_slots_));
-  for (uint32_t k = 0; k < n_deq; ++k) cur_ops_.push_back(deq_[k].op);
+  for (uint32_t k = 0; k < n_deq; ++k) ops[k] = deq_[k].op;
   if (n_deq > 1) {  // a lone slot leads its lane and is always taken (spec §4.8)
-    for (uint32_t k = 0; k < n_deq; ++k) in_.deq[k] = cur_ops_[k];
+    for (uint32_t k = 0; k < n_deq; ++k) in_.deq[k] = ops[k];
     const DeqRouting r = route_dequeues(mmu_->config(), in_);
     for (uint32_t k = 0; k < n_deq; ++k) in_.deq[k].valid = false;
     uint32_t keep = n_deq;  // the ones not taken move to the end of the first n_deq, in order
@@ -233,19 +232,21 @@ void MmuClock::present(uint64_t now) {
   } else if (n_deq == 1) {
     st_.max_deq_wait_ps = std::max(st_.max_deq_wait_ps, now - deq_.front().at);
     deq_.pop_front();
-    st_.max_deq_slots = std::max(st_.max_deq_slots, 1u);
+    if (!st_.max_deq_slots) st_.max_deq_slots = 1;
   }
+  uint32_t n_enq = 0;
   if (enq_waiting_)
     for (Ring<Req>& lane : enq_) {
       if (lane.empty()) continue;
       const Req& q = lane.front();
-      cur_ops_.push_back(q.op);
-      cur_pkts_.push_back(q.pkt);
+      ops[n_deq + n_enq] = q.op;
+      cur_pkts_[n_enq++] = q.pkt;
       st_.max_enq_wait_ps = std::max(st_.max_enq_wait_ps, now - q.at);
       lane.pop_front();
-      --enq_waiting_;
     }
-  st_.max_enq_slots = std::max(st_.max_enq_slots, unsigned(cur_pkts_.size()));
+  enq_waiting_ -= n_enq;
+  st_.max_enq_slots = std::max(st_.max_enq_slots, unsigned(n_enq));
+  cur_ = Slots{n_deq, n_enq};
 }
 
 // Cycle c at its start: the cycles before it are stepped; the results of
@@ -262,8 +263,7 @@ void MmuClock::tick(uint64_t c) {
       act_results();
     }
     present(ctx_.ev.now());
-    const uint32_t n_enq = uint32_t(cur_pkts_.size());
-    step(cur_ops_.data(), Slots{uint32_t(cur_ops_.size()) - n_enq, n_enq}, cur_pkts_.data());
+    step(cur_ops_.get(), cur_, cur_pkts_.get());
     // A model with the latency: what is kept now came out of this step and
     // acts at the start of the next cycle.
     const bool due_next = !held_ && !decided_.empty();

@@ -138,8 +138,9 @@ class MmuClock {
   std::vector<Ring<Req>> enq_;  // per lane
   size_t enq_waiting_ = 0;
   Ring<Req> deq_;
-  std::vector<Op> cur_ops_;    // the cycle being presented (Slots order)
-  std::vector<Pkt*> cur_pkts_;  // its enqueues' packets
+  std::unique_ptr<Op[]> cur_ops_;     // the cycle being presented (Slots order)
+  std::unique_ptr<Pkt*[]> cur_pkts_;  // its enqueues' packets
+  Slots cur_;
   LaneCycleIn in_;              // the model's input; every slot invalid between steps
   Ring<Slots> in_flight_;       // stepped cycles whose results have not come out yet
   Ring<Op> flight_ops_;
