@@ -22,9 +22,12 @@ class MmuModel {
   virtual ~MmuModel() = default;
   virtual const CycleOut& step(const CycleIn& in) = 0;
   // The multi-event cycle (spec §4.7–§4.10), with the latency() of step().
-  // The base takes it only with lanes = deq_per_cycle = 1, as step()
-  // (spec §4.7: the same cycle); a backend with lanes overrides it. Throws
-  // ConfigError naming the backend otherwise.
+  // The base takes it only with lanes = deq_per_cycle = 1, as step() (spec
+  // §4.7: the same cycle); a backend with lanes overrides it. Throws
+  // ConfigError naming the backend otherwise. The slots beyond the first
+  // must be invalid: the base reads slot 0 only and does not check the
+  // others (it runs every cycle of a one-lane switch, where a scan of the
+  // 126 other slots cost more than the golden model's step).
   virtual const LaneCycleOut& step_lanes(const LaneCycleIn& in);
   virtual const Config& config() const = 0;
   virtual uint64_t cycle() const = 0;

@@ -159,11 +159,6 @@ const ConfigField* find_config_field(const std::string& name) {
   return nullptr;
 }
 
-bool is_multi_event_field(const ConfigField& f) {
-  const std::string n = f.name;
-  return n == "lanes" || n == "deq_per_cycle";
-}
-
 std::string config_field_names() {
   std::string s;
   for (const auto& f : config_fields()) s += (s.empty() ? "" : ", ") + std::string(f.name);

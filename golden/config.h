@@ -121,9 +121,6 @@ struct ConfigField {
 const std::vector<ConfigField>& config_fields();
 const ConfigField* find_config_field(const std::string& name);  // nullptr when unknown
 std::string config_field_names();  // "n_ports, n_queues, ..." for messages
-// lanes or deq_per_cycle: the fields of the multi-event cycle (spec §4.7),
-// which a caller that steps one enqueue and one dequeue a cycle leaves at 1.
-bool is_multi_event_field(const ConfigField& f);
 
 // port_headroom_cells as text (spec §1.2): comma-separated entries, each a
 // value or COUNTxVALUE for COUNT ports in a row ("24x228,8x828"); empty text

@@ -13,6 +13,12 @@ MmuClock::MmuClock(NetContext& ctx, MmuClient& client, int sw, std::string name,
     throw std::logic_error("switch " + name_ + ": its MMU must have the decision latency kRtlLatency, or none");
   period_ps_ = uint64_t(1000.0 / clock_ghz + 0.5);
   held_ = mmu_->latency() == 0;
+  const Config& c = mmu_->config();
+  lane_mask_ = c.lanes - 1;  // a power of two (Config::validate)
+  deq_slots_ = c.deq_per_cycle;
+  enq_.resize(c.lanes);
+  cur_ops_.reset(new Op[c.lanes + c.deq_per_cycle]);
+  cur_pkts_.reset(new Pkt*[c.lanes]);
 }
 
 void MmuClock::read_state_in_step() {
@@ -20,42 +26,58 @@ void MmuClock::read_state_in_step() {
   if (last_wanted_ != ~uint64_t(0))
     throw std::logic_error("switch " + name_ + ": on_retire and on_mmu_out must be set before its MMU runs");
   held_ = false;
-  line_.assign(kRtlLatency, CycleIn{});
+  line_.assign(kRtlLatency, LineCycle{});
+}
+
+// The model stepped with the slots: written into in_, cleared after.
+const LaneCycleOut& MmuClock::model_step(const Op* ops, Slots s) {
+  for (uint32_t k = 0; k < s.n_deq; ++k) in_.deq[k] = ops[k];
+  for (uint32_t i = 0; i < s.n_enq; ++i) in_.enq[ops[s.n_deq + i].port & lane_mask_] = ops[s.n_deq + i];
+  const LaneCycleOut& out = mmu_->step_lanes(in_);
+  for (uint32_t k = 0; k < s.n_deq; ++k) in_.deq[k].valid = false;
+  for (uint32_t i = 0; i < s.n_enq; ++i) in_.enq[ops[s.n_deq + i].port & lane_mask_].valid = false;
+  return out;
 }
 
 // Through the delay line, if any: the model takes the input of kRtlLatency
 // cycles ago (idle while the line fills).
-const CycleOut& MmuClock::step_model(const CycleIn& in) {
-  if (line_.empty()) return mmu_->step(in);
-  const CycleIn next = line_[line_next_];
-  line_[line_next_] = in;
+const LaneCycleOut& MmuClock::step_model(const Op* ops, Slots s) {
+  if (line_.empty()) return model_step(ops, s);
+  LineCycle& slot = line_[line_next_];
+  std::swap(slot, line_out_);
+  slot.n_deq = s.n_deq;
+  slot.ops.clear();
+  if (!s.idle()) slot.ops.insert(slot.ops.end(), ops, ops + s.n_deq + s.n_enq);
   if (++line_next_ == line_.size()) line_next_ = 0;
   if (line_filled_ < line_.size()) {
     ++line_filled_;
     return idle_out_;
   }
-  return mmu_->step(next);
+  const LineCycle& o = line_out_;
+  return model_step(o.ops.data(), Slots{o.n_deq, uint32_t(o.ops.size() - o.n_deq)});
 }
 
 bool MmuClock::line_quiet() const {
-  for (const CycleIn& i : line_)
-    if (!i.idle()) return false;
+  for (const LineCycle& c : line_)
+    if (!c.ops.empty()) return false;
   return mmu_->quiet();
 }
 
 // n idle cycles: stepped while the delay line or the model is busy, then
-// skipped.
-const CycleOut& MmuClock::skip_model(uint64_t n) {
-  if (line_.empty()) return mmu_->skip_idle(n);
-  const CycleOut* o = &idle_out_;
-  for (; n && !line_quiet(); --n) o = &step_model(CycleIn{});
-  if (!n) return *o;
-  return mmu_->skip_idle(n);
+// skipped. Returns the last cycle's thresholds.
+Thresholds MmuClock::skip_model(uint64_t n) {
+  if (line_.empty()) return mmu_->skip_idle(n).thr;
+  Thresholds thr = idle_out_.thr;
+  for (; n && !line_quiet(); --n) thr = step_model(nullptr, Slots{}).thr;
+  if (!n) return thr;
+  return mmu_->skip_idle(n).thr;
 }
 
-std::string MmuClock::error_at(uint64_t cycle, const CycleOut& out) const {
+std::string MmuClock::error_at(uint64_t cycle, const LaneCycleOut& out) const {
+  bool enq = false;
+  for (uint32_t l = 0; l <= lane_mask_; ++l) enq |= out.enq_error[l];
   return "switch " + name_ + ": MMU protocol error at cycle " + std::to_string(cycle) +
-         (out.enq_error ? " (enqueue)" : " (dequeue)");
+         (enq ? " (enqueue)" : " (dequeue)");
 }
 
 // Cycle c starts at c * period: the first one at or after now.
@@ -92,29 +114,44 @@ void MmuClock::want(uint64_t c) {
   else ev.call_at(c * period_ps_, handler, this, nullptr, kPhaseMmu);
 }
 
-// Results that come out: they act at the start of the next cycle (held
-// results: at the start of the cycle they would come out after).
-void MmuClock::result_out(const CycleOut& out, Pkt* pkt) {
+// Results to act at the start of cycle `act`: each enqueue's region (its
+// lane's) and the events.
+void MmuClock::keep_results(uint64_t act, const LaneCycleOut& out, const Op* enq_ops, Pkt* const* pkts,
+                            uint32_t n_enq) {
   st_.peak_s = std::max(st_.peak_s, mmu_->s());
-  have_result_ = true;
-  result_ = out;
-  result_pkt_ = pkt;
+  decided_.push_back({act, n_enq, out.n_events});
+  for (uint32_t i = 0; i < n_enq; ++i) admits_.push_back({pkts[i], out.region[enq_ops[i].port & lane_mask_]});
+  for (unsigned e = 0; e < out.n_events; ++e) events_.push_back(out.events[e]);
 }
 
-// Steps one cycle; a cycle whose results come out (a packet admitted or
-// dropped, PAUSE/RESUME events) leaves them to act at its end.
-void MmuClock::step(const CycleIn& in, Pkt* enq_pkt) {
-  const CycleOut& out = step_model(in);
-  if (ctx_.obs.on_mmu_out) ctx_.obs.on_mmu_out(sw_, out);
+void MmuClock::act_results() {
+  const Decided d = decided_.front();
+  decided_.pop_front();
+  for (uint32_t i = 0; i < d.n_enq; ++i) {
+    const Admit a = admits_.front();
+    admits_.pop_front();
+    client_.mmu_decided(a.pkt, a.region);
+  }
+  for (uint32_t e = 0; e < d.n_events; ++e) {
+    const Event ev = events_.front();
+    events_.pop_front();
+    client_.mmu_event(ev);
+  }
+}
+
+// Steps one cycle; a cycle whose results come out (packets admitted or
+// dropped, PAUSE/RESUME events) keeps them to act at its end.
+void MmuClock::step(const Op* ops, Slots s, Pkt* const* pkts) {
+  const LaneCycleOut& out = step_model(ops, s);
+  if (ctx_.obs.on_mmu_out) ctx_.obs.on_mmu_out(sw_, out.thr);
   const uint64_t cycle = next_cycle_;
   st_.mmu_cycles = ++next_cycle_;
-  const bool real = !in.idle();
+  const bool real = !s.idle();
   st_.mmu_busy_cycles += real;
   if (held_) {  // decided now; held until the cycle its results act
     if (out.error()) throw std::runtime_error(error_at(cycle, out));
-    if (enq_pkt || out.n_events) {
-      st_.peak_s = std::max(st_.peak_s, mmu_->s());
-      decided_.push_back({cycle + kRtlLatency + 1, out, enq_pkt});
+    if (s.n_enq || out.n_events) {
+      keep_results(cycle + kRtlLatency + 1, out, ops + s.n_deq, pkts, s.n_enq);
       want(cycle + kRtlLatency + 1);
     } else if (real && cycle + kRtlLatency + 1 != last_wanted_) {
       reserved_.push_back({cycle + kRtlLatency + 1, ctx_.ev.reserve_key(kPhaseMmu), false});
@@ -124,18 +161,28 @@ void MmuClock::step(const CycleIn& in, Pkt* enq_pkt) {
     return;
   }
   real_in_flight_ += real;
-  in_flight_.push_back({in, enq_pkt});
+  in_flight_.push_back(s);
+  for (uint32_t i = 0; i < s.n_deq + s.n_enq; ++i) flight_ops_.push_back(ops[i]);
+  for (uint32_t i = 0; i < s.n_enq; ++i) flight_pkts_.push_back(pkts[i]);
   if (real) want(cycle + kRtlLatency + 1);  // its results act then
   if (in_flight_.size() <= kRtlLatency) return;  // pipeline filling: no results yet
-  const InFlight done = in_flight_.front();
+  const Slots done = in_flight_.front();
   in_flight_.pop_front();
-  real_in_flight_ -= !done.in.idle();
+  real_in_flight_ -= !done.idle();
   if (out.error()) throw std::runtime_error(error_at(cycle - kRtlLatency, out));
-  if (ctx_.obs.on_retire && !done.in.idle()) ctx_.obs.on_retire(sw_, done.in);
-  if (done.pkt || out.n_events) {
-    result_out(out, done.pkt);
-    result_cycle_ = cycle;
+  retire_ops_.clear();
+  for (uint32_t i = 0; i < done.n_deq + done.n_enq; ++i) {
+    retire_ops_.push_back(flight_ops_.front());
+    flight_ops_.pop_front();
   }
+  if (ctx_.obs.on_retire && !done.idle()) ctx_.obs.on_retire(sw_, retire_ops_.data(), unsigned(retire_ops_.size()));
+  retire_pkts_.clear();
+  for (uint32_t i = 0; i < done.n_enq; ++i) {
+    retire_pkts_.push_back(flight_pkts_.front());
+    flight_pkts_.pop_front();
+  }
+  if (done.n_enq || out.n_events)
+    keep_results(cycle + 1, out, retire_ops_.data() + done.n_deq, retire_pkts_.data(), done.n_enq);
 }
 
 // The cycles since the last one stepped, up to c: stepped idle (skipped at
@@ -147,62 +194,80 @@ void MmuClock::tick_steps(uint64_t c) {
       next_cycle_ = c;
       st_.mmu_cycles = c;
     }
-    if (!decided_.empty() && decided_.front().act <= c) {
-      const Decided& d = decided_.front();
-      if (d.act < c)
-        throw std::logic_error("switch " + name_ + ": MMU results due at cycle " + std::to_string(d.act) +
-                               " found late, at cycle " + std::to_string(c));
-      have_result_ = true;
-      result_ = d.out;
-      result_pkt_ = d.pkt;
-      decided_.pop_front();
-    }
     return;
   }
   while (next_cycle_ < c) {
     if (!real_in_flight_) {
-      const CycleOut& out = skip_model(c - next_cycle_);
-      if (ctx_.obs.on_mmu_out) ctx_.obs.on_mmu_out(sw_, out);
+      const Thresholds thr = skip_model(c - next_cycle_);
+      if (ctx_.obs.on_mmu_out) ctx_.obs.on_mmu_out(sw_, thr);
       next_cycle_ = c;
       st_.mmu_cycles = c;
       break;
     }
-    step(CycleIn{}, nullptr);
-    if (have_result_ && result_cycle_ + 1 < c)
-      throw std::logic_error("switch " + name_ + ": MMU results of cycle " + std::to_string(result_cycle_) +
+    step(nullptr, Slots{}, nullptr);
+    if (!decided_.empty() && decided_.front().act < c)
+      throw std::logic_error("switch " + name_ + ": MMU results of cycle " + std::to_string(decided_.front().act - 1) +
                              " found late, at cycle " + std::to_string(c));
   }
 }
 
+// This cycle's slots: the oldest enqueue of each lane, and the oldest
+// dequeues up to deq_per_cycle, of which those route_dequeues does not take
+// stay at the front of the ring in their order.
+void MmuClock::present(uint64_t now) {
+  Op* ops = cur_ops_.get();
+  const uint32_t n_deq = uint32_t(std::min<size_t>(deq_.size(), deq_slots_));
+  for (uint32_t k = 0; k < n_deq; ++k) ops[k] = deq_[k].op;
+  if (n_deq > 1) {  // a lone slot leads its lane and is always taken (spec §4.8)
+    for (uint32_t k = 0; k < n_deq; ++k) in_.deq[k] = ops[k];
+    const DeqRouting r = route_dequeues(mmu_->config(), in_);
+    for (uint32_t k = 0; k < n_deq; ++k) in_.deq[k].valid = false;
+    uint32_t keep = n_deq;  // the ones not taken move to the end of the first n_deq, in order
+    for (uint32_t k = n_deq; k-- > 0;) {
+      if (r.taken[k]) st_.max_deq_wait_ps = std::max(st_.max_deq_wait_ps, now - deq_[k].at);
+      else deq_[--keep] = deq_[k];
+    }
+    for (uint32_t k = 0; k < keep; ++k) deq_.pop_front();
+    st_.max_deq_slots = std::max(st_.max_deq_slots, unsigned(keep));
+  } else if (n_deq == 1) {
+    st_.max_deq_wait_ps = std::max(st_.max_deq_wait_ps, now - deq_.front().at);
+    deq_.pop_front();
+    if (!st_.max_deq_slots) st_.max_deq_slots = 1;
+  }
+  uint32_t n_enq = 0;
+  if (enq_waiting_)
+    for (Ring<Req>& lane : enq_) {
+      if (lane.empty()) continue;
+      const Req& q = lane.front();
+      ops[n_deq + n_enq] = q.op;
+      cur_pkts_[n_enq++] = q.pkt;
+      st_.max_enq_wait_ps = std::max(st_.max_enq_wait_ps, now - q.at);
+      lane.pop_front();
+    }
+  enq_waiting_ -= n_enq;
+  st_.max_enq_slots = std::max(st_.max_enq_slots, unsigned(n_enq));
+  cur_ = Slots{n_deq, n_enq};
+}
+
 // Cycle c at its start: the cycles before it are stepped; the results of
-// cycle c-1 act (they came out at its end); then cycle c takes the oldest
-// waiting enqueue and dequeue.
+// cycle c - kRtlLatency - 1 act (they came out at the end of cycle c - 1);
+// then cycle c takes its slots (present).
 void MmuClock::tick(uint64_t c) {
   if (c < next_cycle_) return;  // already stepped
   try {
     tick_steps(c);
-    if (have_result_) {
-      have_result_ = false;
-      Pkt* p = result_pkt_;
-      result_pkt_ = nullptr;
-      client_.mmu_results(result_, p);
+    if (!decided_.empty() && decided_.front().act <= c) {
+      if (decided_.front().act < c)
+        throw std::logic_error("switch " + name_ + ": MMU results due at cycle " + std::to_string(decided_.front().act) +
+                               " found late, at cycle " + std::to_string(c));
+      act_results();
     }
-    const uint64_t now = ctx_.ev.now();
-    CycleIn in;
-    Pkt* enq_pkt = nullptr;
-    if (!enq_.empty()) {
-      in.enq = enq_.front().op;
-      enq_pkt = enq_.front().pkt;
-      st_.max_enq_wait_ps = std::max(st_.max_enq_wait_ps, now - enq_.front().at);
-      enq_.pop_front();
-    }
-    if (!deq_.empty()) {
-      in.deq = deq_.front().op;
-      st_.max_deq_wait_ps = std::max(st_.max_deq_wait_ps, now - deq_.front().at);
-      deq_.pop_front();
-    }
-    step(in, enq_pkt);
-    if (have_result_ || !enq_.empty() || !deq_.empty()) want(c + 1);
+    present(ctx_.ev.now());
+    step(cur_ops_.get(), cur_, cur_pkts_.get());
+    // A model with the latency: what is kept now came out of this step and
+    // acts at the start of the next cycle.
+    const bool due_next = !held_ && !decided_.empty();
+    if (due_next || enq_waiting_ || !deq_.empty()) want(c + 1);
   } catch (const std::exception& e) {
     ctx_.fail(e.what());
   }

@@ -61,8 +61,10 @@ struct Observers {
   std::function<void(int32_t flow, uint32_t bytes)> on_deliver;  // a receiver takes a data packet
   std::function<void(int32_t flow)> on_flow_done;
   std::function<void(int sw, const Event& e)> on_control;       // a PAUSE/RESUME frame leaves for e.port
-  std::function<void(int sw, const CycleIn& in)> on_retire;     // a cycle with input gives its results
-  std::function<void(int sw, const CycleOut& out)> on_mmu_out;  // every stepped (or skipped) cycle's outputs
+  // A cycle with input gives its results: its n slots, the dequeues (slot
+  // order) then the enqueues (lane order).
+  std::function<void(int sw, const Op* slots, unsigned n)> on_retire;
+  std::function<void(int sw, const Thresholds& thr)> on_mmu_out;  // every stepped (or skipped) cycle's thresholds
   std::function<void(const Port& port, const Pkt& p)> on_wire;  // a packet starts on a port's wire (captures)
 };
 

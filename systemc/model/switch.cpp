@@ -54,26 +54,24 @@ void Switch::mark_ecn(const Port& port, Pkt& p) {
   }
 }
 
-void Switch::mmu_results(const CycleOut& out, Pkt* p) {
-  if (p) {
-    NetFlow& f = ctx_.flows[p->flow];
-    const bool first = ctx_.topo.host_switch(int(p->src)) == id_;
-    if (out.region == Region::Drop) {
-      ++st_.drops;
-      if (first) f.dropped += p->bytes;
-      ctx_.pool.release(p);
-    } else {
-      if (first) f.admitted += p->bytes;
-      ports_[p->out_port].push(p);
-    }
+void Switch::mmu_decided(Pkt* p, Region region) {
+  NetFlow& f = ctx_.flows[p->flow];
+  const bool first = ctx_.topo.host_switch(int(p->src)) == id_;
+  if (region == Region::Drop) {
+    ++st_.drops;
+    if (first) f.dropped += p->bytes;
+    ctx_.pool.release(p);
+  } else {
+    if (first) f.admitted += p->bytes;
+    ports_[p->out_port].push(p);
   }
-  for (unsigned i = 0; i < out.n_events; ++i) {
-    const Event& e = out.events[i];
-    const bool pause = e.kind == Event::Pause || e.kind == Event::PortPause;
-    ++(pause ? st_.pause_frames : st_.resume_frames);
-    if (ctx_.obs.on_control) ctx_.obs.on_control(id_, e);
-    if (size_t(e.port) < ports_.size()) ports_[e.port].flow_control().send(e);
-  }
+}
+
+void Switch::mmu_event(const Event& e) {
+  const bool pause = e.kind == Event::Pause || e.kind == Event::PortPause;
+  ++(pause ? st_.pause_frames : st_.resume_frames);
+  if (ctx_.obs.on_control) ctx_.obs.on_control(id_, e);
+  if (size_t(e.port) < ports_.size()) ports_[e.port].flow_control().send(e);
 }
 
 }  // namespace dsh::net

@@ -41,7 +41,8 @@ class Switch final : public Node, private MmuClient {
   void on_tx_empty(Port&, unsigned) override {}
 
  private:
-  void mmu_results(const CycleOut& out, Pkt* enq) override;
+  void mmu_decided(Pkt* p, Region region) override;
+  void mmu_event(const Event& e) override;
   void mark_ecn(const Port& port, Pkt& p);
 
   NetContext& ctx_;

@@ -32,6 +32,13 @@ struct SwitchMmuSpec {
 // or the built RTL (kRtlLatency), alone or in lockstep with the golden one.
 std::unique_ptr<MmuModel> make_switch_mmu(const SwitchMmuSpec& spec);
 
+// chip.headroom_cells = "auto" (spec §7.2): the spec §1.3 headroom of a
+// link with the PAUSE reaction lengthened, at the link's rate, by the worst
+// wait from a packet's last bit to its admission acting: one MMU cycle per
+// port of its lane (its lane's ring, ceil(switch_ports / lanes) ports) and
+// the decision latency (kRtlLatency + 1 cycles). Every scenario's eta.
+uint64_t auto_headroom_cells(LinkParams link, size_t switch_ports, unsigned lanes, double mmu_clock_ghz);
+
 // What the network needs of a switch: its cell size, MMU clock and MMU
 // (with the decision latency kRtlLatency, or none).
 struct SwitchChip {

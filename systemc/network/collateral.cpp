@@ -194,9 +194,11 @@ CollateralRun run_collateral(const KeyStore& k, NetSetup& s, Scheme scheme, cons
   r.lossless_drops = fab.lossless_drops();
   r.packets_forwarded = fab.forwarded();
   r.reordered = fab.reordered();
+  const bool lanes = std::any_of(s.chips.begin(), s.chips.end(), [](const ChipSpec& c) { return c.mmu.lanes > 1; });
   for (size_t sw = 0; sw < t.n_switches(); ++sw) {
     r.pause_frames.push_back(fab.stats(int(sw)).pause_frames);
     r.ecn_marks.push_back(fab.stats(int(sw)).ecn_marked);
+    if (lanes) r.max_enq_per_cycle.push_back(fab.stats(int(sw)).max_enq_slots);
   }
   r.fanin_start_us = double(start_ps) / 1e6;
   r.fanin_end_us = double(end_ps) / 1e6;
@@ -214,6 +216,23 @@ CollateralRun run_collateral(const KeyStore& k, NetSetup& s, Scheme scheme, cons
   return r;
 }
 
+namespace {
+
+// The record, with the lane statistic only when a chip has lanes (so a
+// one-lane file is as it was).
+nlohmann::ordered_json record(const CollateralRun& r) {
+  nlohmann::ordered_json j = r;
+  if (!r.max_enq_per_cycle.empty()) j["max_enq_per_cycle"] = r.max_enq_per_cycle;
+  return j;
+}
+
+CollateralRun run_of(const nlohmann::json& j) {
+  CollateralRun r = j.get<CollateralRun>();
+  if (j.contains("max_enq_per_cycle")) r.max_enq_per_cycle = j.at("max_enq_per_cycle").get<std::vector<unsigned>>();
+  return r;
+}
+
+}  // namespace
 
 int collateral_main(const KeyStore& k, const NetSweepOptions& o, bool plot, const std::string& python,
                     const std::string& plot_script, bool reproducible) {
@@ -235,13 +254,13 @@ int collateral_main(const KeyStore& k, const NetSweepOptions& o, bool plot, cons
           const Scheme scheme = scheme_from_string(pt.scheme);
           return PoolTask{[&k, &s, scheme, pt] {
                             try {
-                              return nlohmann::ordered_json(run_collateral(k, s, scheme, pt.cc)).dump();
+                              return record(run_collateral(k, s, scheme, pt.cc)).dump();
                             } catch (const std::exception& e) {
                               CollateralRun r;
                               r.scheme = pt.scheme;
                               r.cc = pt.cc;
                               r.error = e.what();
-                              return nlohmann::ordered_json(r).dump();
+                              return record(r).dump();
                             }
                           },
                           ""};
@@ -251,7 +270,7 @@ int collateral_main(const KeyStore& k, const NetSweepOptions& o, bool plot, cons
           const NetPoint& pt = sw.points[i];
           CollateralRun r;
           try {
-            r = nlohmann::json::parse(out).get<CollateralRun>();
+            r = run_of(nlohmann::json::parse(out));
           } catch (...) {
             r.scheme = pt.scheme;
             r.cc = pt.cc;
@@ -269,7 +288,7 @@ int collateral_main(const KeyStore& k, const NetSweepOptions& o, bool plot, cons
                        (unsigned long long)r.packets_forwarded, r.wall_s, double(r.packets_forwarded) / r.wall_s / 1e6, r.sim_us,
                        r.triggered ? "" : "; the long flows never reached traffic.trigger_gbps",
                        r.error.empty() ? "" : ("; ERROR " + r.error).c_str());
-          done(i, nlohmann::ordered_json(r), r.error);
+          done(i, record(r), r.error);
           return true;
         });
   };
@@ -279,7 +298,7 @@ int collateral_main(const KeyStore& k, const NetSweepOptions& o, bool plot, cons
   };
   sw.write_outputs = [&](const std::vector<nlohmann::json>& ms) {
     std::vector<CollateralRun> runs;
-    for (const auto& m : ms) runs.push_back(m.get<CollateralRun>());
+    for (const auto& m : ms) runs.push_back(run_of(m));
     return write_collateral_outputs(k, s, runs, o.out_dir, plot, python, plot_script, reproducible);
   };
   return run_net_sweep(sw, o);

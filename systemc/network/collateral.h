@@ -36,6 +36,9 @@ struct CollateralRun {
   double f0_mean_during = 0, f0_min_during = 0, f0_mean_before = 0;
   uint64_t lossless_drops = 0, packets_forwarded = 0, reordered = 0;
   std::vector<uint64_t> pause_frames, ecn_marks;  // per switch
+  // Per switch, when a chip has several lanes: the most enqueues its MMU
+  // decided in one cycle (MmuStats::max_enq_slots); empty with one lane.
+  std::vector<unsigned> max_enq_per_cycle;
   double sim_us = 0, wall_s = 0, cpu_s = 0;
   // Delivered bytes per microsecond from t = 0: F0, F1, the fan-in flows.
   std::vector<uint64_t> f0_bytes_per_us, f1_bytes_per_us, fanin_bytes_per_us;

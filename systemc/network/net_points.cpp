@@ -34,7 +34,8 @@ KeyValues net_point_params(const KeyStore& k, const std::vector<std::string>& dr
     const std::string key = line.substr(0, eq);
     if (std::find(drop.begin(), drop.end(), key) != drop.end()) continue;
     auto s = std::find_if(set.begin(), set.end(), [&](const auto& x) { return x.first == key; });
-    kv.emplace_back(key, s != set.end() ? s->second : line.substr(eq + 3));
+    const std::string value = s != set.end() ? s->second : line.substr(eq + 3);
+    if (!sc::implied_chip_default(key, value)) kv.emplace_back(key, value);
   }
   for (const auto& [key, v] : set)
     if (std::none_of(kv.begin(), kv.end(), [&](const auto& x) { return x.first == key; })) kv.emplace_back(key, v);

@@ -126,15 +126,15 @@ void check_network_keys(const KeyStore& k) {
                                      "; use rtl or lockstep");
 }
 
-std::vector<uint64_t> port_headroom_cells(const Topology& t, int sw, unsigned n_ports, const LinkParams& base,
+std::vector<uint64_t> port_headroom_cells(const Topology& t, int sw, unsigned n_ports, unsigned lanes, const LinkParams& base,
                                           double mmu_clock_ghz) {
-  // chip.headroom_cells = "auto" (switch_keys.h): the admission wait counts
-  // a cycle per link of the switch.
+  // chip.headroom_cells = "auto" (switch_mmu.h): the admission wait counts
+  // the links of the switch in a port's lane.
   auto eta = [&](double gbps, double delay_ns) {
     LinkParams l = base;
     l.link_gbps = gbps;
     l.prop_delay_ns = delay_ns;
-    return sc::auto_headroom_cells(l, t.ports(sw).size(), mmu_clock_ghz);
+    return auto_headroom_cells(l, t.ports(sw).size(), lanes, mmu_clock_ghz);
   };
   std::vector<uint64_t> etas(n_ports, eta(base.link_gbps, base.prop_delay_ns));
   const auto& ports = t.ports(sw);
@@ -239,7 +239,7 @@ void configure_run(NetSetup& s, const KeyStore& k, Scheme scheme, const std::str
     LinkParams lp;  // a port without a link: the default link
     k.fill(lp, name);
     if (k.chip_text("chip.headroom_cells", name) == "auto") {  // per port; one eta when every port needs the same
-      const auto etas = port_headroom_cells(t, int(sw), m.n_ports, lp, c.mmu_clock_ghz);
+      const auto etas = port_headroom_cells(t, int(sw), m.n_ports, m.lanes, lp, c.mmu_clock_ghz);
       m.headroom_cells = *std::max_element(etas.begin(), etas.end());
       if (std::any_of(etas.begin(), etas.end(), [&](uint64_t e) { return e != etas[0]; })) m.port_headroom_cells = etas;
     }

@@ -65,10 +65,10 @@ std::unique_ptr<Capture> attach_capture(Fabric& fab, const NetSetup& s);
 
 // eta in cells of each of switch `sw`'s n_ports ports: the spec §1.3
 // formula at the rate and delay of the port's link, plus the switch's
-// admission wait and decision latency at that rate (spec §7.2). A port
+// admission wait in its lane and decision latency at that rate (spec §7.2). A port
 // without a link is configured for the default link (`base`): every switch
 // is the chip of spec §1 with all its ports, as the paper's switches are.
-std::vector<uint64_t> port_headroom_cells(const Topology& t, int sw, unsigned n_ports, const LinkParams& base,
+std::vector<uint64_t> port_headroom_cells(const Topology& t, int sw, unsigned n_ports, unsigned lanes, const LinkParams& base,
                                           double mmu_clock_ghz);
 
 }  // namespace dsh::net

@@ -50,6 +50,12 @@ std::string format_number(double x) {
   return b;
 }
 
+bool implied_chip_default(const std::string& key, const std::string& value) {
+  if (key.rfind("chip.", 0) != 0) return false;
+  const ConfigField* f = find_config_field(key.substr(5));
+  return f && f->implied_at_default && value == f->default_text();
+}
+
 std::string point_record_text(const std::string& id, const KeyValues& params, const nlohmann::ordered_json& metrics) {
   nlohmann::ordered_json j;
   j["dsh_sim_point"] = 1;  // format version

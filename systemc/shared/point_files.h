@@ -37,6 +37,12 @@ struct PointRecord {
   nlohmann::json metrics;  // an object
 };
 // The file's text; `metrics` must be a JSON object (its key order is kept).
+// A [chip] key of a configuration field implied at its default (the
+// multi-event cycle's, spec §1.2) and at that default: a point's params
+// leave it out, as a vector header does, so that a result file reads the
+// same whether or not the key existed when it was written.
+bool implied_chip_default(const std::string& key, const std::string& value);
+
 std::string point_record_text(const std::string& id, const KeyValues& params, const nlohmann::ordered_json& metrics);
 // Throws std::runtime_error saying why the file is not a point result.
 PointRecord read_point_record(const std::string& path);

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "switch_keys.h"
 
-#include <cmath>
-
 #include "input.h"
 #include "rtl_facts.h"
 
@@ -12,6 +10,14 @@ namespace {
 
 bool uses_rtl(const KeyStore& k) { return k.text("run.backend") != "golden"; }
 
+// The MMU rate of every scenario's chip where its file and --set name none
+// (spec §7.2): lanes, dequeue slots a cycle, clock in GHz. The one line to
+// change when the scenarios move to a clock the RTL reaches.
+struct ScenarioMmu {
+  const char *lanes, *deq_per_cycle, *clock_ghz;
+};
+constexpr ScenarioMmu kScenarioMmu{"1", "1", "1"};
+
 }  // namespace
 
 void declare_switch_keys(KeyStore& k) {
@@ -20,12 +26,11 @@ void declare_switch_keys(KeyStore& k) {
   k.declare(text_key("scenario.kind", "pfc-avoidance",
                      "the scenario, chosen by the scenario file (dsh-sim --help lists the kinds)"));
   // [chip]: the MMU fields from the one field table, with its ranges and
-  // defaults (spec §1.2); the scheme is the run's, per-port eta comes from
-  // the links, and the switch presents one enqueue and one dequeue a cycle
-  // (spec §7.2), so the multi-event cycle's fields are not keys.
+  // defaults (spec §1.2); the scheme is the run's and per-port eta comes
+  // from the links.
   for (const ConfigField& f : config_fields()) {
     const std::string name = f.name;
-    if (name == "scheme" || name == "port_headroom_cells" || is_multi_event_field(f)) continue;
+    if (name == "scheme" || name == "port_headroom_cells") continue;
     const std::string help = std::string(f.help) + (*f.unit ? ", " + std::string(f.unit) : "");
     if (name == "headroom_cells") {
       Key h = text_key("chip.headroom_cells", "auto",
@@ -42,11 +47,15 @@ void declare_switch_keys(KeyStore& k) {
       });
       continue;
     }
-    k.declare(int_key("chip." + name, f.lo, f.hi, f.default_text(), help));
+    const std::string def = name == "lanes"           ? kScenarioMmu.lanes
+                            : name == "deq_per_cycle" ? kScenarioMmu.deq_per_cycle
+                                                      : f.default_text();
+    k.declare(int_key("chip." + name, f.lo, f.hi, def, help));
     k.fills_with<Config>("chip." + name, [put = f.put](Config& c, const std::string& v) { put(c, std::stoll(v)); });
   }
   k.declare(uint_key("chip.cell_bytes", 16, 65536, "256", "bytes per buffer cell"));
-  k.declare(real_key("chip.mmu_clock_ghz", 0, 100, true, "1", "MMU clock; one enqueue and one dequeue per cycle"));
+  k.declare(real_key("chip.mmu_clock_ghz", 0, 100, true, kScenarioMmu.clock_ghz,
+                     "MMU clock; a cycle takes an enqueue per lane (chip.lanes) and chip.deq_per_cycle dequeues"));
   k.declare(real_key("link.rate_gbps", 0, 100000, true, "100", "every link, Gb/s (a scenario may set some links apart)"));
   k.declare(real_key("link.prop_delay_ns", 0, 1e9, false, "2000", "every link, propagation delay D_prop"));
   k.declare(uint_key("link.mtu_bytes", 64, 9216, "1500", "MTU (headroom formula)"));
@@ -120,12 +129,6 @@ WireKeys wire_keys(const KeyStore& k) {
   w.class_dscp[7] = 56;
   w.capture_links = k.text("capture.links");
   return w;
-}
-
-uint64_t auto_headroom_cells(LinkParams link, size_t switch_ports, double mmu_clock_ghz) {
-  const double wait_ns = double(kRtlLatency + 1 + switch_ports) / mmu_clock_ghz;
-  link.processing_bytes += uint64_t(std::ceil(wait_ns * link.link_gbps / 8.0));
-  return headroom_cells(link);
 }
 
 }  // namespace dsh::sc

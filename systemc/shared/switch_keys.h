@@ -53,11 +53,4 @@ struct WireKeys {
 };
 WireKeys wire_keys(const KeyStore& k);
 
-// chip.headroom_cells = "auto" (spec §7.2): the spec §1.3 headroom of a link
-// with the PAUSE reaction lengthened by what the switch model adds before a
-// PAUSE leaves: the admission wait (up to one MMU cycle per port of the
-// switch) and the decision latency (kRtlLatency + 1 cycles), at the link's
-// rate.
-uint64_t auto_headroom_cells(LinkParams link, size_t switch_ports, double mmu_clock_ghz);
-
 }  // namespace dsh::sc

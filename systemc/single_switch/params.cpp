@@ -8,6 +8,7 @@
 
 #include "input.h"
 #include "switch_keys.h"
+#include "switch_mmu.h"
 #include "toml_text.h"
 
 namespace dsh::sc {
@@ -405,7 +406,7 @@ uint64_t Params::link_headroom_cells(double gbps) const {
   l.processing_bytes = processing_bytes;
   l.cell_bytes = cell_bytes;
   l.pkt_bytes = packet_bytes;
-  return auto_headroom_cells(l, mmu.n_ports, mmu_clock_ghz);
+  return net::auto_headroom_cells(l, mmu.n_ports, mmu.lanes, mmu_clock_ghz);
 }
 
 uint64_t Params::max_link_headroom_cells() const {

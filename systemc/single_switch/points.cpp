@@ -126,6 +126,7 @@ KeyValues point_params(const Params& chip) {
     if (eq == std::string::npos) continue;
     const std::string key = line.substr(0, eq);
     if (key == "run.jobs" || key == "run.kernel" || key.rfind("sweep.", 0) == 0 || key.rfind("generation[", 0) == 0) continue;
+    if (implied_chip_default(key, line.substr(eq + 3))) continue;
     kv.emplace_back(key, line.substr(eq + 3));
   }
   return kv;

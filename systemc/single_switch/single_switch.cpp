@@ -41,11 +41,10 @@ SingleSwitch::SingleSwitch(const Params& p, std::unique_ptr<MmuModel> mmu) : p_(
   chips.push_back(net::SwitchChip{p.cell_bytes, p.mmu_clock_ghz, std::move(mmu)});
   fab_ = std::make_unique<Fabric>(*topo_, std::move(chips), fabric_params(p));
   fab_->on_control = [this](int, const Event& e) { on_control(e); };
-  fab_->on_retire = [this](int, const CycleIn& in) {
+  fab_->on_retire = [this](int, const Op* slots, unsigned n) {
     MmuModel& m = fab_->mmu(0);
     if (tracing_) trace_.s = m.s();
-    for (const Op* op : {&in.deq, &in.enq}) {
-      if (!op->valid) continue;
+    for (const Op* op = slots; op != slots + n; ++op) {
       const QueueState q = m.queue(op->port, op->queue);
       const PortState ps = m.port(op->port);
       st_.peak_queue_hdrm = std::max(st_.peak_queue_hdrm, q.hdrm);
@@ -97,12 +96,12 @@ void SingleSwitch::trace_ports(const std::vector<unsigned>& ports) {
     for (const auto& f : fab_->flows())
       if (f.src == pt && trace_.cls[pt] < 0) trace_.cls[pt] = f.cls;
   tracing_ = true;
-  fab_->on_mmu_out = [this](int, const CycleOut& out) {
-    trace_.t = out.thr.t;
-    trace_.x_qoff = out.thr.x_qoff;
-    trace_.x_qon = out.thr.x_qon;
-    trace_.x_poff = out.thr.x_poff;
-    trace_.x_pon = out.thr.x_pon;
+  fab_->on_mmu_out = [this](int, const Thresholds& thr) {
+    trace_.t = thr.t;
+    trace_.x_qoff = thr.x_qoff;
+    trace_.x_qon = thr.x_qon;
+    trace_.x_poff = thr.x_poff;
+    trace_.x_pon = thr.x_pon;
   };
 }
 

@@ -57,6 +57,36 @@ TEST(NetScenario, CollateralDamageShortRun) {
   EXPECT_GT(d.fanin_end_us - d.fanin_start_us, 125.8);
 }
 
+// S2 with four lanes in every switch's MMU at 0.2 GHz (spec §4.7): the
+// run completes with no MMU error and no lossless drop, and the switches
+// report lane use: the fan-in's packets reach a switch together on ports of
+// different lanes, so some cycle decides more than one enqueue (and none
+// more than the four lanes).
+TEST(NetLanes, CollateralRunsWithFourLanes) {
+  KeyStore k;
+  declare_collateral_keys(k);
+  k.load_toml(DSH_SCENARIO_DIR "/collateral-damage.toml");
+  k.set("traffic.settle_us", "100");
+  k.set("traffic.max_run_us", "600");
+  k.set("traffic.tail_us", "20");
+  k.set("run.backend", "golden");
+  k.set("chip.lanes", "4");
+  k.set("chip.deq_per_cycle", "4");
+  k.set("chip.mmu_clock_ghz", "0.2");
+  NetSetup s = build_setup(k);
+  const CollateralRun r = run_collateral(k, s, Scheme::DSH, "none");
+  ASSERT_TRUE(r.error.empty()) << r.error;
+  EXPECT_EQ(r.lossless_drops, 0u);
+  EXPECT_TRUE(r.fanin_done);
+  ASSERT_EQ(r.max_enq_per_cycle.size(), s.topo->n_switches());
+  unsigned most = 0;
+  for (unsigned n : r.max_enq_per_cycle) {
+    EXPECT_LE(n, 4u);
+    most = std::max(most, n);
+  }
+  EXPECT_GT(most, 1u);
+}
+
 // One switch's MMU as the Verilated RTL in lockstep with the golden model,
 // inside a network of golden ones: the same S2 result, no mismatch; and a
 // planted RTL fault (spec §9, shared drains before headroom) is caught.

@@ -101,7 +101,7 @@ TEST(NetFabric, StateHooksTakeTheDelayLineBeforeTheRun) {
   for (int hooks = 0; hooks < 2; ++hooks) {
     Fabric fab(*s.topo, s.chips, s.fp);
     uint64_t retired = 0;
-    if (hooks) fab.on_retire = [&](int, const CycleIn&) { ++retired; };
+    if (hooks) fab.on_retire = [&](int, const Op*, unsigned) { ++retired; };
     fab.on_deliver = [&](int32_t, uint32_t) { last[hooks] = fab.events().now(); };
     fab.add_flow(0, 20, 0, 15000, 0, 0);
     fab.run(100'000'000);
@@ -111,7 +111,7 @@ TEST(NetFabric, StateHooksTakeTheDelayLineBeforeTheRun) {
       EXPECT_GE(retired, 30u);
     }
     if (!hooks) {
-      fab.on_mmu_out = [](int, const CycleOut&) {};
+      fab.on_mmu_out = [](int, const Thresholds&) {};
       EXPECT_THROW(fab.run(200'000'000), std::logic_error);
     }
   }

@@ -11,7 +11,6 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
-#include <cmath>
 #include <cstdio>
 #include <deque>
 #include <vector>
@@ -129,9 +128,7 @@ int sc_main(int, char**) {
   chip.mmu.n_queues = 1;
   chip.mmu.buffer_cells = 4096;
   LinkParams link;
-  const double wait_ns = double(kRtlLatency + 1 + chip.mmu.n_ports) / chip.mmu_clock_ghz;
-  link.processing_bytes += uint64_t(std::ceil(wait_ns * link.link_gbps / 8.0));
-  chip.mmu.headroom_cells = headroom_cells(link);
+  chip.mmu.headroom_cells = net::auto_headroom_cells(link, chip.mmu.n_ports, chip.mmu.lanes, chip.mmu_clock_ghz);
   chip.mmu.validate();  // throws ConfigError naming a field out of range
 
   const net::FabricParams fp;
