@@ -24,14 +24,6 @@ namespace dsh::sc {
 
 namespace {
 
-<<<<<<< HEAD
-// dsh-sim's exit statuses (tools/cli_common.h, docs/guide/tools.md, "Exit status").
-constexpr int kOk = 0, kCheckFailed = 1, kBadInput = 2, kToolFailed = 3, kInvalid = 4;
-
-const char* scheme_name(int s) { return Scheme(s) == Scheme::DSH ? "dsh" : "sih"; }
-
-=======
->>>>>>> keys
 // summary.json keeps the 6 significant digits its numbers always had.
 double sig6(double x) {
   char b[32];
