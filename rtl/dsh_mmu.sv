@@ -170,6 +170,8 @@ module dsh_mmu #(
   localparam int unsigned LSizeW    = SizeW + (NumDeq > 1 ? $clog2(NumDeq) : 0);
   // P_l + s: the sizes of up to NumLanes enqueues.
   localparam int unsigned PoolW     = SizeW + LgL;
+  localparam bit          LanePoolIn = NumLanes > 1;
+  localparam int unsigned ErrBits    = Multi ? NumLanes + NumDeq : 2;  // error bits a cycle (dsh_err_count)
   localparam int unsigned LPoolW    = NumLanes > 1 ? PoolW : LSizeW;  // the lanes' (unused with one)
 
   // Parameter checks stop elaboration (Verilator and Yosys alike).
@@ -306,6 +308,12 @@ module dsh_mmu #(
     end else begin : g_right
       assign wrong_lane = 1'b0;
     end
+    logic [LPortW-1:0]   deq_lp, enq_lp, rd_lp;
+    logic [LSizeW-1:0]   enq_lane_cells;
+    assign deq_lp = local_port(deq_p);
+    assign enq_lp = local_port(enq_p);
+    assign rd_lp  = local_port(stat_rd_port_i);
+    assign enq_lane_cells = wrong_lane ? '0 : LSizeW'(enq_s);
     logic [LPortW-1:0]   qevt_lp0, qevt_lp1, pevt_lp0, pevt_lp1, drop_lp;
     logic [2*LPortW-1:0] qevt_port, pevt_port;
     logic [LNumQ-1:0]    qoff;
@@ -313,14 +321,14 @@ module dsh_mmu #(
 
     dsh_lane #(.NumPorts(LanePorts), .NumQueues(NumQueues), .CellW(CellW), .SizeW(LSizeW), .CntW(CntW),
                .Dsh(Dsh), .ThreshLatency(ThreshLatency), .PauseBanks(PauseBanks), .ReadSlices(ReadSlices),
-               .Stats(Stats), .PoolIn(NumLanes > 1), .PoolW(LPoolW)) u_lane (
+               .Stats(Stats), .PoolIn(LanePoolIn), .PoolW(LPoolW)) u_lane (
       .clk_i, .rst_ni,
       .cfg_shared_cells_i, .cfg_private_cells_i, .cfg_headroom_cells_i(eta), .cfg_alpha_log2_i,
       .cfg_port_mult_log2_i, .cfg_delta_q_i, .cfg_delta_p_i,
-      .deq_valid_i(ln_deq_valid[l]), .deq_port_i(local_port(deq_p)),
+      .deq_valid_i(ln_deq_valid[l]), .deq_port_i(deq_lp),
       .deq_queue_i(ln_deq_queue[l*QueueW +: QueueW]), .deq_cells_i(ln_deq_cells[l*LSizeW +: LSizeW]),
-      .enq_valid_i(enq_valid_i[l]), .enq_port_i(local_port(enq_p)),
-      .enq_queue_i(enq_queue_i[l*QueueW +: QueueW]), .enq_cells_i(wrong_lane ? '0 : LSizeW'(enq_s)),
+      .enq_valid_i(enq_valid_i[l]), .enq_port_i(enq_lp),
+      .enq_queue_i(enq_queue_i[l*QueueW +: QueueW]), .enq_cells_i(enq_lane_cells),
       .r_enq_pool_cells_i(r_pool_cells[l*LPoolW +: LPoolW]),
       .s_i(s_q), .deq_shared_all_i(deq_shared_all), .s_d_i(s_d), .free_d_i(free_d),
       .e_dw_o(ln_e_dw[l*LSizeW +: LSizeW]), .e_shared_cells_o(ln_e_shared_cells[l*LSizeW +: LSizeW]),
@@ -333,7 +341,7 @@ module dsh_mmu #(
       .stat_qevt_port_o(qevt_port), .stat_qevt_queue_o(stat_qevt_queue_o[l*2*QueueW +: 2*QueueW]),
       .stat_pevt_valid_o(stat_pevt_valid_o[l*2 +: 2]), .stat_pevt_pause_o(stat_pevt_pause_o[l*2 +: 2]),
       .stat_pevt_port_o(pevt_port),
-      .stat_rd_port_i(local_port(stat_rd_port_i)), .stat_rd_queue_i,
+      .stat_rd_port_i(rd_lp), .stat_rd_queue_i,
       .stat_rd_drops_o(ln_rd_drops[l*CntW +: CntW]), .stat_rd_pauses_o(ln_rd_pauses[l*CntW +: CntW]),
       .stat_rd_resumes_o(ln_rd_resumes[l*CntW +: CntW]), .stat_rd_port_pauses_o(ln_rd_ppauses[l*CntW +: CntW]),
       .stat_rd_port_resumes_o(ln_rd_presumes[l*CntW +: CntW]),
@@ -382,6 +390,7 @@ module dsh_mmu #(
   // lanes' stages R, D, E, W.
   logic [NumDeq-1:0] w_deq_error;
   logic [NumLanes-1:0] w_enq_error, stat_enq_err;
+  logic [ErrBits-1:0]  err_bits;
   for (genvar l = 0; l < NumLanes; l++) begin : g_enq_err
     assign w_enq_error[l]  = ln_w_error[l*2 + 1];
     assign stat_enq_err[l] = ln_stat_error[l*2 + 1];
@@ -412,23 +421,20 @@ module dsh_mmu #(
     logic slots_busy;
     assign slots_busy = |own_q || stat_deq_error_q != '0;
     assign quiet_o = &ln_quiet && !slots_busy;
-    dsh_err_count #(.CntW(CntW), .NumErr(NumLanes + NumDeq)) u_errors (
-      .clk_i, .rst_ni, .w_error_i({w_enq_error, w_deq_error}),
-      .error_count_o(stat_error_count_o), .error_sticky_o(stat_error_sticky_o)
-    );
+    assign err_bits = {w_enq_error, w_deq_error};
     logic unused_lane_deq_err;
     assign unused_lane_deq_err = ^ln_stat_error;
   end else begin : g_lane_err
     assign w_deq_error      = ln_w_error[0];
     assign stat_deq_error_o = ln_stat_error[0];
     assign quiet_o          = ln_quiet[0];
-    dsh_err_count #(.CntW(CntW)) u_errors (
-      .clk_i, .rst_ni, .w_error_i(ln_w_error[1:0]),
-      .error_count_o(stat_error_count_o), .error_sticky_o(stat_error_sticky_o)
-    );
+    assign err_bits = ln_w_error[1:0];
     logic unused_w_error;  // the lane's own pair counts
     assign unused_w_error = ^{w_deq_error, w_enq_error};
   end
+  dsh_err_count #(.CntW(CntW), .NumErr(ErrBits)) u_errors (
+    .clk_i, .rst_ni, .w_error_i(err_bits), .error_count_o(stat_error_count_o), .error_sticky_o(stat_error_sticky_o)
+  );
   assign stat_enq_error_o = stat_enq_err;
   assign stat_error_o     = {|stat_enq_error_o, |stat_deq_error_o};
 
