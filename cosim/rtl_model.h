@@ -135,6 +135,22 @@ class RtlModel final : public MmuModel, public RtlReadPort {
       std::copy(lo.events.begin(), lo.events.begin() + out_.n_events, out_.events.begin());
       return out_;
     }
+    if constexpr (kOneSlotPorts) step_one(in);
+    return out_;
+  }
+
+ private:
+  // Whether the one-slot ports fit integers (every one-lane chip; a chip
+  // with lanes may have vectors wider than 64 bits, and runs step() as a
+  // multi-event cycle).
+  static constexpr bool kOneSlotPorts =
+      std::is_integral_v<decltype(V::enq_port_i)> && std::is_integral_v<decltype(V::enq_cells_i)> &&
+      std::is_integral_v<decltype(V::deq_port_i)> && std::is_integral_v<decltype(V::deq_cells_i)> &&
+      std::is_integral_v<decltype(V::enq_queue_i)> && std::is_integral_v<decltype(V::deq_queue_i)> &&
+      std::is_integral_v<decltype(V::stat_region_o)> && std::is_integral_v<decltype(V::stat_qevt_port_o)> &&
+      std::is_integral_v<decltype(V::stat_qevt_queue_o)> && std::is_integral_v<decltype(V::stat_pevt_port_o)>;
+
+  void step_one(const CycleIn& in) {
     drive(in.deq, top_->deq_valid_i, top_->deq_port_i, top_->deq_queue_i, top_->deq_cells_i, "deq");
     drive(in.enq, top_->enq_valid_i, top_->enq_port_i, top_->enq_queue_i, top_->enq_cells_i, "enq");
     half_cycles();
@@ -149,8 +165,9 @@ class RtlModel final : public MmuModel, public RtlReadPort {
       throw RtlAssertionError("an RTL assertion failed at the clock edge of cycle " + std::to_string(cycle_ - 1) +
                               " (t=" + std::to_string(rtl_edge_ps(cycle_ - 1) / 1000) + " ns; its message is above)");
     }
-    return out_;
   }
+
+ public:
 
   // The multi-event cycle: every slot driven, deq_taken_o read for this
   // input (combinational, spec §4.8), the rest of the results those of the
