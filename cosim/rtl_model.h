@@ -67,6 +67,7 @@ class RtlModel final : public MmuModel, public RtlReadPort {
     if (!o.fst_path.empty()) ctx_->traceEverOn(true);
     top_ = std::make_unique<V>(ctx_.get(), "tb");
     obs_.attach(top_->rootp);
+    check_one_slot_ports();
     if (obs_.n_lanes != lanes_)
       throw ConfigError(std::string("RTL ") + name + ": the model has " + std::to_string(obs_.n_lanes) +
                         " lanes, its variant says " + std::to_string(lanes_));
@@ -143,12 +144,18 @@ class RtlModel final : public MmuModel, public RtlReadPort {
   // Whether the one-slot ports fit integers (every one-lane chip; a chip
   // with lanes may have vectors wider than 64 bits, and runs step() as a
   // multi-event cycle).
+  template <class T>
+  static constexpr bool kInt = std::is_integral_v<std::remove_reference_t<T>>;  // the model's ports are references
   static constexpr bool kOneSlotPorts =
-      std::is_integral_v<decltype(V::enq_port_i)> && std::is_integral_v<decltype(V::enq_cells_i)> &&
-      std::is_integral_v<decltype(V::deq_port_i)> && std::is_integral_v<decltype(V::deq_cells_i)> &&
-      std::is_integral_v<decltype(V::enq_queue_i)> && std::is_integral_v<decltype(V::deq_queue_i)> &&
-      std::is_integral_v<decltype(V::stat_region_o)> && std::is_integral_v<decltype(V::stat_qevt_port_o)> &&
-      std::is_integral_v<decltype(V::stat_qevt_queue_o)> && std::is_integral_v<decltype(V::stat_pevt_port_o)>;
+      kInt<decltype(V::enq_port_i)> && kInt<decltype(V::enq_cells_i)> && kInt<decltype(V::deq_port_i)> &&
+      kInt<decltype(V::deq_cells_i)> && kInt<decltype(V::enq_queue_i)> && kInt<decltype(V::deq_queue_i)> &&
+      kInt<decltype(V::stat_region_o)> && kInt<decltype(V::stat_qevt_port_o)> &&
+      kInt<decltype(V::stat_qevt_queue_o)> && kInt<decltype(V::stat_pevt_port_o)>;
+  // A one-lane chip always has them.
+  void check_one_slot_ports() const {
+    if (!multi() && !kOneSlotPorts)
+      throw ConfigError(std::string("RTL ") + name_ + ": a one-lane model whose ports do not fit 64 bits");
+  }
 
   void step_one(const CycleIn& in) {
     drive(in.deq, top_->deq_valid_i, top_->deq_port_i, top_->deq_queue_i, top_->deq_cells_i, "deq");
