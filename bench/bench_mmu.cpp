@@ -21,6 +21,60 @@ double run(dsh::MmuModel& m, const std::vector<dsh::CycleIn>& stim) {
   if (sink == 42) std::puts("");  // keep the loop
   return double(stim.size()) / s;
 }
+double run_lanes(dsh::MmuModel& m, const std::vector<dsh::LaneCycleIn>& stim) {
+  const auto t0 = std::chrono::steady_clock::now();
+  uint64_t sink = 0;
+  for (const auto& in : stim) sink += m.step_lanes(in).s;
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (sink == 42) std::puts("");
+  return double(stim.size()) / s;
+}
+
+// The chip with lanes (--lanes N: N lanes, N dequeue slots) at full load
+// (Traffic::next_lanes, no errors).
+int bench_lanes(dsh::Config cfg, unsigned lanes, uint64_t cycles, int repeats, const std::string& scheme) {
+  cfg.lanes = cfg.deq_per_cycle = lanes;
+  const auto widths = dsh::find_rtl_variant(cfg).widths;
+  dsh::TrafficOptions to;
+  to.error_rate = 0;
+  std::vector<dsh::LaneCycleIn> stim;
+  stim.reserve(cycles);
+  uint64_t enq = 0, deq = 0;
+  {
+    auto g = dsh::make_golden(cfg, widths);
+    dsh::Traffic t(cfg, widths, to);
+    for (uint64_t i = 0; i < cycles; ++i) {
+      stim.push_back(t.next_lanes(*g));
+      g->step_lanes(stim.back());
+      for (unsigned l = 0; l < lanes; ++l) enq += stim.back().enq[l].valid, deq += stim.back().deq[l].valid;
+    }
+  }
+  dsh::RtlOptions light;
+  light.light = true;
+  const bool has_light = dsh::find_rtl_variant(cfg, light).light;
+  double best_rtl = 0, best_light = 0, best_gold = 0;
+  for (int r = 0; r < repeats; ++r) {
+    auto rtl = dsh::make_rtl(cfg);
+    best_rtl = std::max(best_rtl, run_lanes(*rtl, stim));
+    if (has_light) {
+      auto l = dsh::make_rtl(cfg, light);
+      best_light = std::max(best_light, run_lanes(*l, stim));
+    }
+    auto gold = dsh::make_golden(cfg, widths);
+    best_gold = std::max(best_gold, run_lanes(*gold, stim));
+  }
+  std::printf("dsh_mmu %u x %u %s, %u lanes, %u dequeue slots, %llu cycles at full load: %.1f enqueue and %.1f "
+              "dequeue slots filled a cycle\n",
+              cfg.n_ports, cfg.n_queues, scheme.c_str(), lanes, lanes, (unsigned long long)cycles,
+              double(enq) / double(cycles), double(deq) / double(cycles));
+  std::printf("  RTL (Verilator, stepped from C++): %8.3f M cycles/s  (checked: assertions, trace)\n", best_rtl / 1e6);
+  if (has_light)
+    std::printf("  RTL, light build:                  %8.3f M cycles/s\n", best_light / 1e6);
+  std::printf("  golden model:                      %8.3f M cycles/s\n", best_gold / 1e6);
+  std::printf("reproduce: build/bench/bench_mmu -n %llu -r %d --scheme %s --lanes %u\n", (unsigned long long)cycles,
+              repeats, scheme.c_str(), lanes);
+  return 0;
+}
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -32,10 +86,14 @@ int main(int argc, char** argv) {
   app.add_option("-r,--repeats", repeats, "measurements per model (best is kept)")->capture_default_str()
       ->check(CLI::Range(1, 100));
   app.add_option("--scheme", scheme, "DSH or SIH")->capture_default_str();
+  unsigned lanes = 1;
+  app.add_option("--lanes", lanes, "lanes and dequeue slots (a chip built with them; 1: the one-lane chip)")
+      ->capture_default_str()->check(CLI::Range(1, 64));
   CLI11_PARSE(app, argc, argv);
 
   dsh::Config cfg;
   cfg.scheme = dsh::scheme_from_string(scheme);
+  if (lanes > 1) return bench_lanes(cfg, lanes, cycles, repeats, scheme);
   const auto widths = dsh::find_rtl_variant(cfg).widths;
   dsh::TrafficOptions to;
   to.every_cycle = true;

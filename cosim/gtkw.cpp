@@ -31,8 +31,13 @@ Widths widths_of(const Config& c, const RtlWidths& w) {
 }
 
 // A vector as GTKWave names it: "tb.dsh_mmu.x[7:0]"; width 0: a scalar.
+// The chip's ports (x_i, x_o) are dsh_mmu's; everything else is in its one
+// lane (gen_lanes[0].u_lane, rtl/dsh_lane.sv): the views are of one-lane
+// chips (a chip with lanes writes no trace of a mismatch).
 std::string vec(const std::string& name, unsigned width) {
-  const std::string full = "tb.dsh_mmu." + name;
+  const bool port = name.find('.') == std::string::npos && name.size() > 2 &&
+                    (name.compare(name.size() - 2, 2, "_i") == 0 || name.compare(name.size() - 2, 2, "_o") == 0);
+  const std::string full = "tb.dsh_mmu." + (port ? name : "gen_lanes[0].u_lane." + name);
   return width ? full + "[" + std::to_string(width - 1) + ":0]" : full;
 }
 // Bit b of a vector: GTKWave counts from the most significant bit.
@@ -58,8 +63,9 @@ std::vector<Line> layout(const Config& c, const RtlWidths& rw, const std::vector
   auto h = [](const std::string& n, unsigned width) { return Line{Show::Hex, vec(n, width), ""}; };
   auto b = [](const std::string& n) { return Line{Show::Bin, vec(n, 0), ""}; };
   group("inputs (sampled at the rising edge of their cycle)",
-        {b("clk_i"), b("deq_valid_i"), h("deq_port_i", w.port), h("deq_queue_i", w.queue), h("deq_cells_i", w.size),
-         b("enq_valid_i"), h("enq_port_i", w.port), h("enq_queue_i", w.queue), h("enq_cells_i", w.size)});
+        {b("clk_i"), {Show::Bin, vec("deq_valid_i", 1), ""}, h("deq_port_i", w.port), h("deq_queue_i", w.queue),
+         h("deq_cells_i", w.size), {Show::Bin, vec("enq_valid_i", 1), ""}, h("enq_port_i", w.port),
+         h("enq_queue_i", w.queue), h("enq_cells_i", w.size)});
   // Stage flops live in their stage module (u_stage_*); the records each
   // stage hands on are wires of the top (rtl/dsh_mmu.sv).
   group("A: the enqueue waits a cycle (u_stage_in)",
@@ -76,7 +82,7 @@ std::vector<Line> layout(const Config& c, const RtlWidths& rw, const std::vector
         {b("e_deq_v"), h("e_deq_port", w.port), h("e_deq_queue", w.queue), h("u_stage_exec.e_deq_rec_q", w.qrec),
          h("u_stage_exec.e_dh_q", w.size), h("u_stage_exec.e_dw_q", w.size), b("e_enq_v"), h("e_enq_port", w.port),
          h("e_enq_queue", w.queue), h("u_stage_exec.e_enq_cells_q", w.size), h("u_stage_exec.e_enq_rec_q", w.qrec),
-         {Show::OneHot, vec("e_region", 4), ""}, h("s", w.cell)});
+         {Show::OneHot, vec("e_region", 4), ""}, h("u_stage_exec.s_i", w.cell)});
   group("W: records written at the next edge (u_stage_wb)",
         {b("w_deq_we"), h("u_stage_wb.w_deq_port_q", w.port), h("u_stage_wb.w_deq_queue_q", w.queue),
          h("w_deq_qrec", w.qrec), b("w_enq_we"), h("u_stage_wb.w_enq_port_q", w.port),

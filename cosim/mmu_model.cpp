@@ -38,15 +38,18 @@ const RtlVariant& find_rtl_variant(const Config& c, const RtlOptions& o) {
   const bool light = o.light && o.fst_path.empty();
   if (!rtl_dir || !*rtl_dir) {
     const RtlVariant* found = nullptr;
-    for (const auto& v : rtl_variants())
-      if (v.matches(c) && (!found || v.light == light)) found = &v;
+    for (const auto* list : {&rtl_variants(), &rtl_lane_variants()})
+      for (const auto& v : *list)
+        if (v.matches(c) && (!found || v.light == light)) found = &v;
     if (found) return *found;
   }
   std::string why;
   if (rtl_ondemand_supported(c, &why)) return ondemand_rtl_variant(c);  // built once into the cache
   std::ostringstream m;
   m << "no RTL model for n_ports=" << c.n_ports << " n_queues=" << c.n_queues << " scheme=" << to_string(c.scheme)
-    << " thresh_latency=" << c.thresh_latency << ": " << why;
+    << " thresh_latency=" << c.thresh_latency;
+  if (c.lanes != 1 || c.deq_per_cycle != 1) m << " lanes=" << c.lanes << " deq_per_cycle=" << c.deq_per_cycle;
+  m << ": " << why;
   throw ConfigError(m.str());
 }
 
@@ -120,6 +123,36 @@ std::string events_str(const CycleOut& o) {
   return s.empty() ? "none" : s;
 }
 
+std::string events_str(const LaneCycleOut& o) {
+  std::string s;
+  for (unsigned i = 0; i < o.n_events; ++i) s += (i ? ";" : "") + o.events[i].str();
+  return s.empty() ? "none" : s;
+}
+
+// A multi-event cycle's results as one cycle's (spec §4.7: an enqueue in
+// its lane's slot, a dequeue in slot 0): the region and error of the lane
+// that had the enqueue, every event.
+CycleOut to_cycle_out(const LaneCycleOut& lo, unsigned lanes) {
+  CycleOut o;
+  o.thr = lo.thr;
+  o.s = lo.s;
+  for (unsigned l = 0; l < lanes; ++l) {
+    if (lo.region[l] != Region::None) o.region = lo.region[l];
+    o.enq_error = o.enq_error || lo.enq_error[l];
+  }
+  o.deq_error = lo.deq_error[0];
+  o.n_events = std::min<unsigned>(lo.n_events, unsigned(o.events.size()));
+  std::copy(lo.events.begin(), lo.events.begin() + o.n_events, o.events.begin());
+  return o;
+}
+
+LaneCycleIn to_lane_in(const CycleIn& in, unsigned lanes) {
+  LaneCycleIn li;
+  li.deq[0] = in.deq;
+  if (in.enq.valid) li.enq[in.enq.port & (lanes - 1)] = in.enq;
+  return li;
+}
+
 std::string entry_name(const TraceEntry& e) {
   return e.kind == TraceEntry::Queue ? "queue " + std::to_string(e.port) + "." + std::to_string(e.queue)
                                      : "port " + std::to_string(e.port);
@@ -146,6 +179,49 @@ class Comparer {
     if (!same_events) add(nullptr, "events", events_str(ro), events_str(go));
     diff(nullptr, "error_count", rtl_.errors(), gold_.errors());
     diff(nullptr, "error_sticky", rtl_.error_sticky(), gold_.error_sticky());
+  }
+  // A multi-event cycle's results (spec §4.10); deq_taken is compared
+  // where it is known, in the cycle of its input (deq_taken()).
+  void lane_outputs(const LaneCycleOut& ro, const LaneCycleOut& go) {
+    diff(nullptr, "T", ro.thr.t, go.thr.t);
+    diff(nullptr, "S", ro.s, go.s);
+    for (unsigned l = 0; l < cfg_.lanes; ++l) {
+      if (ro.region[l] != go.region[l])
+        add(nullptr, ("region[" + std::to_string(l) + "]").c_str(), region_letter(ro.region[l]),
+            region_letter(go.region[l]));
+      if (ro.enq_error[l] != go.enq_error[l])
+        add(nullptr, ("enq_error[" + std::to_string(l) + "]").c_str(), ro.enq_error[l], go.enq_error[l]);
+    }
+    for (unsigned k = 0; k < cfg_.deq_per_cycle; ++k)
+      if (ro.deq_error[k] != go.deq_error[k])
+        add(nullptr, ("deq_error[" + std::to_string(k) + "]").c_str(), ro.deq_error[k], go.deq_error[k]);
+    diff(nullptr, "n_errors", ro.n_errors, go.n_errors);
+    bool same_events = ro.n_events == go.n_events;
+    for (unsigned i = 0; same_events && i < ro.n_events; ++i) same_events = ro.events[i] == go.events[i];
+    if (!same_events) add(nullptr, "events", events_str(ro), events_str(go));
+    diff(nullptr, "error_count", rtl_.errors(), gold_.errors());
+    diff(nullptr, "error_sticky", rtl_.error_sticky(), gold_.error_sticky());
+  }
+  void deq_taken(const LaneCycleOut& ro, const LaneCycleOut& go) {
+    for (unsigned k = 0; k < cfg_.deq_per_cycle; ++k)
+      if (ro.deq_taken[k] != go.deq_taken[k])
+        add(nullptr, ("deq_taken[" + std::to_string(k) + "]").c_str(), ro.deq_taken[k], go.deq_taken[k]);
+  }
+  // The queues and ports a multi-event cycle's taken dequeues and its
+  // enqueues touched.
+  void touched(const LaneCycleIn& in) {
+    const DeqRouting r = route_dequeues(cfg_, in);
+    auto ok = [&](const Op& op) { return op.valid && op.port < cfg_.n_ports && op.queue < cfg_.n_queues; };
+    for (unsigned l = 0; l < cfg_.lanes; ++l)
+      if (ok(in.enq[l])) {
+        queue(in.enq[l].port, in.enq[l].queue);
+        port(in.enq[l].port);
+      }
+    for (unsigned k = 0; k < cfg_.deq_per_cycle; ++k)
+      if (r.taken[k] && !r.own_error[k] && ok(in.deq[k])) {
+        queue(in.deq[k].port, in.deq[k].queue);
+        port(in.deq[k].port);
+      }
   }
   // The queues and ports the cycle's dequeue and enqueue touched.
   void touched(const CycleIn& in) {
@@ -229,29 +305,66 @@ class Lockstep final : public MmuModel {
       : variant_(v), gold_(c, variant_.widths), behind_(c, variant_.widths), rtl_(variant_.make(c, ro)), opt_(o),
         fault_(ro.fault) {
     if (opt_.full_compare_every == 0) throw ConfigError("full_compare_every = 0: must be at least 1 cycle");
+    lane_mode_ = c.lanes > 1 || c.deq_per_cycle > 1;
   }
 
   // The caller gets the golden results now; the RTL's results for the same
   // input come rtl_->latency() steps later and are compared with `behind_`,
   // a second golden model fed the same inputs that much later.
   const CycleOut& step(const CycleIn& in) override {
+    if (lane_mode_) {  // one enqueue and one dequeue as a multi-event cycle (spec §4.7)
+      lane_cycle_out_ = to_cycle_out(step_lanes(to_lane_in(in, gold_.config().lanes)), gold_.config().lanes);
+      return lane_cycle_out_;
+    }
     log_.push_back({in, 0});
     pending_.push_back(in);
     const CycleOut& go = gold_.step(in);
     check(rtl_step(in));
     return go;
   }
+  // The multi-event cycle: deq_taken compared at once (it belongs to this
+  // input), the rest with `behind_` as step() does. No trace of a
+  // mismatch: the stimulus is not logged (a lane chip's cycles are large).
+  const LaneCycleOut& step_lanes(const LaneCycleIn& in) override {
+    if (!lane_mode_) return MmuModel::step_lanes(in);
+    pending_lanes_.push_back(in);
+    const LaneCycleOut& go = gold_.step_lanes(in);
+    const LaneCycleOut& ro = rtl_step_lanes(in);
+    Comparer cmp(*rtl_, gold_, gold_.cycle() - 1, opt_.tag);
+    cmp.deq_taken(ro, go);
+    if (!cmp.ok()) fail_lanes(cmp, gold_.cycle() - 1);
+    check_lanes(ro);
+    return go;
+  }
   // The cycles still in the RTL's pipeline, then the whole state.
   void finish() override {
+    if (lane_mode_) {
+      while (behind_.cycle() < gold_.cycle()) check_lanes(rtl_step_lanes(LaneCycleIn{}));
+      if (behind_.cycle()) {
+        Comparer cmp(*rtl_, behind_, behind_.cycle() - 1, opt_.tag);
+        cmp.all();
+        if (!cmp.ok()) fail_lanes(cmp, behind_.cycle() - 1);
+      }
+      return;
+    }
     while (behind_.cycle() < gold_.cycle()) check(rtl_step(CycleIn{}));
     if (behind_.cycle() && last_full_ != int64_t(behind_.cycle() - 1)) full_check(behind_.cycle() - 1);
   }
   bool quiet() const override {
-    return gold_.quiet() && behind_.quiet() && rtl_->quiet() && all_idle(pending_);
+    return gold_.quiet() && behind_.quiet() && rtl_->quiet() && all_idle(pending_) &&
+           std::all_of(pending_lanes_.begin(), pending_lanes_.end(), [](const LaneCycleIn& i) {
+             return std::none_of(i.enq.begin(), i.enq.end(), [](const Op& o) { return o.valid; }) &&
+                    std::none_of(i.deq.begin(), i.deq.end(), [](const Op& o) { return o.valid; });
+           });
   }
   // Stepped, every cycle compared, until the RTL and both golden models are
   // quiet; then all three skip the rest and their whole state is compared.
+  // (A lane chip steps every idle cycle.)
   const CycleOut& skip_idle(uint64_t n) override {
+    if (lane_mode_) {
+      for (; n; --n) step(CycleIn{});
+      return lane_cycle_out_;
+    }
     for (; n && !quiet(); --n) step(CycleIn{});
     if (!n) return gold_.mmu().last();
     log_.push_back({CycleIn{}, n});
@@ -289,6 +402,50 @@ class Lockstep final : public MmuModel {
       cmp.lines.push_back("cycle " + std::to_string(c) + " dsh_mmu assertion: " + e.what() + " " + opt_.tag);
       fail(cmp, c, false);
     }
+  }
+
+  const LaneCycleOut& rtl_step_lanes(const LaneCycleIn& in) {
+    try {
+      return rtl_->step_lanes(in);
+    } catch (const RtlAssertionError& e) {
+      const uint64_t edge = rtl_->cycle() - 1, lat = rtl_->latency(), c = edge > lat ? edge - lat : 0;
+      Comparer cmp(*rtl_, behind_, c, opt_.tag);
+      cmp.lines.push_back("cycle " + std::to_string(c) + " dsh_mmu assertion: " + e.what() + " " + opt_.tag);
+      fail_lanes(cmp, c);
+    }
+  }
+
+  void check_lanes(const LaneCycleOut& ro) {
+    ++rtl_steps_;
+    if (rtl_steps_ <= rtl_->latency()) {  // the pipeline is filling: idle results
+      bool idle = ro.s == 0 && ro.n_events == 0 && ro.n_errors == 0;
+      for (unsigned l = 0; l < gold_.config().lanes; ++l) idle = idle && ro.region[l] == Region::None;
+      if (!idle) {
+        Comparer cmp(*rtl_, behind_, 0, opt_.tag);
+        cmp.lines.push_back("cycle -" + std::to_string(rtl_->latency() - rtl_steps_ + 1) +
+                            " dsh_mmu pipeline fill: rtl results not idle " + opt_.tag);
+        fail_lanes(cmp, 0);
+      }
+      return;
+    }
+    const LaneCycleIn in = pending_lanes_.front();
+    pending_lanes_.pop_front();
+    const LaneCycleOut& go = behind_.step_lanes(in);
+    const uint64_t c = behind_.cycle() - 1;
+    Comparer cmp(*rtl_, behind_, c, opt_.tag);
+    cmp.lane_outputs(ro, go);
+    cmp.touched(in);
+    if (opt_.full_compare || (c + 1) % opt_.full_compare_every == 0) cmp.all();
+    if (!cmp.ok()) fail_lanes(cmp, c);
+    ++matched_;
+  }
+
+  [[noreturn]] void fail_lanes(const Comparer& cmp, uint64_t c) {
+    std::ostringstream m;
+    for (const auto& l : cmp.lines) m << l << '\n';
+    m << "mismatch after " << matched_ << " matched cycles: cycle " << c << " (input), written by stage W at t="
+      << rtl_edge_ps(c + rtl_->latency()) / 1000 << " ns (no trace: a lane chip's stimulus is not logged)";
+    throw MismatchError(m.str(), cmp.lines, c, "");
   }
 
   void check(const CycleOut& ro) {
@@ -401,6 +558,11 @@ class Lockstep final : public MmuModel {
   };
   std::vector<Step> log_;        // the whole stimulus, for the trace of a mismatch
   std::deque<CycleIn> pending_;  // given to the RTL, not yet to `behind_`
+  // A chip with lanes or several dequeue slots runs every cycle as a
+  // multi-event one (step_lanes), its inputs pending here.
+  bool lane_mode_ = false;
+  std::deque<LaneCycleIn> pending_lanes_;
+  CycleOut lane_cycle_out_;
   uint64_t rtl_steps_ = 0;
   uint64_t matched_ = 0;
   int64_t last_full_ = -1;  // the last cycle after which every entry matched, -1 none yet

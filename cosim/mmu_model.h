@@ -119,14 +119,19 @@ struct RtlVariant {
   std::function<std::unique_ptr<MmuModel>(const Config&, const RtlOptions&)> make;
   bool stats = true;  // dsh_mmu's Stats: the statistics counters
   bool light = false;  // built without assertions and trace (RtlOptions::light)
+  unsigned lanes = 1, deq = 1;  // dsh_mmu's NumLanes and NumDeq (Config's lanes, deq_per_cycle)
   // A configuration's model: one with statistics (a Config says nothing of
   // them; one without is chosen by name, e.g. dsh-sim's run.rtl_variant).
   bool matches(const Config& c) const {
     return stats && c.n_ports == ports && c.n_queues == queues && c.scheme == scheme &&
-           c.thresh_latency == latency;
+           c.thresh_latency == latency && c.lanes == lanes && c.deq_per_cycle == deq;
   }
 };
+// The one-lane parameter sets (NumLanes = NumDeq = 1), which the regressions
+// of the one-lane cycle run, and those with lanes or several dequeue slots
+// (tb/lockstep/test_lanes.cpp); find_rtl_variant searches both.
 const std::vector<RtlVariant>& rtl_variants();
+const std::vector<RtlVariant>& rtl_lane_variants();
 // The variant for a configuration (the light build when `o` asks for it
 // and one exists, else the checked one); throws ConfigError listing what
 // is built.

@@ -12,8 +12,12 @@ namespace dsh {
 inline constexpr unsigned kRtlLatency = 4;
 
 // Planted faults of the test bench (tb/faults/dsh_faults.sv, Fault*),
-// 1..kRtlFaults, bound into every RTL model.
-inline constexpr unsigned kRtlFaults = 11;
+// 1..kRtlFaults, bound into every RTL model. The last two are in blocks
+// only a chip with lanes has (the dequeue merge, the pool rule's prefix
+// sums): a one-lane model runs them as no fault.
+inline constexpr unsigned kRtlFaults = 13;
+inline constexpr unsigned kRtlFaultMerge = 12;
+inline constexpr unsigned kRtlFaultPoolPrefix = 13;
 // FaultCntBypass: in the statistics counters, so an RTL without them
 // (Stats = 0) refuses it (ConfigError) rather than run without a fault.
 inline constexpr unsigned kRtlFaultCntBypass = 10;

@@ -36,14 +36,25 @@ inline constexpr bool kTraced<V, std::void_t<decltype(std::declval<V&>().trace(s
 template <class V>
 class RtlModel final : public MmuModel, public RtlReadPort {
  public:
-  RtlModel(const Config& c, const RtlWidths& w, const RtlOptions& o, const char* name)
-      : cfg_(c), name_(name), opt_(o), ctx_(std::make_unique<VerilatedContext>()) {
+  // lanes, deq: the model's NumLanes and NumDeq, which the configuration's
+  // lanes and deq_per_cycle must equal.
+  RtlModel(const Config& c, const RtlWidths& w, const RtlOptions& o, const char* name, unsigned lanes = 1,
+           unsigned deq = 1)
+      : cfg_(c), name_(name), opt_(o), lanes_(lanes), deq_(deq), ctx_(std::make_unique<VerilatedContext>()) {
     cfg_.validate(w);
+    if (cfg_.lanes != lanes || cfg_.deq_per_cycle != deq)
+      throw ConfigError(std::string("RTL ") + name + " has " + std::to_string(lanes) + " lanes and " +
+                        std::to_string(deq) + " dequeue slots; the configuration asks lanes = " +
+                        std::to_string(cfg_.lanes) + ", deq_per_cycle = " + std::to_string(cfg_.deq_per_cycle));
+    lane_bits_ = 0;
+    while ((1u << lane_bits_) < lanes_) ++lane_bits_;
+    lane_ports_ = cfg_.n_ports / lanes_;
     if (!has_stats() && o.fault == kRtlFaultCntBypass)
       throw ConfigError(std::string("fault ") + std::to_string(o.fault) +
                         " (FaultCntBypass) is planted in the statistics counters; RTL " + name +
                         " is built without them (Stats = 0): no fault to plant, choose another");
     port_w_ = rtl_index_bits(cfg_.n_ports);
+    size_w_ = w.size_w;
     cnt_mask_ = w.cnt_w >= 64 ? ~uint64_t(0) : (uint64_t(1) << w.cnt_w) - 1;
     queue_w_ = rtl_index_bits(cfg_.n_queues);
     ctx_->debug(0);
@@ -55,7 +66,11 @@ class RtlModel final : public MmuModel, public RtlReadPort {
     ctx_->commandArgsAdd(1, argv);
     if (!o.fst_path.empty()) ctx_->traceEverOn(true);
     top_ = std::make_unique<V>(ctx_.get(), "tb");
-    obs_.r = top_->rootp;
+    obs_.attach(top_->rootp);
+    check_one_slot_ports();
+    if (obs_.n_lanes != lanes_)
+      throw ConfigError(std::string("RTL ") + name + ": the model has " + std::to_string(obs_.n_lanes) +
+                        " lanes, its variant says " + std::to_string(lanes_));
     if (!o.fst_path.empty()) {
       if constexpr (!kTraced<V>)
         throw ConfigError(std::string("RTL ") + name + " is a light build, without trace: it cannot write " +
@@ -104,6 +119,45 @@ class RtlModel final : public MmuModel, public RtlReadPort {
   }
 
   const CycleOut& step(const CycleIn& in) override {
+    if (multi()) {  // the enqueue in its port's lane's slot, the dequeue in slot 0 (spec §4.7)
+      LaneCycleIn li;
+      li.deq[0] = in.deq;
+      if (in.enq.valid) li.enq[in.enq.port & (lanes_ - 1)] = in.enq;
+      const LaneCycleOut& lo = step_lanes(li);
+      out_ = CycleOut{};
+      out_.thr = lo.thr;
+      out_.s = lo.s;
+      for (unsigned l = 0; l < lanes_; ++l) {
+        if (lo.region[l] != Region::None) out_.region = lo.region[l];
+        out_.enq_error = out_.enq_error || lo.enq_error[l];
+      }
+      out_.deq_error = lo.deq_error[0];
+      out_.n_events = std::min<unsigned>(lo.n_events, unsigned(out_.events.size()));
+      std::copy(lo.events.begin(), lo.events.begin() + out_.n_events, out_.events.begin());
+      return out_;
+    }
+    if constexpr (kOneSlotPorts) step_one(in);
+    return out_;
+  }
+
+ private:
+  // Whether the one-slot ports fit integers (every one-lane chip; a chip
+  // with lanes may have vectors wider than 64 bits, and runs step() as a
+  // multi-event cycle).
+  template <class T>
+  static constexpr bool kInt = std::is_integral_v<std::remove_reference_t<T>>;  // the model's ports are references
+  static constexpr bool kOneSlotPorts =
+      kInt<decltype(V::enq_port_i)> && kInt<decltype(V::enq_cells_i)> && kInt<decltype(V::deq_port_i)> &&
+      kInt<decltype(V::deq_cells_i)> && kInt<decltype(V::enq_queue_i)> && kInt<decltype(V::deq_queue_i)> &&
+      kInt<decltype(V::stat_region_o)> && kInt<decltype(V::stat_qevt_port_o)> &&
+      kInt<decltype(V::stat_qevt_queue_o)> && kInt<decltype(V::stat_pevt_port_o)>;
+  // A one-lane chip always has them.
+  void check_one_slot_ports() const {
+    if (!multi() && !kOneSlotPorts)
+      throw ConfigError(std::string("RTL ") + name_ + ": a one-lane model whose ports do not fit 64 bits");
+  }
+
+  void step_one(const CycleIn& in) {
     drive(in.deq, top_->deq_valid_i, top_->deq_port_i, top_->deq_queue_i, top_->deq_cells_i, "deq");
     drive(in.enq, top_->enq_valid_i, top_->enq_port_i, top_->enq_queue_i, top_->enq_cells_i, "enq");
     half_cycles();
@@ -118,7 +172,33 @@ class RtlModel final : public MmuModel, public RtlReadPort {
       throw RtlAssertionError("an RTL assertion failed at the clock edge of cycle " + std::to_string(cycle_ - 1) +
                               " (t=" + std::to_string(rtl_edge_ps(cycle_ - 1) / 1000) + " ns; its message is above)");
     }
-    return out_;
+  }
+
+ public:
+
+  // The multi-event cycle: every slot driven, deq_taken_o read for this
+  // input (combinational, spec §4.8), the rest of the results those of the
+  // input kRtlLatency cycles earlier.
+  const LaneCycleOut& step_lanes(const LaneCycleIn& in) override {
+    if (!multi()) return MmuModel::step_lanes(in);
+    for (size_t l = lanes_; l < in.enq.size(); ++l)
+      if (in.enq[l].valid) throw std::invalid_argument("enqueue slot " + std::to_string(l) + " beyond lanes");
+    for (size_t k = deq_; k < in.deq.size(); ++k)
+      if (in.deq[k].valid) throw std::invalid_argument("dequeue slot " + std::to_string(k) + " beyond deq_per_cycle");
+    drive_slots(in.enq.data(), lanes_, top_->enq_valid_i, top_->enq_port_i, top_->enq_queue_i, top_->enq_cells_i,
+                "enq");
+    drive_slots(in.deq.data(), deq_, top_->deq_valid_i, top_->deq_port_i, top_->deq_queue_i, top_->deq_cells_i,
+                "deq");
+    half_cycles();  // deq_taken_o depends on the inputs only: still this cycle's after the edge
+    read_lane_outputs();
+    if (dumping() && cycle_ % kFstBlockCycles == kFstBlockCycles - 1) tfp_->flush();
+    ++cycle_;
+    if (!asserted_ && ctx_->gotError()) {
+      asserted_ = true;
+      throw RtlAssertionError("an RTL assertion failed at the clock edge of cycle " + std::to_string(cycle_ - 1) +
+                              " (t=" + std::to_string(rtl_edge_ps(cycle_ - 1) / 1000) + " ns; its message is above)");
+    }
+    return lane_out_;
   }
 
   // Once dsh_mmu's quiet_o says an idle cycle changes nothing, the rest are
@@ -140,19 +220,19 @@ class RtlModel final : public MmuModel, public RtlReadPort {
   bool has_stats() const override { return decltype(obs_)::kStats; }
 
   QueueState queue(uint32_t p, uint32_t q) const override {
-    const unsigned i = rtl_observe::queue_entry(p, q, cfg_.n_ports);
+    const unsigned l = p & (lanes_ - 1), i = rtl_observe::queue_entry(p >> lane_bits_, q, lane_ports_);
     QueueState s;
-    s.qoff = obs_.qoff(i);
+    s.qoff = obs_.qoff(l, i);
     if (has_stats()) {  // else 0, as the read port
-      s.drops = obs_.drops(i);
-      s.pauses = obs_.qpauses(i) & cnt_mask_;
+      s.drops = obs_.drops(l, i);
+      s.pauses = obs_.qpauses(l, i) & cnt_mask_;
       s.resumes = (s.pauses - s.qoff) & cnt_mask_;  // as the RTL's read port: PAUSE and RESUME alternate
     }
-    if (!obs_.qvalid(i)) return s;
+    if (!obs_.qvalid(l, i)) return s;
     // The RTL keeps prefix sums in drain order: headroom, + shared, + private.
-    s.hdrm = obs_.occ_h(i);
-    s.shared = obs_.occ_hs(i) - s.hdrm;
-    s.priv = obs_.occ_hsp(i) - obs_.occ_hs(i);
+    s.hdrm = obs_.occ_h(l, i);
+    s.shared = obs_.occ_hs(l, i) - s.hdrm;
+    s.priv = obs_.occ_hsp(l, i) - obs_.occ_hs(l, i);
     return s;
   }
 
@@ -172,19 +252,89 @@ class RtlModel final : public MmuModel, public RtlReadPort {
   }
 
   PortState port(uint32_t p) const override {
+    const unsigned l = p & (lanes_ - 1), i = p >> lane_bits_;
     PortState s;
-    s.poff = obs_.poff(p);
+    s.poff = obs_.poff(l, i);
     if (has_stats()) {
-      s.pauses = obs_.ppauses(p);
+      s.pauses = obs_.ppauses(l, i);
       s.resumes = (s.pauses - s.poff) & cnt_mask_;
     }
-    if (!obs_.pvalid(p)) return s;
-    s.shared = obs_.port_shared(p);
-    s.hdrm = obs_.port_hdrm(p);
+    if (!obs_.pvalid(l, i)) return s;
+    s.shared = obs_.port_shared(l, i);
+    s.hdrm = obs_.port_hdrm(l, i);
     return s;
   }
 
  private:
+  bool multi() const { return lanes_ > 1 || deq_ > 1; }
+
+  // Field i of `width` bits of a Verilated vector (an integer, or a VlWide
+  // of 32-bit words).
+  template <class Sig>
+  static uint64_t field(const Sig& sig, unsigned i, unsigned width) {
+    if constexpr (std::is_integral_v<Sig>) {
+      return (uint64_t(sig) >> (i * width)) & ((uint64_t(1) << width) - 1);
+    } else {
+      uint64_t v = 0;
+      for (unsigned b = 0; b < width; ++b) {
+        const unsigned at = i * width + b;
+        v |= uint64_t((sig[at / 32] >> (at % 32)) & 1) << b;
+      }
+      return v;
+    }
+  }
+  // Packs ops' valid bits and fields into the slot inputs.
+  template <class A, class B, class C, class D>
+  void drive_slots(const Op* ops, unsigned n, A& valid, B& port, C& queue, D& cells, const char* which) {
+    std::vector<uint64_t> v(n, 0), p(n, 0), q(n, 0), s(n, 0);
+    for (unsigned k = 0; k < n; ++k) {
+      const Op& op = ops[k];
+      if (!op.valid) continue;
+      if ((op.port >> port_w_) || (op.queue >> queue_w_) || (op.cells >> size_w_))
+        throw std::out_of_range(std::string(which) + " slot " + std::to_string(k) +
+                                " index or size does not fit the RTL's port/queue/size width");
+      v[k] = 1;
+      p[k] = op.port;
+      q[k] = op.queue;
+      s[k] = op.cells;
+    }
+    set_fields(valid, v, 1);
+    set_fields(port, p, port_w_);
+    set_fields(queue, q, queue_w_);
+    set_fields(cells, s, size_w_);
+  }
+
+  void read_lane_outputs() {
+    LaneCycleOut& o = lane_out_;
+    o = LaneCycleOut{};
+    o.thr.t = top_->stat_t_o;
+    o.s = top_->stat_s_o;
+    for (unsigned l = 0; l < lanes_; ++l) {
+      o.region[l] = Region(field(top_->stat_region_o, l, 3));
+      o.enq_error[l] = field(top_->stat_enq_error_o, l, 1);
+      o.n_errors += o.enq_error[l];
+    }
+    for (unsigned k = 0; k < deq_; ++k) {
+      o.deq_error[k] = field(top_->stat_deq_error_o, k, 1);
+      o.deq_taken[k] = field(top_->deq_taken_o, k, 1);
+      o.n_errors += o.deq_error[k];
+    }
+    for (unsigned k = 0; k < 2 * lanes_; ++k) {
+      if (field(top_->stat_qevt_valid_o, k, 1)) {
+        const bool pause = field(top_->stat_qevt_pause_o, k, 1);
+        o.events[o.n_events++] = Event{pause ? Event::Pause : Event::Resume,
+                                       uint32_t(field(top_->stat_qevt_port_o, k, port_w_)),
+                                       uint32_t(field(top_->stat_qevt_queue_o, k, queue_w_))};
+      }
+      if (field(top_->stat_pevt_valid_o, k, 1)) {
+        const bool pause = field(top_->stat_pevt_pause_o, k, 1);
+        o.events[o.n_events++] = Event{pause ? Event::PortPause : Event::PortResume,
+                                       uint32_t(field(top_->stat_pevt_port_o, k, port_w_)), 0};
+      }
+    }
+    std::sort(o.events.begin(), o.events.begin() + o.n_events);
+  }
+
   // Packs fields of `width` bits each, field i at bit i*width, into a
   // Verilated input: an integer up to 64 bits, else a VlWide of 32-bit words.
   template <class Sig>
@@ -267,7 +417,8 @@ class RtlModel final : public MmuModel, public RtlReadPort {
   Config cfg_;
   const char* name_;
   RtlOptions opt_;
-  unsigned port_w_ = 1, queue_w_ = 1;
+  unsigned lanes_ = 1, deq_ = 1, lane_bits_ = 0, lane_ports_ = 1;
+  unsigned port_w_ = 1, queue_w_ = 1, size_w_ = 1;
   uint64_t cnt_mask_ = ~uint64_t(0);
   std::unique_ptr<VerilatedContext> ctx_;
   std::unique_ptr<V> top_;

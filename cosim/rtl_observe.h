@@ -23,76 +23,159 @@ inline bool bit(const T& v, unsigned i) {
     return (v[i / 32] >> (i % 32)) & 1;
 }
 
-// dsh_rec_store (u_store): records, valid bits and state bits; dsh_stats
-// (g_stats.u_stats, with Stats = 1 only): the counters' memories
-// (dsh_cnt_ram) and their valid bits.
-#define DSH_OBS(r, path) ((r)->dsh_mmu__DOT__##path)
+// Each lane (dsh_mmu's gen_lanes[l].u_lane, a dsh_lane) holds the records
+// and counters of its ports: dsh_rec_store (u_store): records, valid bits
+// and state bits; dsh_stats (g_stats.u_stats, with Stats = 1 only): the
+// counters' memories (dsh_cnt_ram) and their valid bits. Verilator inlines
+// the one lane of a one-lane chip into the root (its signals are root
+// members named with the whole path) and keeps several lanes as instances
+// of one class that the root points to, one pointer per lane.
+#define DSH_LANE0_PATH(path) dsh_mmu__DOT__gen_lanes__BRA__0__KET____DOT__u_lane__DOT__##path
+#define DSH_LANE_PTR(l) __PVT__dsh_mmu__DOT__gen_lanes__BRA__##l##__KET____DOT__u_lane
 
-// A queue's entry in dsh_mmu's memories: queue-major (spec §9.7).
+// A queue's entry in a lane's memories: queue-major (spec §9.7), by the
+// port's index within its lane.
 inline unsigned queue_entry(unsigned port, unsigned queue, unsigned n_ports) { return queue * n_ports + port; }
+
+// The lane class of a chip with several lanes (void with one).
+template <class R, class = void>
+struct LaneOf {
+  using type = void;
+};
+template <class R>
+struct LaneOf<R, std::void_t<decltype(std::declval<const R&>().DSH_LANE_PTR(0))>> {
+  using type = std::remove_pointer_t<decltype(std::declval<const R&>().DSH_LANE_PTR(0))>;
+};
 
 // Whether a build has the statistics counters (dsh_mmu's Stats), and
 // which arrangement of the PAUSE counters (dsh_stats's PauseBanks and
-// scheme).
-#define DSH_OBS_HAS(trait, path)                                                                  \
-  template <class R, class = void>                                                                \
-  struct trait : std::false_type {};                                                              \
-  template <class R>                                                                              \
-  struct trait<R, std::void_t<decltype(std::declval<const R&>().dsh_mmu__DOT__##path)>> : std::true_type {};
+// scheme): asked of the inlined lane's root or of the lane class.
+#define DSH_OBS_HAS(trait, path)                                                                       \
+  template <class R, class = void>                                                                     \
+  struct trait##Root : std::false_type {};                                                             \
+  template <class R>                                                                                   \
+  struct trait##Root<R, std::void_t<decltype(std::declval<const R&>().DSH_LANE0_PATH(path))>>          \
+      : std::true_type {};                                                                             \
+  template <class L, class = void>                                                                     \
+  struct trait##Lane : std::false_type {};                                                             \
+  template <class L>                                                                                   \
+  struct trait##Lane<L, std::void_t<decltype(std::declval<const L&>().path)>> : std::true_type {};     \
+  template <class R>                                                                                   \
+  inline constexpr bool trait = [] {                                                                   \
+    if constexpr (std::is_void_v<typename LaneOf<R>::type>) return trait##Root<R>::value;              \
+    else return trait##Lane<typename LaneOf<R>::type>::value;                                          \
+  }();
 DSH_OBS_HAS(HasStats, g_stats__DOT__u_stats__DOT__u_drops__DOT__mem_q)
 DSH_OBS_HAS(HasPause2Slot, g_stats__DOT__u_stats__DOT__g_qpause_2slot__DOT__u_qpause__DOT__mem_q)
 DSH_OBS_HAS(HasPauseDeqBank, g_stats__DOT__u_stats__DOT__g_qpause_bank__DOT__g_deq_bank__DOT__u_qpause_deq__DOT__mem_q)
 #undef DSH_OBS_HAS
 
+// Lane l's pointer in the root, nullptr where the chip has no lane l.
+#define DSH_LANE_AT(l)                                                                    \
+  template <class R>                                                                      \
+  auto lane_at_##l(const R* r, int) -> decltype(r->DSH_LANE_PTR(l)) {                     \
+    return r->DSH_LANE_PTR(l);                                                            \
+  }                                                                                       \
+  template <class R>                                                                      \
+  std::nullptr_t lane_at_##l(const R*, long) {                                            \
+    return nullptr;                                                                       \
+  }
+#define DSH_LANE_AT10(a) DSH_LANE_AT(a##0) DSH_LANE_AT(a##1) DSH_LANE_AT(a##2) DSH_LANE_AT(a##3) \
+  DSH_LANE_AT(a##4) DSH_LANE_AT(a##5) DSH_LANE_AT(a##6) DSH_LANE_AT(a##7) DSH_LANE_AT(a##8) DSH_LANE_AT(a##9)
+DSH_LANE_AT(0) DSH_LANE_AT(1) DSH_LANE_AT(2) DSH_LANE_AT(3) DSH_LANE_AT(4) DSH_LANE_AT(5) DSH_LANE_AT(6)
+DSH_LANE_AT(7) DSH_LANE_AT(8) DSH_LANE_AT(9)
+DSH_LANE_AT10(1) DSH_LANE_AT10(2) DSH_LANE_AT10(3) DSH_LANE_AT10(4) DSH_LANE_AT10(5)
+DSH_LANE_AT(60) DSH_LANE_AT(61) DSH_LANE_AT(62) DSH_LANE_AT(63)
+#undef DSH_LANE_AT10
+#undef DSH_LANE_AT
+
+// The lanes' pointers of a chip with several lanes; their count.
+template <class R, class L>
+unsigned collect_lanes(const R* r, const L** out) {
+  unsigned n = 0;
+  auto add = [&](auto p) {
+    if constexpr (!std::is_same_v<decltype(p), std::nullptr_t>) out[n++] = p;
+  };
+#define DSH_ADD(l) add(lane_at_##l(r, 0));
+#define DSH_ADD10(a) DSH_ADD(a##0) DSH_ADD(a##1) DSH_ADD(a##2) DSH_ADD(a##3) DSH_ADD(a##4) DSH_ADD(a##5) \
+  DSH_ADD(a##6) DSH_ADD(a##7) DSH_ADD(a##8) DSH_ADD(a##9)
+  DSH_ADD(0) DSH_ADD(1) DSH_ADD(2) DSH_ADD(3) DSH_ADD(4) DSH_ADD(5) DSH_ADD(6) DSH_ADD(7) DSH_ADD(8) DSH_ADD(9)
+  DSH_ADD10(1) DSH_ADD10(2) DSH_ADD10(3) DSH_ADD10(4) DSH_ADD10(5)
+  DSH_ADD(60) DSH_ADD(61) DSH_ADD(62) DSH_ADD(63)
+#undef DSH_ADD10
+#undef DSH_ADD
+  return n;
+}
+
 template <class Root>
 struct Observe {
-  const Root* r;
-  // Queue i = queue_entry(port, queue, n_ports).
-  bool qvalid(unsigned i) const { return bit(DSH_OBS(r, u_store__DOT__qvalid_q), i); }
-  bool qoff(unsigned i) const { return bit(DSH_OBS(r, u_store__DOT__qoff_q), i); }
-  uint64_t occ_h(unsigned i) const { return DSH_OBS(r, u_store__DOT__occ_h_q)[i]; }
-  uint64_t occ_hs(unsigned i) const { return DSH_OBS(r, u_store__DOT__occ_hs_q)[i]; }
-  uint64_t occ_hsp(unsigned i) const { return DSH_OBS(r, u_store__DOT__occ_hsp_q)[i]; }
-  bool pvalid(unsigned p) const { return bit(DSH_OBS(r, u_store__DOT__pvalid_q), p); }
-  bool poff(unsigned p) const { return bit(DSH_OBS(r, u_store__DOT__poff_q), p); }
-  uint64_t port_shared(unsigned p) const { return DSH_OBS(r, u_store__DOT__port_shared_q)[p]; }
-  uint64_t port_hdrm(unsigned p) const { return DSH_OBS(r, u_store__DOT__port_hdrm_q)[p]; }
+  using Lane = typename LaneOf<Root>::type;
+  static constexpr bool kInlined = std::is_void_v<Lane>;
+  const Root* r = nullptr;
+  // Several lanes: each lane's instance, in lane order.
+  const std::conditional_t<kInlined, char, Lane>* lanes[64] = {};
+  unsigned n_lanes = 1;
+
+  void attach(const Root* root) {
+    r = root;
+    if constexpr (!kInlined) n_lanes = collect_lanes(root, lanes);
+  }
+
+// A signal of lane `l`'s instance by its path within dsh_lane.
+#define DSH_OBS(l, path)                                                           \
+  ([&]() -> decltype(auto) {                                                       \
+    if constexpr (kInlined) return (r->DSH_LANE0_PATH(path));                      \
+    else return (lanes[l]->path);                                                  \
+  }())
+
+  // Queue i = queue_entry(lane-local port, queue, ports of a lane) of lane l.
+  bool qvalid(unsigned l, unsigned i) const { return bit(DSH_OBS(l, u_store__DOT__qvalid_q), i); }
+  bool qoff(unsigned l, unsigned i) const { return bit(DSH_OBS(l, u_store__DOT__qoff_q), i); }
+  uint64_t occ_h(unsigned l, unsigned i) const { return DSH_OBS(l, u_store__DOT__occ_h_q)[i]; }
+  uint64_t occ_hs(unsigned l, unsigned i) const { return DSH_OBS(l, u_store__DOT__occ_hs_q)[i]; }
+  uint64_t occ_hsp(unsigned l, unsigned i) const { return DSH_OBS(l, u_store__DOT__occ_hsp_q)[i]; }
+  bool pvalid(unsigned l, unsigned p) const { return bit(DSH_OBS(l, u_store__DOT__pvalid_q), p); }
+  bool poff(unsigned l, unsigned p) const { return bit(DSH_OBS(l, u_store__DOT__poff_q), p); }
+  uint64_t port_shared(unsigned l, unsigned p) const { return DSH_OBS(l, u_store__DOT__port_shared_q)[p]; }
+  uint64_t port_hdrm(unsigned l, unsigned p) const { return DSH_OBS(l, u_store__DOT__port_hdrm_q)[p]; }
   // The counters: 0 in a build without them.
-  static constexpr bool kStats = HasStats<Root>::value;
-  uint64_t drops(unsigned i) const {
+  static constexpr bool kStats = HasStats<Root>;
+  uint64_t drops(unsigned l, unsigned i) const {
     if constexpr (kStats)
-      return bit(DSH_OBS(r, g_stats__DOT__u_stats__DOT__u_drops__DOT__valid_q), i)
-                 ? DSH_OBS(r, g_stats__DOT__u_stats__DOT__u_drops__DOT__mem_q)[i] : 0;
+      return bit(DSH_OBS(l, g_stats__DOT__u_stats__DOT__u_drops__DOT__valid_q), i)
+                 ? DSH_OBS(l, g_stats__DOT__u_stats__DOT__u_drops__DOT__mem_q)[i] : 0;
     else
       return 0;
   }
   // The PAUSE counts, modulo 2^CntW once masked: one memory with two
   // counting slots, or (PauseBanks = 2) a bank per slot, added.
-  uint64_t qpauses(unsigned i) const {
+  uint64_t qpauses(unsigned l, unsigned i) const {
     if constexpr (!kStats) {
       return 0;
-    } else if constexpr (HasPause2Slot<Root>::value) {
-      return bit(DSH_OBS(r, g_stats__DOT__u_stats__DOT__g_qpause_2slot__DOT__u_qpause__DOT__valid_q), i)
-                 ? DSH_OBS(r, g_stats__DOT__u_stats__DOT__g_qpause_2slot__DOT__u_qpause__DOT__mem_q)[i] : 0;
+    } else if constexpr (HasPause2Slot<Root>) {
+      return bit(DSH_OBS(l, g_stats__DOT__u_stats__DOT__g_qpause_2slot__DOT__u_qpause__DOT__valid_q), i)
+                 ? DSH_OBS(l, g_stats__DOT__u_stats__DOT__g_qpause_2slot__DOT__u_qpause__DOT__mem_q)[i] : 0;
     } else {
-      uint64_t n = bit(DSH_OBS(r, g_stats__DOT__u_stats__DOT__g_qpause_bank__DOT__u_qpause__DOT__valid_q), i)
-                       ? DSH_OBS(r, g_stats__DOT__u_stats__DOT__g_qpause_bank__DOT__u_qpause__DOT__mem_q)[i] : 0;
-      if constexpr (HasPauseDeqBank<Root>::value)
-        n += bit(DSH_OBS(r, g_stats__DOT__u_stats__DOT__g_qpause_bank__DOT__g_deq_bank__DOT__u_qpause_deq__DOT__valid_q), i)
-                 ? DSH_OBS(r, g_stats__DOT__u_stats__DOT__g_qpause_bank__DOT__g_deq_bank__DOT__u_qpause_deq__DOT__mem_q)[i]
+      uint64_t n = bit(DSH_OBS(l, g_stats__DOT__u_stats__DOT__g_qpause_bank__DOT__u_qpause__DOT__valid_q), i)
+                       ? DSH_OBS(l, g_stats__DOT__u_stats__DOT__g_qpause_bank__DOT__u_qpause__DOT__mem_q)[i] : 0;
+      if constexpr (HasPauseDeqBank<Root>)
+        n += bit(DSH_OBS(l, g_stats__DOT__u_stats__DOT__g_qpause_bank__DOT__g_deq_bank__DOT__u_qpause_deq__DOT__valid_q), i)
+                 ? DSH_OBS(l, g_stats__DOT__u_stats__DOT__g_qpause_bank__DOT__g_deq_bank__DOT__u_qpause_deq__DOT__mem_q)[i]
                  : 0;
       return n;
     }
   }
-  uint64_t ppauses(unsigned p) const {
+  uint64_t ppauses(unsigned l, unsigned p) const {
     if constexpr (kStats)
-      return bit(DSH_OBS(r, g_stats__DOT__u_stats__DOT__u_ppause__DOT__valid_q), p)
-                 ? DSH_OBS(r, g_stats__DOT__u_stats__DOT__u_ppause__DOT__mem_q)[p] : 0;
+      return bit(DSH_OBS(l, g_stats__DOT__u_stats__DOT__u_ppause__DOT__valid_q), p)
+                 ? DSH_OBS(l, g_stats__DOT__u_stats__DOT__u_ppause__DOT__mem_q)[p] : 0;
     else
       return 0;
   }
+#undef DSH_OBS
 };
 
-#undef DSH_OBS
+#undef DSH_LANE_PTR
+#undef DSH_LANE0_PATH
 
 }  // namespace dsh::rtl_observe

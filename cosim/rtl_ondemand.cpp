@@ -402,6 +402,9 @@ bool rtl_ondemand_supported(const Config& c, std::string* why) {
   else if (c.thresh_latency < kThreshLatencyMin || c.thresh_latency > kThreshLatencyMax)
     m << "thresh_latency = " << c.thresh_latency << " is out of dsh_mmu's range " << kThreshLatencyMin << ".."
       << kThreshLatencyMax;
+  else if (c.lanes != 1 || c.deq_per_cycle != 1)
+    m << "lanes = " << c.lanes << ", deq_per_cycle = " << c.deq_per_cycle
+      << ": models on demand have one lane and one dequeue slot (the lane chips are built in: cosim/CMakeLists.txt)";
   else return true;
   if (why) *why = m.str();
   return false;

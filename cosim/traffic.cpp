@@ -2,6 +2,8 @@
 #include "traffic.h"
 
 #include <algorithm>
+#include <tuple>
+#include <unordered_map>
 
 namespace dsh {
 
@@ -86,6 +88,81 @@ CycleIn Traffic::next(const MmuModel& state) {
       if (u(rng_) < opt_.error_rate) corrupt(in.deq, held);
     } else if (u(rng_) < opt_.error_rate) {
       in.deq = Op{true, pq.first, pq.second, 1};  // dequeue from an empty queue
+    }
+  }
+  return in;
+}
+
+uint32_t Traffic::port_of_lane(uint32_t lane) {
+  const uint32_t per_lane = cfg_.n_ports / cfg_.lanes;
+  return lane + cfg_.lanes * std::uniform_int_distribution<uint32_t>(0, per_lane - 1)(rng_);
+}
+
+LaneCycleIn Traffic::next_lanes(const MmuModel& state) {
+  if (left_ == 0) {
+    new_phase();
+    left_ = std::min<uint64_t>(left_, 600);  // phases short enough to fill and drain often
+  }
+  --left_;
+  LaneCycleIn in;
+  std::uniform_real_distribution<double> u(0, 1);
+  const unsigned lanes = cfg_.lanes, slots = cfg_.deq_per_cycle;
+  // Full load: every slot in Uniform and the adversarial phases; Fill
+  // enqueues everywhere and dequeues little, Drain the reverse.
+  double pe = 1.0, pd = 1.0;
+  if (phase_ == Fill) pd = 0.2;
+  if (phase_ == Drain) pe = 0.15;
+  if (phase_ == Idle) pe = pd = 0.02;
+  const bool focus = phase_ == Fill || phase_ == SameQueue || phase_ == BackToBack;
+  for (unsigned l = 0; l < lanes; ++l) {
+    if (u(rng_) >= pe) continue;
+    uint32_t p = port_of_lane(l), q = std::uniform_int_distribution<uint32_t>(0, cfg_.n_queues - 1)(rng_);
+    if (focus && u(rng_) < 0.5)
+      for (const auto& h : hot_)
+        if (h.first % lanes == l) std::tie(p, q) = h;
+    in.enq[l] = Op{true, p, q, cells()};
+    if (u(rng_) < opt_.error_rate) {
+      if (lanes > 1 && u(rng_) < 0.3) in.enq[l].port = (p + 1) % cfg_.n_ports;  // a port of another lane
+      else corrupt(in.enq[l], 0);
+    }
+  }
+  // What this cycle's dequeue slots already claim of each queue, so that
+  // a group fits what its queue holds unless an error is meant.
+  std::unordered_map<uint64_t, uint64_t> claimed;
+  auto key = [&](uint32_t p, uint32_t q) { return uint64_t(p) * cfg_.n_queues + q; };
+  auto avail = [&](uint32_t p, uint32_t q) {
+    const uint64_t held = state.queue(p, q).total(), c = claimed[key(p, q)];
+    return held > c ? held - c : 0;
+  };
+  for (unsigned k = 0; k < slots; ++k) {
+    if (u(rng_) >= pd) continue;
+    uint32_t p = 0, q = 0;
+    uint64_t a = 0;
+    const double r = u(rng_);
+    if (k > 0 && r < 0.15 && in.deq[k - 1].valid && in.deq[k - 1].port < cfg_.n_ports &&
+        in.deq[k - 1].queue < cfg_.n_queues) {
+      p = in.deq[k - 1].port;  // merges into the group of the slot before
+      q = in.deq[k - 1].queue;
+      a = avail(p, q);
+    } else {
+      // Mostly a queue of lane k mod lanes; sometimes (r < 0.25) any lane,
+      // which may collide with a lane already served (not taken).
+      const uint32_t lane = r < 0.25 ? std::uniform_int_distribution<uint32_t>(0, lanes - 1)(rng_) : k % lanes;
+      for (int tries = 0; tries < 8 && a == 0; ++tries) {
+        p = port_of_lane(lane);
+        q = std::uniform_int_distribution<uint32_t>(0, cfg_.n_queues - 1)(rng_);
+        if ((focus || phase_ == Drain) && tries < 4)
+          for (const auto& h : hot_)
+            if (h.first % lanes == lane) std::tie(p, q) = h;
+        a = avail(p, q);
+      }
+    }
+    if (a > 0) {
+      in.deq[k] = Op{true, p, q, uint32_t(std::min<uint64_t>(a, cells()))};
+      claimed[key(p, q)] += in.deq[k].cells;
+      if (u(rng_) < opt_.error_rate) corrupt(in.deq[k], a);
+    } else if (u(rng_) < opt_.error_rate) {
+      in.deq[k] = Op{true, p, q, 1};  // from an empty queue
     }
   }
   return in;

@@ -22,6 +22,13 @@ class Traffic {
   Traffic(const Config& cfg, const RtlWidths& w, const TrafficOptions& o);
   // The next cycle's input; `state` is read to choose dequeues that fit.
   CycleIn next(const MmuModel& state);
+  // The next multi-event cycle (spec §4.7) at full load: every enqueue
+  // slot a port of its lane and every dequeue slot in most cycles, the
+  // dequeues mostly of queues that hold them (slot k mostly of lane
+  // k mod lanes), some merging into one queue, some naming another queue of
+  // a lane already served (not taken), rare errors; bursty phases that fill
+  // and drain the pool.
+  LaneCycleIn next_lanes(const MmuModel& state);
 
  private:
   enum Phase { Uniform, Fill, Drain, Idle, SameQueue, BackToBack, NumPhases };
@@ -29,6 +36,7 @@ class Traffic {
   uint32_t cells();
   std::pair<uint32_t, uint32_t> pick_queue(bool hot);
   void corrupt(Op& op, uint64_t held);
+  uint32_t port_of_lane(uint32_t lane);
 
   Config cfg_;
   TrafficOptions opt_;

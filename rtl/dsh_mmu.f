@@ -25,4 +25,7 @@ dsh_stage_in.sv
 dsh_stage_deq.sv
 dsh_stage_exec.sv
 dsh_stage_wb.sv
+dsh_lane.sv
+dsh_deq_route.sv
+dsh_pool_prefix.sv
 dsh_mmu.sv

@@ -8,6 +8,16 @@
 // headroom/insurance or drop), then the flow-control state machines of the
 // queues and ports either touched.
 //
+// Lanes (spec §4.7-§4.10, §9.12): with NumLanes > 1 or NumDeq > 1 a cycle
+// takes one enqueue per lane (slot l: a port p with p mod NumLanes = l) and
+// NumDeq dequeues for any queues. Each lane (dsh_lane, generate block
+// gen_lanes) is the pipeline below for its ports; beside them sit what the
+// lanes share: the dequeue router (dsh_deq_route: one merged dequeue per
+// lane, deq_taken_o combinational from the slots), the pool (S, B_s - S and
+// the pool rule's prefix sums P_l + s), the error count and the read
+// port's lane select. With NumLanes = NumDeq = 1 the lane takes the inputs
+// as they come and the ports are those of the one-lane chip.
+//
 // Pipeline (spec §9.2). The specification's cycle c is split in two: its
 // dequeue drains in stage D, and one cycle later its enqueue, the state
 // machines and the events run in stage E, in the same clock cycle as the
@@ -16,7 +26,7 @@
 // computes the dequeue for each region the enqueue in E may take and E's
 // region picks one at the end. An enqueue changes one count by its size, so
 // these variants are cheap, and every compare in E is on registered counts.
-// This module only wires one module per stage (docs/design/rtl.md):
+// dsh_lane wires one module per stage (docs/design/rtl.md):
 //   A, R  dsh_stage_in   inputs registered, read index copies, eta table;
 //   D     dsh_stage_deq  the dequeue drains (dsh_deq_drain);
 //   E     dsh_stage_exec admission, S, state machines, events, errors; the
@@ -65,6 +75,8 @@ module dsh_mmu #(
   // record read index copies (ASIC: by size, dsh_pkg) or 1 (FPGA)
   parameter int unsigned ReadSlices    = dsh_pkg::read_slices(CellW, NumPorts * NumQueues),
   parameter int unsigned Stats         = 1,    // 1 the statistics counters (dsh_stats), 0 none
+  parameter int unsigned NumLanes      = 1,    // enqueue slots a cycle: a power of two dividing NumPorts, <= 64
+  parameter int unsigned NumDeq        = 1,    // dequeue slots a cycle, 1..64
   localparam int unsigned PortW  = dsh_pkg::idx_w(NumPorts),
   localparam int unsigned QueueW = dsh_pkg::idx_w(NumQueues),
   localparam int unsigned NumQ   = NumPorts * NumQueues,
@@ -84,40 +96,47 @@ module dsh_mmu #(
   input  logic [CellW-1:0]      cfg_delta_q_i,
   input  logic [CellW-1:0]      cfg_delta_p_i,
 
-  // One dequeue and one enqueue per cycle.
-  input  logic                  deq_valid_i,
-  input  logic [PortW-1:0]      deq_port_i,
-  input  logic [QueueW-1:0]     deq_queue_i,
-  input  logic [SizeW-1:0]      deq_cells_i,
-  input  logic                  enq_valid_i,
-  input  logic [PortW-1:0]      enq_port_i,
-  input  logic [QueueW-1:0]     enq_queue_i,
-  input  logic [SizeW-1:0]      enq_cells_i,
+  // NumDeq dequeue slots and NumLanes enqueue slots per cycle, slot k's
+  // fields at [k*W +: W] (one of each with one lane and one slot).
+  input  logic [NumDeq-1:0]         deq_valid_i,
+  input  logic [NumDeq*PortW-1:0]   deq_port_i,
+  input  logic [NumDeq*QueueW-1:0]  deq_queue_i,
+  input  logic [NumDeq*SizeW-1:0]   deq_cells_i,
+  input  logic [NumLanes-1:0]       enq_valid_i,
+  input  logic [NumLanes*PortW-1:0] enq_port_i,
+  input  logic [NumLanes*QueueW-1:0] enq_queue_i,
+  input  logic [NumLanes*SizeW-1:0] enq_cells_i,
+  // Which dequeue slots this cycle takes (spec §4.8): combinational from
+  // the dequeue inputs, the one result not delayed by the pipeline.
+  output logic [NumDeq-1:0]         deq_taken_o,
 
   // Flow-control state: bit p*NumQueues+q is queue (p,q) in QOFF; a port's
   // NumQueues-bit slice is its PFC request vector. poff_o: DSH port in POFF.
   output logic [NumQ-1:0]       qoff_o,
   output logic [NumPorts-1:0]   poff_o,
 
-  // Results of the cycle.
-  output logic [2:0]            stat_region_o,   // 0 none, 1 private, 2 shared, 3 headroom, 4 drop
+  // Results of the cycle; per lane l at [l*W +: W].
+  output logic [NumLanes*3-1:0] stat_region_o,   // 0 none, 1 private, 2 shared, 3 headroom, 4 drop
   output logic [ThrW-1:0]       stat_t_o,        // T in effect during the cycle
   output logic [CellW-1:0]      stat_s_o,        // S at its end
-  output logic                  stat_drop_o,
-  output logic [PortW-1:0]      stat_drop_port_o,
-  output logic [QueueW-1:0]     stat_drop_queue_o,
-  output logic [1:0]            stat_error_o,    // protocol error: [0] dequeue, [1] enqueue
+  output logic [NumLanes-1:0]   stat_drop_o,
+  output logic [NumLanes*PortW-1:0] stat_drop_port_o,
+  output logic [NumLanes*QueueW-1:0] stat_drop_queue_o,
+  output logic [1:0]            stat_error_o,    // protocol error: [0] a dequeue slot, [1] an enqueue slot
+  output logic [NumLanes-1:0]   stat_enq_error_o,  // per enqueue slot
+  output logic [NumDeq-1:0]     stat_deq_error_o,  // per dequeue slot
   output logic                  stat_error_sticky_o,
   output logic [CntW-1:0]       stat_error_count_o,
-  // Flow-control events: slot 0 from the dequeue's queue/port, slot 1 from
-  // the enqueue's (a queue or port touched by both reports in slot 1 only).
-  output logic [1:0]            stat_qevt_valid_o,
-  output logic [1:0]            stat_qevt_pause_o,  // 1 PAUSE, 0 RESUME
-  output logic [2*PortW-1:0]    stat_qevt_port_o,
-  output logic [2*QueueW-1:0]   stat_qevt_queue_o,
-  output logic [1:0]            stat_pevt_valid_o,
-  output logic [1:0]            stat_pevt_pause_o,  // 1 PORT_PAUSE, 0 PORT_RESUME
-  output logic [2*PortW-1:0]    stat_pevt_port_o,
+  // Flow-control events, two slots of each kind per lane (slot 2l + k):
+  // k = 0 from the lane's dequeue's queue/port, 1 from its enqueue's (a
+  // queue or port touched by both reports in slot 1 only).
+  output logic [2*NumLanes-1:0]        stat_qevt_valid_o,
+  output logic [2*NumLanes-1:0]        stat_qevt_pause_o,  // 1 PAUSE, 0 RESUME
+  output logic [2*NumLanes*PortW-1:0]  stat_qevt_port_o,
+  output logic [2*NumLanes*QueueW-1:0] stat_qevt_queue_o,
+  output logic [2*NumLanes-1:0]        stat_pevt_valid_o,
+  output logic [2*NumLanes-1:0]        stat_pevt_pause_o,  // 1 PORT_PAUSE, 0 PORT_RESUME
+  output logic [2*NumLanes*PortW-1:0]  stat_pevt_port_o,
 
   // Counter and port occupancy read port, three cycles of latency: the
   // values after the cycle whose results the stat_* outputs show one cycle
@@ -139,16 +158,21 @@ module dsh_mmu #(
   // time (the C++ models skip them).
   output logic                  quiet_o
 );
-  localparam int unsigned QIdxW   = dsh_pkg::idx_w(NumQ);
-  localparam int unsigned KeyW    = PortW + QueueW;
-  localparam int unsigned QRecW   = dsh_pkg::qrec_w(CellW);
-  localparam int unsigned PRecW   = dsh_pkg::prec_w(CellW);
-  localparam int unsigned TW      = dsh_pkg::term_w(CellW);
-  localparam int unsigned QCopies = dsh_pkg::qread_copies(ReadSlices);
-  localparam int unsigned PCopies = dsh_pkg::pread_copies(ReadSlices);
-  // Copies of each counter read's index: the ASIC arrangement's, or one
-  // with ReadSlices 1 (an FPGA's block RAM reads).
-  localparam int unsigned CntCopies = ReadSlices == 1 ? 1 : dsh_pkg::cnt_read_copies(CntW, NumQ);
+  // Lanes: a port's lane is its low LgL bits, its index in the lane the rest.
+  localparam bit          Multi     = NumLanes > 1 || NumDeq > 1;
+  localparam int unsigned LgL       = NumLanes > 1 ? $clog2(NumLanes) : 0;
+  localparam int unsigned LaneW     = NumLanes > 1 ? LgL : 1;
+  localparam int unsigned LanePorts = NumPorts / NumLanes;
+  localparam int unsigned LPortW    = dsh_pkg::idx_w(LanePorts);
+  localparam int unsigned LNumQ     = LanePorts * NumQueues;
+  // A lane's dequeue is a merged group: SizeW + log2 NumDeq bits, never
+  // wrapped (spec §4.8); its enqueue takes the same width.
+  localparam int unsigned LSizeW    = SizeW + (NumDeq > 1 ? $clog2(NumDeq) : 0);
+  // P_l + s: the sizes of up to NumLanes enqueues.
+  localparam int unsigned PoolW     = SizeW + LgL;
+  localparam bit          LanePoolIn = NumLanes > 1;
+  localparam int unsigned ErrBits    = Multi ? NumLanes + NumDeq : 2;  // error bits a cycle (dsh_err_count)
+  localparam int unsigned LPoolW    = NumLanes > 1 ? PoolW : LSizeW;  // the lanes' (unused with one)
 
   // Parameter checks stop elaboration (Verilator and Yosys alike).
   if (NumPorts < 1 || NumPorts > 1024) begin : g_bad_num_ports
@@ -179,255 +203,290 @@ module dsh_mmu #(
   if (Stats > 1) begin : g_bad_stats
     $error("dsh_mmu: Stats must be 0 or 1");
   end
+  if (NumLanes < 1 || NumLanes > 64 || (NumLanes & (NumLanes - 1)) != 0) begin : g_bad_num_lanes
+    $error("dsh_mmu: NumLanes must be a power of two in 1..64");
+  end
+  if (NumPorts % NumLanes != 0) begin : g_bad_lane_ports
+    $error("dsh_mmu: NumLanes must divide NumPorts");
+  end
+  if (NumDeq < 1 || NumDeq > 64) begin : g_bad_num_deq
+    $error("dsh_mmu: NumDeq must be in 1..64");
+  end
+  if (LSizeW > CellW || PoolW > CellW) begin : g_bad_slot_sums
+    $error("dsh_mmu: SizeW + log2 NumDeq and SizeW + log2 NumLanes must be at most CellW");
+  end
 
-  // ------------------------------------------------- stages A and R: inputs
-  logic                     in_busy;
-  logic [KeyW-1:0]          nx_deq_key, nx_enq_key;
-  logic                     r_deq_v, r_deq_ok, r_enq_v, r_enq_ok;
-  logic [QIdxW-1:0]         r_deq_idx, r_enq_idx;
-  logic [PortW-1:0]         r_deq_p, r_enq_p, r_deq_port, r_enq_port;
-  logic [QueueW-1:0]        r_deq_queue, r_enq_queue;
-  logic [SizeW-1:0]         r_deq_cells, r_enq_cells;
-  logic [3*TW-1:0]          r_enq_terms;
-  logic [CellW-1:0]         r_enq_eta, r_deq_eta;
-  logic [CellW:0]           r_enq_eta_dq, r_deq_eta_dq;
-  logic [QCopies*QIdxW-1:0] r_deq_ridx, r_enq_ridx;
-  logic [PCopies*PortW-1:0] r_deq_rp, r_enq_rp;
-  logic [QIdxW-1:0]         r_deq_cnt_idx;
-  logic [2*CntCopies*QIdxW-1:0] r_enq_cnt_idx;
-  logic [CntCopies*PortW-1:0] r_enq_cnt_p;
-  logic [QRecW-1:0]         mem_deq_qrec, mem_enq_qrec, r_deq_qrec, r_enq_qrec;
-  logic [PRecW-1:0]         mem_deq_prec, mem_enq_prec, r_deq_prec, r_enq_prec;
-  // Stage D.
-  logic                     d_v, d_ok, d_go;
-  logic [QIdxW-1:0]         d_idx;
-  logic [CntCopies*QIdxW-1:0] d_cnt_idx;
-  logic [PortW-1:0]         d_p, d_port;
-  logic [QueueW-1:0]        d_queue;
-  logic [CellW-1:0]         d_eta;
-  logic [CellW:0]           d_eta_dq;
-  logic [PRecW-1:0]         d_prec;
-  logic [SizeW-1:0]         d_dh, d_dw;
-  logic [QRecW-1:0]         d_qrec;
-  // Stage E.
-  logic                     e_deq_v, e_deq_ok, e_deq_go, e_enq_v, e_enq_ok;
-  logic [QIdxW-1:0]         e_deq_idx, e_enq_idx;
-  logic [PortW-1:0]         e_deq_p, e_enq_p, e_deq_port, e_enq_port;
-  logic [QueueW-1:0]        e_deq_queue, e_enq_queue;
-  logic [3:0]               e_region;
-  logic [2:0]               e_region_deq;
-  logic                     e_deq_qoff, e_enq_qoff;
-  logic [QRecW-1:0]         e_deq_qrec, e_enq_qrec;
-  logic [PRecW-1:0]         e_deq_prec, e_enq_prec;
-  logic [ThrW-1:0]          e_t;
-  logic [CellW-1:0]         s, s_d, free_d;
-  logic [1:0]               qevt_valid, qevt_pause, pevt_valid, pevt_pause, e_error;
-  // Stage W.
-  logic                     w_deq_we, w_enq_we;
-  logic [QIdxW-1:0]         w_deq_idx, w_enq_idx, w_deq_bit, w_enq_bit;
-  logic [PortW-1:0]         w_deq_p, w_enq_p;
-  logic [QRecW-1:0]         w_deq_qrec, w_enq_qrec;
-  logic [PRecW-1:0]         w_deq_prec, w_enq_prec;
-  logic                     w_qpause0, w_qpause1, w_drop, w_ppause;
-  logic [1:0]               w_error;
-  logic [CellW-1:0]         free;
-  // Forwarding (dsh_fwd).
-  logic [2:0]               w_deq_qsel, w_enq_qsel, w_deq_psel, w_enq_psel;
-  logic [3:0]               f_deq_qsel, f_enq_qsel, f_deq_psel, f_enq_psel, f_d_psel;
-  logic                     same_queue, same_port, r_same_queue, d_same_queue;
-  // The read port: its port record, the registered request for the counters.
-  logic [CntCopies*PortW-1:0] stat_rd_p;
-  logic [PRecW-1:0]         stat_rd_prec;
-  logic [CntCopies*QIdxW-1:0] stat_rd_qidx;
-  logic                     stat_rd_q_ok, stat_rd_p_ok, stat_rd_qoff, stat_rd_poff;
+  // Each lane's share of the chip's ports (lane-local port index i).
+  function automatic [LPortW-1:0] local_port(input logic [PortW-1:0] p);
+    local_port = LPortW'(p >> LgL);
+  endfunction
+  function automatic [PortW-1:0] chip_port(input logic [LPortW-1:0] i, input integer l);
+    chip_port = PortW'((32'(i) << LgL) | l);
+  endfunction
+  function automatic logic in_range(input logic [PortW-1:0] p, input logic [QueueW-1:0] q);
+    in_range = 32'(p) < NumPorts && 32'(q) < NumQueues;
+  endfunction
 
-  dsh_stage_in #(.NumPorts(NumPorts), .NumQueues(NumQueues), .CellW(CellW), .SizeW(SizeW),
-                 .ReadSlices(ReadSlices), .CntCopies(CntCopies)) u_stage_in (
-    .clk_i, .rst_ni,
-    .cfg_shared_cells_i, .cfg_private_cells_i, .cfg_headroom_cells_i, .cfg_delta_q_i,
-    .deq_valid_i, .deq_port_i, .deq_queue_i, .deq_cells_i,
-    .enq_valid_i, .enq_port_i, .enq_queue_i, .enq_cells_i,
-    .busy_o(in_busy), .nx_deq_key_o(nx_deq_key), .nx_enq_key_o(nx_enq_key),
-    .r_deq_ok_o(r_deq_ok), .r_deq_idx_o(r_deq_idx), .r_deq_p_o(r_deq_p), .r_deq_port_o(r_deq_port),
-    .r_deq_queue_o(r_deq_queue), .r_deq_cells_o(r_deq_cells), .r_deq_v_o(r_deq_v),
-    .r_enq_v_o(r_enq_v), .r_enq_ok_o(r_enq_ok), .r_enq_idx_o(r_enq_idx), .r_enq_p_o(r_enq_p),
-    .r_enq_port_o(r_enq_port), .r_enq_queue_o(r_enq_queue), .r_enq_cells_o(r_enq_cells),
-    .r_enq_terms_o(r_enq_terms), .r_enq_eta_o(r_enq_eta), .r_enq_eta_dq_o(r_enq_eta_dq),
-    .r_deq_eta_o(r_deq_eta), .r_deq_eta_dq_o(r_deq_eta_dq),
-    .r_deq_ridx_o(r_deq_ridx), .r_enq_ridx_o(r_enq_ridx), .r_deq_rp_o(r_deq_rp), .r_enq_rp_o(r_enq_rp),
-    .r_deq_cnt_idx_o(r_deq_cnt_idx), .r_enq_cnt_idx_o(r_enq_cnt_idx), .r_enq_cnt_p_o(r_enq_cnt_p),
-    .mem_deq_qrec_i(mem_deq_qrec), .mem_enq_qrec_i(mem_enq_qrec),
-    .mem_deq_prec_i(mem_deq_prec), .mem_enq_prec_i(mem_enq_prec),
-    .w_deq_qrec_i(w_deq_qrec), .w_enq_qrec_i(w_enq_qrec), .w_deq_prec_i(w_deq_prec), .w_enq_prec_i(w_enq_prec),
-    .w_deq_qsel_i(w_deq_qsel), .w_enq_qsel_i(w_enq_qsel), .w_deq_psel_i(w_deq_psel), .w_enq_psel_i(w_enq_psel),
-    .r_deq_qrec_o(r_deq_qrec), .r_enq_qrec_o(r_enq_qrec), .r_deq_prec_o(r_deq_prec), .r_enq_prec_o(r_enq_prec)
-  );
-
-  // ---------------------------------------- the records: read R, write W
-  dsh_rec_store #(.NumPorts(NumPorts), .NumQueues(NumQueues), .CellW(CellW), .ReadSlices(ReadSlices)) u_store (
-    .clk_i, .rst_ni,
-    .rd_deq_idx_i(r_deq_ridx), .rd_enq_idx_i(r_enq_ridx),
-    .rd_deq_qrec_o(mem_deq_qrec), .rd_enq_qrec_o(mem_enq_qrec),
-    .rd_deq_p_i(r_deq_rp), .rd_enq_p_i(r_enq_rp), .rd_stat_p_i(stat_rd_p[0 +: PortW]),
-    .rd_deq_prec_o(mem_deq_prec), .rd_enq_prec_o(mem_enq_prec), .rd_stat_prec_o(stat_rd_prec),
-    .wr_deq_i(w_deq_we), .wr_deq_idx_i(w_deq_idx), .wr_deq_bit_i(w_deq_bit), .wr_deq_p_i(w_deq_p),
-    .wr_deq_qrec_i(w_deq_qrec), .wr_deq_prec_i(w_deq_prec),
-    .wr_enq_i(w_enq_we), .wr_enq_idx_i(w_enq_idx), .wr_enq_bit_i(w_enq_bit), .wr_enq_p_i(w_enq_p),
-    .wr_enq_qrec_i(w_enq_qrec), .wr_enq_prec_i(w_enq_prec),
-    .qoff_o, .poff_o
-  );
-
-  // ------------------------------------------------------------ forwarding
-  dsh_fwd #(.NumPorts(NumPorts), .NumQueues(NumQueues)) u_fwd (
-    .clk_i, .nx_deq_key_i(nx_deq_key), .nx_enq_key_i(nx_enq_key),
-    .r_enq_ok_i(r_enq_ok), .d_ok_i(d_ok), .d_go_i(d_go),
-    .e_deq_ok_i(e_deq_ok), .e_deq_go_i(e_deq_go), .e_enq_ok_i(e_enq_ok),
-    .w_deq_we_i(w_deq_we), .w_enq_we_i(w_enq_we),
-    .w_deq_qsel_o(w_deq_qsel), .w_enq_qsel_o(w_enq_qsel), .w_deq_psel_o(w_deq_psel), .w_enq_psel_o(w_enq_psel),
-    .f_deq_qsel_o(f_deq_qsel), .f_enq_qsel_o(f_enq_qsel), .f_deq_psel_o(f_deq_psel),
-    .f_enq_psel_o(f_enq_psel), .f_d_psel_o(f_d_psel),
-    .same_queue_o(same_queue), .same_port_o(same_port), .r_same_queue_o(r_same_queue),
-    .d_same_queue_o(d_same_queue)
-  );
-
-  // ------------------------------------------------------ stage D: dequeue
-  dsh_stage_deq #(.NumPorts(NumPorts), .NumQueues(NumQueues), .CellW(CellW), .SizeW(SizeW),
-                  .CntCopies(CntCopies)) u_stage_deq (
-    .clk_i, .rst_ni,
-    .r_deq_v_i(r_deq_v), .r_deq_ok_i(r_deq_ok), .r_deq_idx_i(r_deq_idx), .r_deq_p_i(r_deq_p),
-    .r_deq_port_i(r_deq_port), .r_deq_queue_i(r_deq_queue), .r_deq_cells_i(r_deq_cells),
-    .r_deq_cnt_idx_i(r_deq_cnt_idx), .r_deq_eta_i(r_deq_eta), .r_deq_eta_dq_i(r_deq_eta_dq),
-    .r_deq_qrec_i(r_deq_qrec), .r_deq_prec_i(r_deq_prec), .r_enq_cells_i(r_enq_cells),
-    .f_deq_qsel_i(f_deq_qsel), .f_deq_psel_i(f_deq_psel),
-    .r_same_queue_i(r_same_queue), .d_same_queue_i(d_same_queue),
-    .e_region_i(e_region_deq), .e_enq_qoff_i(e_enq_qoff), .e_deq_qoff_i(e_deq_qoff),
-    .e_deq_qrec_i(e_deq_qrec), .e_enq_qrec_i(e_enq_qrec), .e_deq_prec_i(e_deq_prec), .e_enq_prec_i(e_enq_prec),
-    .d_v_o(d_v), .d_ok_o(d_ok), .d_idx_o(d_idx), .d_p_o(d_p), .d_port_o(d_port), .d_queue_o(d_queue),
-    .d_cnt_idx_o(d_cnt_idx), .d_eta_o(d_eta), .d_eta_dq_o(d_eta_dq), .d_prec_o(d_prec),
-    .d_go_o(d_go), .d_dh_o(d_dh), .d_dw_o(d_dw), .d_qrec_o(d_qrec)
-  );
-
-  // ------------------------------------------------------ stage E: execute
-  dsh_stage_exec #(.NumPorts(NumPorts), .NumQueues(NumQueues), .CellW(CellW), .SizeW(SizeW), .Dsh(Dsh),
-                   .ThreshLatency(ThreshLatency)) u_stage_exec (
-    .clk_i, .rst_ni,
-    .cfg_shared_cells_i, .cfg_alpha_log2_i, .cfg_port_mult_log2_i, .cfg_delta_q_i, .cfg_delta_p_i,
-    .r_enq_v_i(r_enq_v), .r_enq_ok_i(r_enq_ok), .r_enq_idx_i(r_enq_idx), .r_enq_p_i(r_enq_p),
-    .r_enq_port_i(r_enq_port), .r_enq_queue_i(r_enq_queue), .r_enq_cells_i(r_enq_cells),
-    .r_enq_terms_i(r_enq_terms), .r_enq_eta_i(r_enq_eta), .r_enq_eta_dq_i(r_enq_eta_dq),
-    .r_enq_qrec_i(r_enq_qrec), .r_enq_prec_i(r_enq_prec),
-    .d_v_i(d_v), .d_ok_i(d_ok), .d_idx_i(d_idx), .d_p_i(d_p), .d_port_i(d_port), .d_queue_i(d_queue),
-    .d_eta_i(d_eta), .d_eta_dq_i(d_eta_dq), .d_prec_i(d_prec), .d_go_i(d_go), .d_dh_i(d_dh), .d_dw_i(d_dw),
-    .d_qrec_i(d_qrec),
-    .f_enq_qsel_i(f_enq_qsel), .f_enq_psel_i(f_enq_psel), .f_d_psel_i(f_d_psel),
-    .same_queue_i(same_queue), .same_port_i(same_port), .free_i(free),
-    .e_deq_v_o(e_deq_v), .e_deq_ok_o(e_deq_ok), .e_deq_go_o(e_deq_go), .e_enq_v_o(e_enq_v),
-    .e_enq_ok_o(e_enq_ok), .e_deq_idx_o(e_deq_idx), .e_enq_idx_o(e_enq_idx), .e_deq_p_o(e_deq_p),
-    .e_enq_p_o(e_enq_p), .e_deq_port_o(e_deq_port), .e_enq_port_o(e_enq_port),
-    .e_deq_queue_o(e_deq_queue), .e_enq_queue_o(e_enq_queue),
-    .e_region_o(e_region), .e_region_deq_o(e_region_deq), .e_deq_qoff_o(e_deq_qoff), .e_enq_qoff_o(e_enq_qoff),
-    .e_deq_qrec_o(e_deq_qrec), .e_enq_qrec_o(e_enq_qrec), .e_deq_prec_o(e_deq_prec), .e_enq_prec_o(e_enq_prec),
-    .e_t_o(e_t), .s_o(s), .s_d_o(s_d), .free_d_o(free_d),
-    .qevt_valid_o(qevt_valid), .qevt_pause_o(qevt_pause), .pevt_valid_o(pevt_valid),
-    .pevt_pause_o(pevt_pause), .error_o(e_error)
-  );
-
-  // ------------------------------------------ stage W: write back, outputs
-  dsh_stage_wb #(.NumPorts(NumPorts), .NumQueues(NumQueues), .CellW(CellW),
-                 .ThreshLatency(ThreshLatency)) u_stage_wb (
-    .clk_i, .rst_ni,
-    .e_deq_go_i(e_deq_go), .e_enq_ok_i(e_enq_ok), .e_deq_idx_i(e_deq_idx), .e_enq_idx_i(e_enq_idx),
-    .e_deq_p_i(e_deq_p), .e_enq_p_i(e_enq_p), .e_deq_port_i(e_deq_port), .e_enq_port_i(e_enq_port),
-    .e_deq_queue_i(e_deq_queue), .e_enq_queue_i(e_enq_queue), .e_region_i(e_region),
-    .e_deq_qrec_i(e_deq_qrec), .e_enq_qrec_i(e_enq_qrec), .e_deq_prec_i(e_deq_prec), .e_enq_prec_i(e_enq_prec),
-    .e_t_i(e_t), .s_i(s), .s_d_i(s_d), .free_d_i(free_d),
-    .qevt_valid_i(qevt_valid), .qevt_pause_i(qevt_pause), .pevt_valid_i(pevt_valid), .pevt_pause_i(pevt_pause),
-    .error_i(e_error), .busy_i({in_busy, d_v, e_deq_v, e_enq_v}),
-    .w_deq_we_o(w_deq_we), .w_enq_we_o(w_enq_we), .w_deq_idx_o(w_deq_idx), .w_enq_idx_o(w_enq_idx),
-    .w_deq_bit_o(w_deq_bit), .w_enq_bit_o(w_enq_bit), .w_deq_p_o(w_deq_p), .w_enq_p_o(w_enq_p),
-    .w_deq_qrec_o(w_deq_qrec), .w_enq_qrec_o(w_enq_qrec), .w_deq_prec_o(w_deq_prec), .w_enq_prec_o(w_enq_prec),
-    .w_qpause0_o(w_qpause0), .w_qpause1_o(w_qpause1), .w_drop_o(w_drop), .w_ppause_o(w_ppause),
-    .w_error_o(w_error), .free_o(free),
-    .stat_region_o, .stat_t_o, .stat_s_o, .stat_drop_o, .stat_drop_port_o, .stat_drop_queue_o, .stat_error_o,
-    .stat_qevt_valid_o, .stat_qevt_pause_o, .stat_qevt_port_o, .stat_qevt_queue_o,
-    .stat_pevt_valid_o, .stat_pevt_pause_o, .stat_pevt_port_o, .quiet_o
-  );
-
-  // ------------------------------------------ read port, errors, statistics
-  dsh_rd_port #(.NumPorts(NumPorts), .NumQueues(NumQueues), .CellW(CellW), .ReadCopies(CntCopies)) u_rd_port (
-    .clk_i, .rst_ni,
-    .stat_rd_port_i, .stat_rd_queue_i, .qoff_i(qoff_o), .rd_p_o(stat_rd_p), .rd_prec_i(stat_rd_prec),
-    .rd_qidx_o(stat_rd_qidx), .rd_q_ok_o(stat_rd_q_ok), .rd_p_ok_o(stat_rd_p_ok), .rd_qoff_o(stat_rd_qoff),
-    .rd_poff_o(stat_rd_poff), .stat_rd_port_shared_o, .stat_rd_port_hdrm_o
-  );
-
-  dsh_err_count #(.CntW(CntW)) u_errors (
-    .clk_i, .rst_ni, .w_error_i(w_error),
-    .error_count_o(stat_error_count_o), .error_sticky_o(stat_error_sticky_o)
-  );
-
-  if (Stats == 1) begin : g_stats
-    dsh_stats #(.NumPorts(NumPorts), .NumQueues(NumQueues), .CntW(CntW), .Dsh(Dsh),
-                .PauseBanks(PauseBanks), .ReadCopies(CntCopies)) u_stats (
-      .clk_i, .rst_ni,
-      .deq_idx_i(d_cnt_idx), .enq_idx_i(r_enq_cnt_idx), .enq_p_i(r_enq_cnt_p),
-      .w_qpause0_i(w_qpause0), .w_qpause1_i(w_qpause1), .w_drop_i(w_drop), .w_ppause_i(w_ppause),
-      .rd_qidx_i(stat_rd_qidx), .rd_p_i(stat_rd_p), .rd_q_ok_i(stat_rd_q_ok), .rd_p_ok_i(stat_rd_p_ok),
-      .rd_qoff_i(stat_rd_qoff), .rd_poff_i(stat_rd_poff),
-      .stat_rd_drops_o, .stat_rd_pauses_o, .stat_rd_resumes_o, .stat_rd_port_pauses_o,
-      .stat_rd_port_resumes_o
+  // ------------------------------------------------ the dequeue slots
+  // Per lane: the dequeue its stage R takes.
+  logic [NumLanes-1:0]        ln_deq_valid;
+  logic [NumLanes*PortW-1:0]  ln_deq_port;   // chip port
+  logic [NumLanes*QueueW-1:0] ln_deq_queue;
+  logic [NumLanes*LSizeW-1:0] ln_deq_cells;
+  // Per slot, for its errors in stage W (Multi).
+  logic [NumDeq-1:0]          own_error, merged;
+  logic [NumDeq*LaneW-1:0]    slot_lane;
+  if (Multi) begin : g_route
+    dsh_deq_route #(.NumPorts(NumPorts), .NumQueues(NumQueues), .SizeW(SizeW), .NumLanes(NumLanes),
+                    .NumDeq(NumDeq)) u_deq_route (
+      .valid_i(deq_valid_i), .port_i(deq_port_i), .queue_i(deq_queue_i), .cells_i(deq_cells_i),
+      .taken_o(deq_taken_o), .own_error_o(own_error), .merged_o(merged), .lane_o(slot_lane),
+      .lane_valid_o(ln_deq_valid), .lane_port_o(ln_deq_port), .lane_queue_o(ln_deq_queue),
+      .lane_cells_o(ln_deq_cells)
     );
-  end else begin : g_no_stats
-    assign stat_rd_drops_o        = '0;
-    assign stat_rd_pauses_o       = '0;
-    assign stat_rd_resumes_o      = '0;
-    assign stat_rd_port_pauses_o  = '0;
-    assign stat_rd_port_resumes_o = '0;
-    // What only the counters take: synthesis removes the logic behind it
-    // (the counters' index copies in stages R and D, the counts of stage W).
-    logic unused_stats;
-    assign unused_stats = ^{d_cnt_idx, r_enq_cnt_idx, r_enq_cnt_p, w_qpause0, w_qpause1, w_drop, w_ppause,
-                            stat_rd_qidx, stat_rd_p, stat_rd_q_ok, stat_rd_p_ok,
-                            stat_rd_qoff, stat_rd_poff};
+  end else begin : g_no_route
+    // One slot, one lane: the lane takes the dequeue as it comes (its own
+    // errors included).
+    assign deq_taken_o  = deq_valid_i;
+    assign ln_deq_valid = deq_valid_i;
+    assign ln_deq_port  = deq_port_i;
+    assign ln_deq_queue = deq_queue_i;
+    assign ln_deq_cells = deq_cells_i;
+    assign own_error    = '0;
+    assign merged       = '0;
+    assign slot_lane    = '0;
+    logic unused_slots;
+    assign unused_slots = ^{own_error, merged, slot_lane};
+  end
+
+  // ---------------------------------- the pool rule's prefix sums (spec §4.9)
+  // dsh_pool_prefix: P_l + s of each lane in stage R, beside the lanes'
+  // stage R enqueues.
+  logic [NumLanes*LPoolW-1:0] r_pool_cells;
+  if (NumLanes > 1) begin : g_prefix
+    logic [NumLanes-1:0] enq_ok;
+    for (genvar l = 0; l < NumLanes; l++) begin : g_ok
+      logic [PortW-1:0] p;
+      assign p = enq_port_i[l*PortW +: PortW];
+      assign enq_ok[l] = enq_valid_i[l] && in_range(p, enq_queue_i[l*QueueW +: QueueW])
+                         && enq_cells_i[l*SizeW +: SizeW] != '0 && 32'(p[LaneW-1:0]) == l;
+    end
+    dsh_pool_prefix #(.NumLanes(NumLanes), .SizeW(SizeW)) u_pool_prefix (
+      .clk_i, .rst_ni, .ok_i(enq_ok), .cells_i(enq_cells_i), .sum_o(r_pool_cells));
+  end else begin : g_no_prefix
+    assign r_pool_cells = '0;
+  end
+
+  // ------------------------------------------------------------ the lanes
+  logic [CellW-1:0]           s_q, s_d, free_d;   // S before / after the cycle in E, B_s - S after
+  logic [LSizeW-1:0]          deq_shared_all;
+  logic [NumLanes*LSizeW-1:0] ln_e_dw, ln_e_shared_cells;
+  logic [NumLanes*2-1:0]      ln_w_error, ln_stat_error;
+  logic [NumLanes-1:0]        ln_quiet;
+  logic [NumLanes*ThrW-1:0]   ln_stat_t;
+  logic [NumLanes*CellW-1:0]  ln_stat_s, ln_rd_shared, ln_rd_hdrm;
+  logic [NumLanes*CntW-1:0]   ln_rd_drops, ln_rd_pauses, ln_rd_resumes, ln_rd_ppauses, ln_rd_presumes;
+  logic chip_idle;
+  assign chip_idle = !(|deq_valid_i) && !(|enq_valid_i);
+
+  for (genvar l = 0; l < NumLanes; l++) begin : gen_lanes
+    // Lane l's ports (p = i * NumLanes + l): its eta table, its enqueue
+    // (an enqueue slot naming another lane's port is an error: it reaches
+    // the lane with 0 cells).
+    logic [LanePorts*CellW-1:0] eta;
+    for (genvar i = 0; i < LanePorts; i++) begin : g_eta
+      assign eta[i*CellW +: CellW] = cfg_headroom_cells_i[(i*NumLanes + l)*CellW +: CellW];
+    end
+    logic [PortW-1:0]  enq_p, deq_p;
+    logic [SizeW-1:0]  enq_s;
+    logic              wrong_lane;
+    assign enq_p = enq_port_i[l*PortW +: PortW];
+    assign deq_p = ln_deq_port[l*PortW +: PortW];
+    assign enq_s = enq_cells_i[l*SizeW +: SizeW];
+    if (NumLanes > 1) begin : g_wrong
+      assign wrong_lane = 32'(enq_p[LaneW-1:0]) != l;
+    end else begin : g_right
+      assign wrong_lane = 1'b0;
+    end
+    logic [LPortW-1:0]   deq_lp, enq_lp, rd_lp;
+    logic [LSizeW-1:0]   enq_lane_cells;
+    assign deq_lp = local_port(deq_p);
+    assign enq_lp = local_port(enq_p);
+    assign rd_lp  = local_port(stat_rd_port_i);
+    assign enq_lane_cells = wrong_lane ? '0 : LSizeW'(enq_s);
+    logic [LPortW-1:0]   qevt_lp0, qevt_lp1, pevt_lp0, pevt_lp1, drop_lp;
+    logic [2*LPortW-1:0] qevt_port, pevt_port;
+    logic [LNumQ-1:0]    qoff;
+    logic [LanePorts-1:0] poff;
+
+    dsh_lane #(.NumPorts(LanePorts), .NumQueues(NumQueues), .CellW(CellW), .SizeW(LSizeW), .CntW(CntW),
+               .Dsh(Dsh), .ThreshLatency(ThreshLatency), .PauseBanks(PauseBanks), .ReadSlices(ReadSlices),
+               .Stats(Stats), .PoolIn(LanePoolIn), .PoolW(LPoolW)) u_lane (
+      .clk_i, .rst_ni,
+      .cfg_shared_cells_i, .cfg_private_cells_i, .cfg_headroom_cells_i(eta), .cfg_alpha_log2_i,
+      .cfg_port_mult_log2_i, .cfg_delta_q_i, .cfg_delta_p_i,
+      .deq_valid_i(ln_deq_valid[l]), .deq_port_i(deq_lp),
+      .deq_queue_i(ln_deq_queue[l*QueueW +: QueueW]), .deq_cells_i(ln_deq_cells[l*LSizeW +: LSizeW]),
+      .enq_valid_i(enq_valid_i[l]), .enq_port_i(enq_lp),
+      .enq_queue_i(enq_queue_i[l*QueueW +: QueueW]), .enq_cells_i(enq_lane_cells),
+      .r_enq_pool_cells_i(r_pool_cells[l*LPoolW +: LPoolW]),
+      .s_i(s_q), .deq_shared_all_i(deq_shared_all), .s_d_i(s_d), .free_d_i(free_d),
+      .e_dw_o(ln_e_dw[l*LSizeW +: LSizeW]), .e_shared_cells_o(ln_e_shared_cells[l*LSizeW +: LSizeW]),
+      .w_error_o(ln_w_error[l*2 +: 2]), .chip_quiet_i(quiet_o), .chip_idle_i(chip_idle),
+      .qoff_o(qoff), .poff_o(poff),
+      .stat_region_o(stat_region_o[l*3 +: 3]), .stat_t_o(ln_stat_t[l*ThrW +: ThrW]),
+      .stat_s_o(ln_stat_s[l*CellW +: CellW]), .stat_drop_o(stat_drop_o[l]), .stat_drop_port_o(drop_lp),
+      .stat_drop_queue_o(stat_drop_queue_o[l*QueueW +: QueueW]), .stat_error_o(ln_stat_error[l*2 +: 2]),
+      .stat_qevt_valid_o(stat_qevt_valid_o[l*2 +: 2]), .stat_qevt_pause_o(stat_qevt_pause_o[l*2 +: 2]),
+      .stat_qevt_port_o(qevt_port), .stat_qevt_queue_o(stat_qevt_queue_o[l*2*QueueW +: 2*QueueW]),
+      .stat_pevt_valid_o(stat_pevt_valid_o[l*2 +: 2]), .stat_pevt_pause_o(stat_pevt_pause_o[l*2 +: 2]),
+      .stat_pevt_port_o(pevt_port),
+      .stat_rd_port_i(rd_lp), .stat_rd_queue_i,
+      .stat_rd_drops_o(ln_rd_drops[l*CntW +: CntW]), .stat_rd_pauses_o(ln_rd_pauses[l*CntW +: CntW]),
+      .stat_rd_resumes_o(ln_rd_resumes[l*CntW +: CntW]), .stat_rd_port_pauses_o(ln_rd_ppauses[l*CntW +: CntW]),
+      .stat_rd_port_resumes_o(ln_rd_presumes[l*CntW +: CntW]),
+      .stat_rd_port_shared_o(ln_rd_shared[l*CellW +: CellW]), .stat_rd_port_hdrm_o(ln_rd_hdrm[l*CellW +: CellW]),
+      .quiet_o(ln_quiet[l])
+    );
+    // Chip ports and bits of the lane's results and state.
+    assign {qevt_lp1, qevt_lp0} = qevt_port;
+    assign {pevt_lp1, pevt_lp0} = pevt_port;
+    assign stat_qevt_port_o[l*2*PortW +: 2*PortW] = {chip_port(qevt_lp1, l), chip_port(qevt_lp0, l)};
+    assign stat_pevt_port_o[l*2*PortW +: 2*PortW] = {chip_port(pevt_lp1, l), chip_port(pevt_lp0, l)};
+    assign stat_drop_port_o[l*PortW +: PortW] = chip_port(drop_lp, l);
+    for (genvar i = 0; i < LanePorts; i++) begin : g_state
+      assign qoff_o[(i*NumLanes + l)*NumQueues +: NumQueues] = qoff[i*NumQueues +: NumQueues];
+      assign poff_o[i*NumLanes + l] = poff[i];
+    end
+  end
+
+  // ------------------------------------------------------------ the pool
+  // S after the cycle in E: every lane's dequeue drained its part, every
+  // lane's shared admission added its size (spec §4.7); B_s - S for the
+  // threshold pipeline. Each lane's pool compare is S - (what every lane
+  // drained) <= B_s - (P_l + s), in its stage E.
+  logic [PoolW-1:0] shared_add;
+  always_comb begin
+    deq_shared_all = '0;
+    shared_add     = '0;
+    for (int l = 0; l < NumLanes; l++) begin
+      deq_shared_all += ln_e_dw[l*LSizeW +: LSizeW];
+      shared_add     += PoolW'(ln_e_shared_cells[l*LSizeW +: LSizeW]);
+    end
+  end
+  assign s_d    = s_q - CellW'(deq_shared_all) + CellW'(shared_add);
+  assign free_d = cfg_shared_cells_i - s_q + CellW'(deq_shared_all) - CellW'(shared_add);
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) s_q <= '0;
+    else         s_q <= s_d;
+  end
+  assign stat_s_o = ln_stat_s[0 +: CellW];
+  assign stat_t_o = ln_stat_t[0 +: ThrW];
+
+  // ------------------------------------------------------------ errors
+  // Stage W's erroneous slots: each lane's enqueue; each dequeue slot that
+  // was an error on its own, or in a group whose lane's check failed (its
+  // lane's dequeue error). A slot's own error and group travel beside the
+  // lanes' stages R, D, E, W.
+  logic [NumDeq-1:0] w_deq_error;
+  logic [NumLanes-1:0] w_enq_error, stat_enq_err;
+  logic [ErrBits-1:0]  err_bits;
+  for (genvar l = 0; l < NumLanes; l++) begin : g_enq_err
+    assign w_enq_error[l]  = ln_w_error[l*2 + 1];
+    assign stat_enq_err[l] = ln_stat_error[l*2 + 1];
+  end
+  if (Multi) begin : g_slot_err
+    logic [4*NumDeq-1:0]       own_q, merged_q;
+    logic [4*NumDeq*LaneW-1:0] lane_q;
+    logic [NumDeq-1:0]         stat_deq_error_q;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        own_q            <= '0;
+        merged_q         <= '0;
+        stat_deq_error_q <= '0;
+      end else begin
+        own_q            <= {own_q[0 +: 3*NumDeq], own_error};
+        merged_q         <= {merged_q[0 +: 3*NumDeq], merged};
+        stat_deq_error_q <= w_deq_error;
+      end
+    end
+    always_ff @(posedge clk_i) lane_q <= {lane_q[0 +: 3*NumDeq*LaneW], slot_lane};
+    for (genvar k = 0; k < NumDeq; k++) begin : g_slot
+      logic [LaneW-1:0] ln;
+      assign ln = lane_q[3*NumDeq*LaneW + k*LaneW +: LaneW];
+      assign w_deq_error[k] = own_q[3*NumDeq + k] || (merged_q[3*NumDeq + k] && ln_w_error[32'(ln)*2]);
+    end
+    assign stat_deq_error_o = stat_deq_error_q;
+    // In flight: an own error or a merged slot still to report.
+    logic slots_busy;
+    assign slots_busy = |own_q || stat_deq_error_q != '0;
+    assign quiet_o = &ln_quiet && !slots_busy;
+    assign err_bits = {w_enq_error, w_deq_error};
+    logic unused_lane_deq_err;
+    assign unused_lane_deq_err = ^ln_stat_error;
+  end else begin : g_lane_err
+    assign w_deq_error      = ln_w_error[0];
+    assign stat_deq_error_o = ln_stat_error[0];
+    assign quiet_o          = ln_quiet[0];
+    assign err_bits = ln_w_error[1:0];
+    logic unused_w_error;  // the lane's own pair counts
+    assign unused_w_error = ^{w_deq_error, w_enq_error};
+  end
+  dsh_err_count #(.CntW(CntW), .NumErr(ErrBits)) u_errors (
+    .clk_i, .rst_ni, .w_error_i(err_bits), .error_count_o(stat_error_count_o), .error_sticky_o(stat_error_sticky_o)
+  );
+  assign stat_enq_error_o = stat_enq_err;
+  assign stat_error_o     = {|stat_enq_error_o, |stat_deq_error_o};
+
+  // ------------------------------------------------------------ read port
+  // Every lane reads its entry of the port's lane-local index; the answer
+  // is the asked lane's, three edges later.
+  if (NumLanes > 1) begin : g_rd_lane
+    logic [3*LaneW-1:0] rd_lane_q;
+    always_ff @(posedge clk_i) rd_lane_q <= {rd_lane_q[0 +: 2*LaneW], stat_rd_port_i[LaneW-1:0]};
+    logic [LaneW-1:0] ln;
+    assign ln = rd_lane_q[2*LaneW +: LaneW];
+    assign stat_rd_drops_o        = ln_rd_drops[32'(ln)*CntW +: CntW];
+    assign stat_rd_pauses_o       = ln_rd_pauses[32'(ln)*CntW +: CntW];
+    assign stat_rd_resumes_o      = ln_rd_resumes[32'(ln)*CntW +: CntW];
+    assign stat_rd_port_pauses_o  = ln_rd_ppauses[32'(ln)*CntW +: CntW];
+    assign stat_rd_port_resumes_o = ln_rd_presumes[32'(ln)*CntW +: CntW];
+    assign stat_rd_port_shared_o  = ln_rd_shared[32'(ln)*CellW +: CellW];
+    assign stat_rd_port_hdrm_o    = ln_rd_hdrm[32'(ln)*CellW +: CellW];
+  end else begin : g_rd_one
+    assign stat_rd_drops_o        = ln_rd_drops;
+    assign stat_rd_pauses_o       = ln_rd_pauses;
+    assign stat_rd_resumes_o      = ln_rd_resumes;
+    assign stat_rd_port_pauses_o  = ln_rd_ppauses;
+    assign stat_rd_port_resumes_o = ln_rd_presumes;
+    assign stat_rd_port_shared_o  = ln_rd_shared;
+    assign stat_rd_port_hdrm_o    = ln_rd_hdrm;
   end
 
   // ------------------------------------------------------------ assertions
-  // (The stages check their own: docs/design/rtl.md lists them.)
-  // S never above the buffer (stage E checks it too, where S is kept).
+  // (The lanes and their stages check their own: docs/design/rtl.md lists them.)
+  // S never above the buffer; the pool rule keeps every cycle's S within
+  // it, summed at full width (spec §4.9).
   `ASSERT(SWithinBuffer_A, stat_s_o <= cfg_shared_cells_i)
-  `ASSERT(SihNoPoff_A, Dsh || poff_o == '0)
-  // A PAUSE/RESUME event shows the state it leads to, in the same cycle as
-  // qoff_o/poff_o (the records and outputs of a cycle appear together; a
-  // queue or port both slots touch reports in slot 1 only).
-  // (Slots written out: Yosys names a generate loop's assertions alike.)
-  `ASSERT(QevtSlot0ShowsQoff_A, !stat_qevt_valid_o[0] || qoff_o[32'(stat_qevt_port_o[0 +: PortW]) * NumQueues
-                                + 32'(stat_qevt_queue_o[0 +: QueueW])] == stat_qevt_pause_o[0])
-  `ASSERT(QevtSlot1ShowsQoff_A, !stat_qevt_valid_o[1] || qoff_o[32'(stat_qevt_port_o[PortW +: PortW]) * NumQueues
-                                + 32'(stat_qevt_queue_o[QueueW +: QueueW])] == stat_qevt_pause_o[1])
-  `ASSERT(PevtSlot0ShowsPoff_A, !stat_pevt_valid_o[0] || poff_o[stat_pevt_port_o[0 +: PortW]] == stat_pevt_pause_o[0])
-  `ASSERT(PevtSlot1ShowsPoff_A, !stat_pevt_valid_o[1] || poff_o[stat_pevt_port_o[PortW +: PortW]] == stat_pevt_pause_o[1])
-`ifndef SYNTHESIS
-  // quiet_o: an idle cycle from here changes no state. Checked a cycle
-  // later without $past: after a quiet cycle with no input, the MMU is
-  // still quiet, S and T unchanged, and nothing was written or counted.
-  logic             idle_q;
-  logic [CellW-1:0] idle_s_q;
-  logic [ThrW-1:0]  idle_t_q;
-  logic [CntW-1:0]  idle_errors_q;
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) idle_q <= 1'b0;
-    else         idle_q <= quiet_o && !deq_valid_i && !enq_valid_i;
+  logic [CellW+PoolW:0] s_d_wide;
+  assign s_d_wide = (CellW+PoolW+1)'(s_q) - (CellW+PoolW+1)'(deq_shared_all) + (CellW+PoolW+1)'(shared_add);
+  `ASSERT(PoolRuleWithinBuffer_A, s_d_wide <= (CellW+PoolW+1)'(cfg_shared_cells_i))
+  // Every lane sees one S and one T.
+  for (genvar l = 1; l < NumLanes; l++) begin : g_one_s
+    `ASSERT(LanesOneSAndT_A, ln_stat_s[l*CellW +: CellW] == stat_s_o && ln_stat_t[l*ThrW +: ThrW] == stat_t_o)
   end
-  always_ff @(posedge clk_i) begin
-    idle_s_q      <= stat_s_o;
-    idle_t_q      <= stat_t_o;
-    idle_errors_q <= stat_error_count_o;
+  if (NumLanes > 1) begin : g_lane_cover
+    // Every lane enqueuing at once; an enqueue slot naming another lane's
+    // port (an error).
+    `COVER(AllLanesEnqueue_C, &enq_valid_i)
+    logic [NumLanes-1:0] wrong;
+    for (genvar l = 0; l < NumLanes; l++) begin : g_wrong_cover
+      assign wrong[l] = enq_valid_i[l] && 32'(enq_port_i[l*PortW +: LaneW]) != l;
+    end
+    `COVER(EnqWrongLane_C, |wrong)
+    // The pool within one cycle's packets of full while lanes admit.
+    `COVER(PoolNearFull_C, shared_add != '0 && free_d < CellW'(NumLanes) * CellW'(2))
   end
-  `ASSERT(QuietIdleStaysQuiet_A, !idle_q || quiet_o)
-  `ASSERT(QuietIdleKeepsState_A, !idle_q || (stat_s_o == idle_s_q && s == idle_s_q && stat_t_o == idle_t_q
-                                             && stat_error_count_o == idle_errors_q))
-  `ASSERT(QuietIdleNoWrite_A, !idle_q || !(w_deq_we || w_enq_we || w_qpause0 || w_qpause1 || w_drop || w_ppause))
-`endif
 endmodule
 
 `default_nettype wire

@@ -5,17 +5,19 @@
 // (dsh_queue_fsm, dsh_port_fsm), the events and the protocol errors.
 // Slot 0 is the dequeue that stage D drained (its queue after it, its port
 // before it, what it drained), slot 1 the enqueue (its queue after that
-// dequeue, its port before it); S is registered here (s_o, after the cycle
-// last in E). The limits compared with come registered from dsh_thresh_pipe.
+// dequeue, its port before it). S is the pool's (dsh_mmu): s_i before the
+// cycle, deq_shared_all_i what every lane's dequeue in E drained from it
+// (this lane's alone with one lane); this lane reports its own drain
+// (e_dw_o) and what its enqueue adds to S (e_shared_cells_o). The limits
+// compared with come registered from dsh_thresh_pipe.
 // The records are registered from stage R's / D's with the newer results
 // of D and E forwarded over them (selects from dsh_fwd, one-hot {R or D,
 // E slot 0, E slot 1, D}).
 // Latency: stage R's enqueue and stage D's dequeue to e_* one clock edge;
-// the results (*_o but s_o, free) are combinational for stage W and for
+// the results (*_o) are combinational for stage W, the pool and
 // forwarding.
-// Reset (rst_ni, asynchronous): valid, ok, go and drained amounts 0, S 0;
-// B_s - S (free_q) has none: S and the drained amounts are 0 while in
-// reset, so it holds B_s from the first clock edge.
+// Reset (rst_ni, asynchronous): valid, ok, go and drained amounts 0 (so
+// the pool's S and B_s - S hold 0 and B_s from the first clock edge).
 `default_nettype none
 `include "dsh_assert.svh"
 `include "dsh_rec.svh"
@@ -79,6 +81,10 @@ module dsh_stage_exec #(
   input  logic              same_port_i,   // ... one port
   // B_s - S after the cycle last in E, registered in stage W (dsh_stage_wb).
   input  logic [CellW-1:0]  free_i,
+  // The pool (dsh_mmu): S before the cycle in E (registered), what every
+  // lane's dequeue in E drained from it.
+  input  logic [CellW-1:0]  s_i,
+  input  logic [SizeW-1:0]  deq_shared_all_i,
 
   // Slots' enables, for dsh_fwd and stage W.
   output logic              e_deq_v_o,
@@ -104,9 +110,8 @@ module dsh_stage_exec #(
   output logic [PRecW-1:0]  e_deq_prec_o,
   output logic [PRecW-1:0]  e_enq_prec_o,
   output logic [ThrW-1:0]   e_t_o,           // T in effect
-  output logic [CellW-1:0]  s_o,             // S before the cycle (registered)
-  output logic [CellW-1:0]  s_d_o,           // S after it
-  output logic [CellW-1:0]  free_d_o,        // B_s - S after it
+  output logic [SizeW-1:0]  e_dw_o,          // this lane's dequeue drained from S
+  output logic [SizeW-1:0]  e_shared_cells_o,  // its enqueue adds to S (0 unless shared)
   // Events per slot (slot 0 the dequeue's queue/port, 1 the enqueue's).
   output logic [1:0]        qevt_valid_o,
   output logic [1:0]        qevt_pause_o,
@@ -210,7 +215,7 @@ module dsh_stage_exec #(
     .h_i(e_enq_rec_q.h), .hs_i(e_enq_rec_q.hs), .hsp_i(e_enq_rec_q.hsp), .qoff_i(e_enq_rec_q.qoff),
     .port_shared_i(e_enq_prec_q.shared), .port_hdrm_i(e_enq_prec_q.hdrm),
     .port_deq_shared_i(e_dw1_q), .port_deq_hdrm_i(e_dh1_q),
-    .poff_i(Dsh && e_enq_prec_q.poff), .s_i(s_o), .deq_shared_i(e_dw_q),
+    .poff_i(Dsh && e_enq_prec_q.poff), .s_i(s_i), .deq_shared_i(deq_shared_all_i),
     .pool_lim_i(lim_pool), .priv_lim_i(lim_priv), .shared_lim_i(lim_shared), .hdrm_lim_i(lim_hdrm),
     .region_o(region)
   );
@@ -222,7 +227,7 @@ module dsh_stage_exec #(
     .qoff_i(e_enq_rec_copy_q.qoff),
     .port_shared_i(e_enq_prec_q.shared), .port_hdrm_i(e_enq_prec_q.hdrm),
     .port_deq_shared_i(e_dw1_q), .port_deq_hdrm_i(e_dh1_q),
-    .poff_i(Dsh && e_enq_prec_q.poff), .s_i(s_o), .deq_shared_i(e_dw_q),
+    .poff_i(Dsh && e_enq_prec_q.poff), .s_i(s_i), .deq_shared_i(deq_shared_all_i),
     .pool_lim_i(lim_pool), .priv_lim_i(lim_priv), .shared_lim_i(lim_shared), .hdrm_lim_i(lim_hdrm),
     .region_o(region_deq)
   );
@@ -232,7 +237,7 @@ module dsh_stage_exec #(
 
   // The counts after the cycle: each sum beside the compares, the region
   // picks. (Headroom adds to all three prefix sums, shared to two, private
-  // to one.) B_s - S for the threshold pipeline likewise.
+  // to one.) S and B_s - S are the pool's (dsh_mmu).
   logic [SizeW-1:0] s;
   assign s = e_enq_cells_q;
   assign e_enq_rec.hsp = |e_region_o[2:0] ? e_enq_rec_q.hsp + CellW'(s) : e_enq_rec_q.hsp;
@@ -244,14 +249,8 @@ module dsh_stage_exec #(
                                            : e_enq_prec_q.shared - CellW'(e_dw1_q);
   assign e_deq_prec.hdrm   = e_deq_prec_q.hdrm - CellW'(e_dh_q);
   assign e_deq_prec.shared = e_deq_prec_q.shared - CellW'(e_dw_q);
-  assign s_d_o    = e_region_o[1] ? s_o - CellW'(e_dw_q) + CellW'(s) : s_o - CellW'(e_dw_q);
-  assign free_d_o = e_region_o[1] ? cfg_shared_cells_i - s_o + CellW'(e_dw_q) - CellW'(s)
-                                  : cfg_shared_cells_i - s_o + CellW'(e_dw_q);
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) s_o <= '0;
-    else         s_o <= s_d_o;
-  end
+  assign e_dw_o           = e_dw_q;
+  assign e_shared_cells_o = e_region_o[1] ? s : '0;
 
   // State machines: slot 1 after the enqueue, slot 0 (the dequeue's queue
   // and port) unless the enqueue touched them too; an erroneous dequeue runs
@@ -325,9 +324,9 @@ module dsh_stage_exec #(
   // above it); a port's shared part is part of S; a queue's prefix sums are
   // in order (no part below 0). S as the sum of every port's shared part
   // needs all entries: left to the formal checks of the leaves.
-  `ASSERT(ExecSWithinBuffer_A, s_o <= cfg_shared_cells_i)
-  `ASSERT(ExecEnqPortSharedWithinS_A, !e_enq_ok_o || e_enq_prec_q.shared <= s_o)
-  `ASSERT(ExecDeqPortSharedWithinS_A, !e_deq_go_o || e_deq_prec_q.shared <= s_o)
+  `ASSERT(ExecSWithinBuffer_A, s_i <= cfg_shared_cells_i)
+  `ASSERT(ExecEnqPortSharedWithinS_A, !e_enq_ok_o || e_enq_prec_q.shared <= s_i)
+  `ASSERT(ExecDeqPortSharedWithinS_A, !e_deq_go_o || e_deq_prec_q.shared <= s_i)
   `ASSERT(ExecEnqQueueSumsOrdered_A,
           !e_enq_ok_o || (e_enq_rec_q.h <= e_enq_rec_q.hs && e_enq_rec_q.hs <= e_enq_rec_q.hsp))
   `ASSERT(ExecDeqQueueSumsOrdered_A,

@@ -29,6 +29,11 @@ module dsh_stage_in #(
   parameter int unsigned SizeW      = 8,
   parameter int unsigned ReadSlices = dsh_pkg::read_slices(CellW, NumPorts * NumQueues),
   parameter int unsigned CntCopies  = 1,  // copies of each counter read's index (dsh_stats)
+  // The pool term's cells (spec §4.9): 0 the enqueue's own (one lane), 1
+  // r_enq_pool_cells_i (P_l + s of this lane, registered beside stage R's
+  // enqueue by dsh_mmu), PoolW bits.
+  parameter bit          PoolIn     = 1'b0,
+  parameter int unsigned PoolW      = SizeW,
   localparam int unsigned PortW   = dsh_pkg::idx_w(NumPorts),
   localparam int unsigned QueueW  = dsh_pkg::idx_w(NumQueues),
   localparam int unsigned QIdxW   = dsh_pkg::idx_w(NumPorts * NumQueues),
@@ -55,6 +60,7 @@ module dsh_stage_in #(
   input  logic [PortW-1:0]          enq_port_i,
   input  logic [QueueW-1:0]         enq_queue_i,
   input  logic [SizeW-1:0]          enq_cells_i,
+  input  logic [PoolW-1:0]          r_enq_pool_cells_i,
 
   output logic                      busy_o,  // an event in A or R
   // The entries stage R takes at the next clock edge (dsh_fwd): {port,
@@ -171,8 +177,16 @@ module dsh_stage_in #(
   assign r_deq_eta_o = eta_read(r_deq_etap_q);
   assign r_deq_eta_dq_o = {1'b0, r_deq_eta_o} + {1'b0, cfg_delta_q_i};
 
-  dsh_size_terms #(.CellW(CellW), .SizeW(SizeW)) u_size_terms (
-    .cells_i(r_enq_cells_o), .cfg_shared_cells_i, .cfg_private_cells_i, .eta_i(r_enq_eta_o),
+  logic [PoolW-1:0] pool_cells;
+  if (PoolIn) begin : g_pool_in
+    assign pool_cells = r_enq_pool_cells_i;
+  end else begin : g_pool_own
+    assign pool_cells = PoolW'(r_enq_cells_o);
+    logic unused_pool_in;
+    assign unused_pool_in = ^r_enq_pool_cells_i;
+  end
+  dsh_size_terms #(.CellW(CellW), .SizeW(SizeW), .PoolW(PoolW)) u_size_terms (
+    .cells_i(r_enq_cells_o), .pool_cells_i(pool_cells), .cfg_shared_cells_i, .cfg_private_cells_i, .eta_i(r_enq_eta_o),
     .terms_o(r_enq_terms_o)
   );
 

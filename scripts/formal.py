@@ -53,6 +53,11 @@ WIRE_CONFIGS = {
 # side with frames in simulation.
 WIRE_COVER_DEPTH = {"wire_tx": 70, "wire_rx": 0, "wire_port": 0}
 WIRE_HARNESS = os.path.join(ROOT, "tb", "formal", "dsh_wire_formal.sv")
+# dsh_mmu with lanes (spec §9.12): configuration -> its harness module in
+# tb/formal/dsh_mmu_lanes_formal.sv (the harness's parameters: 2 ports,
+# 1 queue, 2 lanes, 2 dequeue slots, DSH, ThreshLatency 2).
+LANE_CONFIGS = {"p2q1_dsh_l2_n2d2": "dsh_mmu_lanes_formal"}
+LANE_HARNESS = os.path.join(ROOT, "tb", "formal", "dsh_mmu_lanes_formal.sv")
 PARAMS = ("NumPorts", "NumQueues", "CellW", "SizeW", "CntW", "Dsh", "ThreshLatency")
 QUICK = ["p1q1_dsh_l1", "p1q1_sih_l1"]
 
@@ -195,6 +200,10 @@ def build_model(cfg, fault, work):
         top = WIRE_CONFIGS[cfg]
         files, defines = sources("dsh_wire.f", WIRE_HARNESS)
         read = ["read_verilog -formal -sv %s -I%s %s" % (" ".join(defines), os.path.dirname(files[0]), " ".join(files))]
+    elif cfg in LANE_CONFIGS:
+        top = LANE_CONFIGS[cfg]
+        files, defines = sources(harness=LANE_HARNESS)
+        read = ["read_verilog -formal -sv %s -I%s %s" % (" ".join(defines), os.path.dirname(files[0]), " ".join(files))]
     else:
         top = TOP
         files, defines = sources()
@@ -204,7 +213,7 @@ def build_model(cfg, fault, work):
     if fault:
         # The design elaborated, processes to netlists, nothing optimised:
         # then each copy of a faulted module gets its signals tied to 0.
-        if not yosys(work, "elab", "\n".join(read + ["hierarchy -top dsh_mmu_formal", "proc",
+        if not yosys(work, "elab", "\n".join(read + ["hierarchy -top %s" % top, "proc",
                                                        "write_rtlil elab.il", ""])):
             sys.exit("formal: yosys failed for %s (see %s/elab.log)" % (cfg, work))
         read = ["read_rtlil elab.il"] + fault_edits(os.path.join(work, "elab.il"), planted_faults()[fault][1])
@@ -524,7 +533,7 @@ def write_results(a, configs, results, t0):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--config", action="append", choices=sorted(CONFIGS) + sorted(WIRE_CONFIGS),
+    ap.add_argument("--config", action="append", choices=sorted(CONFIGS) + sorted(LANE_CONFIGS) + sorted(WIRE_CONFIGS),
                     help="configuration(s) to check (default: all, the MMU's and the frame-mode blocks')")
     ap.add_argument("--quick", action="store_true", help="the quick set: %s" % ", ".join(QUICK))
     ap.add_argument("--wire", action="store_true", help="the frame-mode blocks' configurations: %s"
@@ -563,7 +572,7 @@ def main():
     if a.fault and any(c in WIRE_CONFIGS for c in a.config or []):
         ap.error("--fault plants a fault of dsh_mmu; not for the frame-mode configurations")
     configs = a.config or (QUICK if a.quick or a.fault else list(WIRE_CONFIGS) if a.wire
-                           else list(CONFIGS) + list(WIRE_CONFIGS))
+                           else list(CONFIGS) + list(LANE_CONFIGS) + list(WIRE_CONFIGS))
     os.makedirs(a.out, exist_ok=True)
 
     t0 = time.time()

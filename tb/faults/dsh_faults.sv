@@ -3,8 +3,9 @@
 // design. A fault forces signals of one design module to 0 in every
 // instance of it (the module's fault module below is bound into it), chosen
 // at run time with the plusarg +dsh_fault=N (none, or 0: no fault). Each
-// cuts one forwarding path of dsh_fwd (spec §9.10), the counters' bypass, or
-// the drain order, so that the checker shows it catches each.
+// cuts one forwarding path of dsh_fwd (spec §9.10), the counters' bypass,
+// the drain order, or (with lanes, spec §9.12) the dequeues' merge or the
+// pool rule's prefix sums, so that the checker shows it catches each.
 //
 // Simulation only: cosim/CMakeLists.txt and cosim/rtl_ondemand.cpp verilate
 // this file after rtl/dsh_mmu.f's sources; synthesis never reads it.
@@ -35,6 +36,8 @@ package dsh_faults;
   localparam int unsigned FaultE1Port     = 9;   // E's enqueue slot into its port's next reads
   localparam int unsigned FaultCntBypass  = 10;  // a counter written in W into E's read of it
   localparam int unsigned FaultDrainOrder = 11;  // not a path: shared drains before headroom
+  localparam int unsigned FaultMerge      = 12;  // lanes: dequeue slots of a lane's queue do not merge
+  localparam int unsigned FaultPoolPrefix = 13;  // lanes: the pool rule without the lanes before (P_l = 0)
 
   // This run's fault: +dsh_fault=N, FaultNone without it.
   function automatic int unsigned planted();
@@ -95,6 +98,30 @@ module dsh_deq_drain_faults;
   end
 endmodule
 
+// dsh_deq_route: no slot merges into its lane's leader (they are not
+// taken, and the leader's size alone is dequeued).
+module dsh_deq_route_faults;
+  import dsh_faults::*;
+  int unsigned fault;
+  initial fault = planted();
+  always_comb begin
+    if (fault == FaultMerge) force dsh_deq_route.merge_in = '0;
+  end
+endmodule
+
+// dsh_pool_prefix: each lane's pool compare leaves out the lanes before it
+// (S' + s <= B_s), which lets lanes together fill S beyond B_s.
+module dsh_pool_prefix_faults;
+  import dsh_faults::*;
+  int unsigned fault;
+  initial fault = planted();
+  always_comb begin
+    if (fault == FaultPoolPrefix) force dsh_pool_prefix.p_before = '0;
+  end
+endmodule
+
 bind dsh_fwd       dsh_fwd_faults       u_faults ();
+bind dsh_deq_route   dsh_deq_route_faults   u_faults ();
+bind dsh_pool_prefix dsh_pool_prefix_faults u_faults ();
 bind dsh_cnt_ram   dsh_cnt_ram_faults   u_faults ();
 bind dsh_deq_drain dsh_deq_drain_faults u_faults ();

@@ -22,7 +22,8 @@ namespace dsh {
 namespace {
 
 const char* const kFaults[] = {"None", "WQueue", "WPort", "DDeq", "DEnq", "DPort", "E0Queue",
-                               "E1Queue", "E0Port", "E1Port", "CntBypass", "DrainOrder"};
+                               "E1Queue", "E0Port", "E1Port", "CntBypass", "DrainOrder", "Merge",
+                               "PoolPrefix"};
 static_assert(std::size(kFaults) == kRtlFaults + 1, "a planted fault of tb/faults/dsh_faults.sv without a test");
 constexpr uint64_t kCycles = 20000;
 
