@@ -16,7 +16,7 @@
 // are the pool's (dsh_mmu): the lane reads S (s_i), what every lane's
 // dequeue drained from it (deq_shared_all_i) and S and B_s - S after the
 // cycle (s_d_i, free_d_i), and reports its own drain (e_dw_o) and what
-// its enqueue adds (e_shared_cells_o) in stage E, its errors in W.
+// its enqueue adds (e_cells_o when e_shared_o) in stage E, its errors in W.
 // The results of the inputs presented before clock edge e are visible after
 // edge e + 4 (spec §9.2), outputs and records alike.
 // Reset, configuration and counters: as dsh_mmu says.
@@ -76,7 +76,8 @@ module dsh_lane #(
   input  logic [CellW-1:0]      s_d_i,
   input  logic [CellW-1:0]      free_d_i,
   output logic [SizeW-1:0]      e_dw_o,
-  output logic [SizeW-1:0]      e_shared_cells_o,
+  output logic [SizeW-1:0]      e_cells_o,
+  output logic                  e_shared_o,
   output logic [1:0]            w_error_o,       // stage W's errors: [0] dequeue, [1] enqueue
   // The chip (dsh_mmu): quiet_o of every lane, and no input this cycle.
   input  logic                  chip_quiet_i,
@@ -312,7 +313,7 @@ module dsh_lane #(
     .e_deq_queue_o(e_deq_queue), .e_enq_queue_o(e_enq_queue),
     .e_region_o(e_region), .e_region_deq_o(e_region_deq), .e_deq_qoff_o(e_deq_qoff), .e_enq_qoff_o(e_enq_qoff),
     .e_deq_qrec_o(e_deq_qrec), .e_enq_qrec_o(e_enq_qrec), .e_deq_prec_o(e_deq_prec), .e_enq_prec_o(e_enq_prec),
-    .e_t_o(e_t), .e_dw_o, .e_shared_cells_o,
+    .e_t_o(e_t), .e_dw_o, .e_cells_o, .e_shared_o,
     .qevt_valid_o(qevt_valid), .qevt_pause_o(qevt_pause), .pevt_valid_o(pevt_valid),
     .pevt_pause_o(pevt_pause), .error_o(e_error)
   );

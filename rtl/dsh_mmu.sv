@@ -280,7 +280,8 @@ module dsh_mmu #(
   // ------------------------------------------------------------ the lanes
   logic [CellW-1:0]           s_q, s_d, free_d;   // S before / after the cycle in E, B_s - S after
   logic [LSizeW-1:0]          deq_shared_all;
-  logic [NumLanes*LSizeW-1:0] ln_e_dw, ln_e_shared_cells;
+  logic [NumLanes*LSizeW-1:0] ln_e_dw, ln_e_cells;
+  logic [NumLanes-1:0]        ln_e_shared;
   logic [NumLanes*2-1:0]      ln_w_error, ln_stat_error;
   logic [NumLanes-1:0]        ln_quiet;
   logic [NumLanes*ThrW-1:0]   ln_stat_t;
@@ -331,7 +332,8 @@ module dsh_mmu #(
       .enq_queue_i(enq_queue_i[l*QueueW +: QueueW]), .enq_cells_i(enq_lane_cells),
       .r_enq_pool_cells_i(r_pool_cells[l*LPoolW +: LPoolW]),
       .s_i(s_q), .deq_shared_all_i(deq_shared_all), .s_d_i(s_d), .free_d_i(free_d),
-      .e_dw_o(ln_e_dw[l*LSizeW +: LSizeW]), .e_shared_cells_o(ln_e_shared_cells[l*LSizeW +: LSizeW]),
+      .e_dw_o(ln_e_dw[l*LSizeW +: LSizeW]), .e_cells_o(ln_e_cells[l*LSizeW +: LSizeW]),
+      .e_shared_o(ln_e_shared[l]),
       .w_error_o(ln_w_error[l*2 +: 2]), .chip_quiet_i(quiet_o), .chip_idle_i(chip_idle),
       .qoff_o(qoff), .poff_o(poff),
       .stat_region_o(stat_region_o[l*3 +: 3]), .stat_t_o(ln_stat_t[l*ThrW +: ThrW]),
@@ -371,11 +373,23 @@ module dsh_mmu #(
     shared_add     = '0;
     for (int l = 0; l < NumLanes; l++) begin
       deq_shared_all += ln_e_dw[l*LSizeW +: LSizeW];
-      shared_add     += PoolW'(ln_e_shared_cells[l*LSizeW +: LSizeW]);
+      if (ln_e_shared[l]) shared_add += PoolW'(ln_e_cells[l*LSizeW +: LSizeW]);
     end
   end
-  assign s_d    = s_q - CellW'(deq_shared_all) + CellW'(shared_add);
-  assign free_d = cfg_shared_cells_i - s_q + CellW'(deq_shared_all) - CellW'(shared_add);
+  // The regions are E's late signals. With one lane both results are summed
+  // before the region is known and the region picks one, so no carry chain
+  // follows it (the one-lane pipeline's timing); with lanes the shared
+  // admissions' sizes are summed after their regions.
+  logic [CellW-1:0] s_base, free_base;
+  assign s_base    = s_q - CellW'(deq_shared_all);
+  assign free_base = cfg_shared_cells_i - s_q + CellW'(deq_shared_all);
+  if (NumLanes == 1) begin : gen_pool_one
+    assign s_d    = ln_e_shared[0] ? s_base + CellW'(ln_e_cells[0 +: LSizeW]) : s_base;
+    assign free_d = ln_e_shared[0] ? free_base - CellW'(ln_e_cells[0 +: LSizeW]) : free_base;
+  end else begin : gen_pool_lanes
+    assign s_d    = s_base + CellW'(shared_add);
+    assign free_d = free_base - CellW'(shared_add);
+  end
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) s_q <= '0;
     else         s_q <= s_d;

@@ -8,7 +8,7 @@
 // dequeue, its port before it). S is the pool's (dsh_mmu): s_i before the
 // cycle, deq_shared_all_i what every lane's dequeue in E drained from it
 // (this lane's alone with one lane); this lane reports its own drain
-// (e_dw_o) and what its enqueue adds to S (e_shared_cells_o). The limits
+// (e_dw_o) and what its enqueue adds to S (e_cells_o when e_shared_o). The limits
 // compared with come registered from dsh_thresh_pipe.
 // The records are registered from stage R's / D's with the newer results
 // of D and E forwarded over them (selects from dsh_fwd, one-hot {R or D,
@@ -111,7 +111,8 @@ module dsh_stage_exec #(
   output logic [PRecW-1:0]  e_enq_prec_o,
   output logic [ThrW-1:0]   e_t_o,           // T in effect
   output logic [SizeW-1:0]  e_dw_o,          // this lane's dequeue drained from S
-  output logic [SizeW-1:0]  e_shared_cells_o,  // its enqueue adds to S (0 unless shared)
+  output logic [SizeW-1:0]  e_cells_o,       // its enqueue's size, known at the start of E
+  output logic              e_shared_o,      // its enqueue went to shared (late: the region)
   // Events per slot (slot 0 the dequeue's queue/port, 1 the enqueue's).
   output logic [1:0]        qevt_valid_o,
   output logic [1:0]        qevt_pause_o,
@@ -250,7 +251,8 @@ module dsh_stage_exec #(
   assign e_deq_prec.hdrm   = e_deq_prec_q.hdrm - CellW'(e_dh_q);
   assign e_deq_prec.shared = e_deq_prec_q.shared - CellW'(e_dw_q);
   assign e_dw_o           = e_dw_q;
-  assign e_shared_cells_o = e_region_o[1] ? s : '0;
+  assign e_cells_o        = s;
+  assign e_shared_o       = e_region_o[1];
 
   // State machines: slot 1 after the enqueue, slot 0 (the dequeue's queue
   // and port) unless the enqueue touched them too; an erroneous dequeue runs
