@@ -12,7 +12,6 @@
 #include "keys.h"
 #include "switch_keys.h"
 #include "mmu_model.h"
-#include "switch_keys.h"
 #include "theory.h"
 
 namespace dsh::sc {
