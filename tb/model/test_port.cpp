@@ -86,8 +86,8 @@ TEST(Port, PauseStopsItsClassBetweenPackets) {
     f->fc.queue = 0;
     return f;
   };
-  b.ev.at(0, [&] { b.port.pause_frame_arrives(frame(Event::Pause)); });
-  b.ev.at(1'000'000, [&] { b.port.pause_frame_arrives(frame(Event::Resume)); });
+  b.ev.at(0, [&] { b.port.flow_control().frame_arrives(frame(Event::Pause)); });
+  b.ev.at(1'000'000, [&] { b.port.flow_control().frame_arrives(frame(Event::Resume)); });
   b.ev.at(500'000, [&] { b.port.push(b.data(1, 1500, 20)); });
   b.ev.run(~uint64_t(0));
   const std::vector<std::pair<uint32_t, uint64_t>> want = {
@@ -107,13 +107,13 @@ TEST(Port, PausedClassWaitsForResume) {
   Pkt* f = b.pool.control(Pkt::Pause, 64);
   f->fc.kind = Event::Pause;
   f->fc.queue = 0;
-  b.port.pause_frame_arrives(f);  // acts at 302.08 ns
+  b.port.flow_control().frame_arrives(f);  // acts at 302.08 ns
   b.ev.at(400'000, [&] { b.port.push(b.data(0, 1500, 7)); });
   b.ev.at(1'000'000, [&] {
     Pkt* r = b.pool.control(Pkt::Pause, 64);
     r->fc.kind = Event::Resume;
     r->fc.queue = 0;
-    b.port.pause_frame_arrives(r);  // acts at 1302.08 ns
+    b.port.flow_control().frame_arrives(r);  // acts at 1302.08 ns
   });
   b.ev.run(~uint64_t(0));
   ASSERT_EQ(b.peer.got.size(), 1u);
