@@ -57,32 +57,6 @@ RtlWidths widths_for(const Config& c, Backend b) {
   return b == Backend::Golden ? RtlWidths{} : find_rtl_variant(c).widths;
 }
 
-void to_lane_out(const CycleOut& o, bool deq_valid, LaneCycleOut& out) {
-  out.thr = o.thr;
-  out.s = o.s;
-  out.region[0] = o.region;
-  out.enq_error[0] = o.enq_error;
-  out.deq_error[0] = o.deq_error;
-  out.deq_taken[0] = deq_valid;  // one slot, one lane: always taken
-  out.n_errors = unsigned(o.deq_error) + unsigned(o.enq_error);
-  out.n_events = o.n_events;
-  std::copy(o.events.begin(), o.events.begin() + o.n_events, out.events.begin());
-}
-
-const LaneCycleOut& MmuModel::step_lanes(const LaneCycleIn& in) {
-  const Config& c = config();
-  if (c.lanes != 1 || c.deq_per_cycle != 1)
-    throw ConfigError(std::string("the ") + name() + " backend has no multi-event cycle (lanes = " +
-                      std::to_string(c.lanes) + ", deq_per_cycle = " + std::to_string(c.deq_per_cycle) +
-                      "; it takes 1 and 1)");
-  const CycleOut& o = step(CycleIn{in.deq[0], in.enq[0]});
-  // deq_taken is of this step's input, undelayed (spec §4.8); the rest
-  // belongs to the input latency() steps earlier. One slot is always taken;
-  // the slots beyond it keep their defaults (to_lane_out writes slot 0).
-  to_lane_out(o, in.deq[0].valid, lane_out_);
-  return lane_out_;
-}
-
 namespace {
 
 class GoldenModel final : public MmuModel {

@@ -4,6 +4,7 @@
 // SystemC switch model.
 #pragma once
 
+#include <algorithm>
 #include <functional>
 #include <iosfwd>
 #include <memory>
@@ -22,8 +23,8 @@ class MmuModel {
   virtual ~MmuModel() = default;
   virtual const CycleOut& step(const CycleIn& in) = 0;
   // The multi-event cycle (spec §4.7–§4.10), with the latency() of step().
-  // The base takes it only with lanes = deq_per_cycle = 1, as step() (spec
-  // §4.7: the same cycle); a backend with lanes overrides it. Throws
+  // The base takes it only with lanes = deq_per_cycle = 1, as step()
+  // (spec §4.7: the same cycle); a backend with lanes overrides it. Throws
   // ConfigError naming the backend otherwise. The slots beyond the first
   // must be invalid: the base reads slot 0 only and does not check the
   // others (it runs every cycle of a one-lane switch, where a scan of the
@@ -66,7 +67,33 @@ class MmuModel {
 // statistics (Stats = 0) the five counters read 0, the port's sums as ever.
 // A one-lane cycle's results in the multi-event form (slot 0 of each);
 // deq_valid gives deq_taken[0].
-void to_lane_out(const CycleOut& o, bool deq_valid, LaneCycleOut& out);
+inline void to_lane_out(const CycleOut& o, bool deq_valid, LaneCycleOut& out) {
+  out.thr = o.thr;
+  out.s = o.s;
+  out.region[0] = o.region;
+  out.enq_error[0] = o.enq_error;
+  out.deq_error[0] = o.deq_error;
+  out.deq_taken[0] = deq_valid;  // one slot, one lane: always taken
+  out.n_errors = unsigned(o.deq_error) + unsigned(o.enq_error);
+  out.n_events = o.n_events;
+  std::copy(o.events.begin(), o.events.begin() + o.n_events, out.events.begin());
+}
+
+// Inline, as every member of the interface, so that a model built apart
+// (the on-demand RTL plugin) needs no object of this library.
+inline const LaneCycleOut& MmuModel::step_lanes(const LaneCycleIn& in) {
+  const Config& c = config();
+  if (c.lanes != 1 || c.deq_per_cycle != 1)
+    throw ConfigError(std::string("the ") + name() + " backend has no multi-event cycle (lanes = " +
+                      std::to_string(c.lanes) + ", deq_per_cycle = " + std::to_string(c.deq_per_cycle) +
+                      "; it takes 1 and 1)");
+  const CycleOut& o = step(CycleIn{in.deq[0], in.enq[0]});
+  // deq_taken is of this step's input, undelayed (spec §4.8); the rest
+  // belongs to the input latency() steps earlier. One slot is always taken;
+  // the slots beyond it keep their defaults (to_lane_out writes slot 0).
+  to_lane_out(o, in.deq[0].valid, lane_out_);
+  return lane_out_;
+}
 
 struct CounterRead {
   uint64_t drops = 0, pauses = 0, resumes = 0;             // queue (p, q)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// The RTL with lanes against the golden model's multi-event cycle (spec
-// §4.7-§4.10), every output and every touched record each cycle, the whole
+// The RTL with lanes against the golden model's multi-event cycle
+// (spec §4.7-§4.10), every output and every touched record each cycle, the whole
 // state every kFullCompareEvery cycles, at full load (Traffic::next_lanes:
 // every enqueue slot and, in most phases, every dequeue slot), for every
 // lane parameter set built in (rtl_lane_variants()); the planted faults,

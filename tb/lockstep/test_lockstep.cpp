@@ -382,8 +382,8 @@ TEST(FullCompare, FindsUntouchedEntryInItsWindow) {
       const std::string save = slurp(std::filesystem::path(e.fst_path()).replace_extension(".gtkw").string());
       EXPECT_NE(save.find("*-10.000000 " + std::to_string((at + 4) * 10000) + " " + std::to_string((since + 4) * 10000)),
                 std::string::npos) << save.substr(0, 600);
-      EXPECT_NE(save.find("tb.dsh_mmu.u_store.occ_hsp_q[5][11:0]"), std::string::npos);
-      EXPECT_NE(save.find("tb.dsh_mmu.g_stats.u_stats.u_drops.mem_q[5][5:0]"), std::string::npos);
+      EXPECT_NE(save.find("tb.dsh_mmu.gen_lanes[0].u_lane.u_store.occ_hsp_q[5][11:0]"), std::string::npos);
+      EXPECT_NE(save.find("tb.dsh_mmu.gen_lanes[0].u_lane.g_stats.u_stats.u_drops.mem_q[5][5:0]"), std::string::npos);
       std::printf("%s\n", what.c_str());
     }
   }
@@ -429,7 +429,7 @@ TEST(Assertion, StopsTheLockstepWithATrace) {
 }
 
 // The signal names of tb.dsh_mmu's FST as GTKWave spells them, read back
-// with fst2vcd (GTKWave's package): "tb.dsh_mmu.u_store.occ_h_q[5][11:0]".
+// with fst2vcd (GTKWave's package): "tb.dsh_mmu.gen_lanes[0].u_lane.u_store.occ_h_q[5][11:0]".
 std::set<std::string> fst_signals(const std::string& fst) {
   std::set<std::string> names;
   FILE* p = popen(("fst2vcd '" + fst + "' 2>/dev/null").c_str(), "r");
@@ -548,7 +548,7 @@ TEST(RtlAssertion, StopsTheRunWithItsCycle) {
         << e.lines()[0];
     // Verilator's line: the time of that edge in ps and the assertion's name.
     EXPECT_NE(out.find("[" + std::to_string(rtl_edge_ps(edge)) + "] %Error: dsh_fwd.sv:"), std::string::npos) << out;
-    EXPECT_NE(out.find("Assertion failed in tb.dsh_mmu.u_fwd.SameQueueIsSamePort_A"), std::string::npos) << out;
+    EXPECT_NE(out.find("Assertion failed in tb.dsh_mmu.gen_lanes[0].u_lane.u_fwd.SameQueueIsSamePort_A"), std::string::npos) << out;
   }
 }
 

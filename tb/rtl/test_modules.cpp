@@ -118,6 +118,7 @@ void check_limits(Scheme scheme) {
     auto g_deq = golden_with_bs(scheme, bs, eta_deq, a, pm, dq, dp);  // the same B_s, T
     const dsh::Thresholds x = g.thresholds_for(S), xd = g_deq.thresholds_for(S);
     terms.cells_i = s;
+    terms.pool_cells_i = s;  // one lane: P_0 + s = s (spec §4.9)
     terms.cfg_shared_cells_i = bs;
     terms.cfg_private_cells_i = phi;
     terms.eta_i = eta;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Pieces of the switch model on hand-built flows: DWRR on a host's uplink,
-// the PAUSE delay of spec §7.1, frame mode's timers and refresh (spec
-// §6.7), and a host module written here, as a user would write one, driving
+// the PAUSE delay of spec §7.1, frame mode's timers and refresh 
+// (spec §6.7), and a host module written here, as a user would write one, driving
 // the switch's TLM-2.0 sockets.
 #include <gtest/gtest.h>
 
