@@ -147,6 +147,12 @@ def build_parser():
     g.add_argument("--stats", type=int, choices=[0, 1], default=1, metavar="N",
                    help="Stats: 1 with the statistics counters (default), 0 the threshold "
                         "pipeline without them (configuration name + _nostats)")
+    g.add_argument("--lanes", type=int, default=1, metavar="N",
+                   help="NumLanes: enqueues a cycle, one per lane of ports p mod N; a power of two "
+                        "in 1..min(ports, 64) (default 1; spec §4.7)")
+    g.add_argument("--deq", type=int, metavar="N",
+                   help="NumDeq: dequeue slots a cycle, 1..64 (default: --lanes, so that "
+                        "departures keep up with admissions)")
     g.add_argument("--no-split", action="store_true",
                    help="generic, asic, report: do not synthesise the threshold pipeline alone "
                         "(Stats = 0) beside the design, so no threshold pipeline and statistics "
@@ -223,6 +229,10 @@ def build_parser():
     r = p.add_argument_group("report")
     r.add_argument("--configs", metavar="LIST",
                    help="sweep as PxQ[,PxQ...] (default 4x4,8x8,32x7,64x8), both schemes")
+    r.add_argument("--lane-counts", metavar="LIST",
+                   help="sweep each configuration over NumLanes (comma list of powers of two, "
+                        "e.g. 1,2,4,8,16,32; NumDeq = lanes unless --deq): adds the lane table "
+                        "(decisions per second, line rate) to report.md")
     r.add_argument("--jobs", type=int, default=os.cpu_count() or 1, metavar="N",
                    help=f"configurations in parallel (default {os.cpu_count() or 1}, the cores)")
     r.add_argument("--families", metavar="LIST",
@@ -268,15 +278,17 @@ def build_parser():
 
 
 # ------------------------------------------------------------- resolution
-def config_from_args(a, ports=None, queues=None, scheme=None):
+def config_from_args(a, ports=None, queues=None, scheme=None, lanes=None):
     fpga = a.mode == "fpga"
     banks = a.pause_banks or (2 if fpga else 1)
     if a.read_slices is not None and not 1 <= a.read_slices <= a.cell_w:
         raise UsageError(f"--read-slices {a.read_slices} is out of range: ReadSlices must be in "
                          f"1..CellW (--cell-w {a.cell_w})")
     slices = a.read_slices if a.read_slices is not None else (1 if fpga else 0)
+    lanes = lanes if lanes is not None else a.lanes
     cfg = Config(ports if ports is not None else a.ports, queues if queues is not None else a.queues,
-                 scheme or a.scheme, a.cell_w, a.size_w, a.cnt_w, a.latency, banks, slices, a.stats)
+                 scheme or a.scheme, a.cell_w, a.size_w, a.cnt_w, a.latency, banks, slices, a.stats,
+                 lanes, a.deq if a.deq is not None else lanes)
     validate_config(cfg)
     if not slices and not package_has_function(a.manifest, "read_slices"):
         # an RTL whose default ReadSlices is a constant (before
@@ -343,6 +355,20 @@ def parse_configs(text):
             raise UsageError(f"--configs {item!r}: expected PxQ, e.g. 32x7")
         sizes.append((int(m.group(1)), int(m.group(2))))
     return sizes
+
+
+def parse_lane_counts(text, default):
+    """--lane-counts 'N[,N...]' -> [N]; [default] (--lanes) when not given."""
+    if text is None:
+        return [default]
+    out = []
+    for item in text.split(","):
+        if not re.fullmatch(r"\s*\d+\s*", item):
+            raise UsageError(f"--lane-counts {item!r}: expected a number, e.g. 1,2,4,8,16,32")
+        n = int(item)
+        if n not in out:
+            out.append(n)
+    return out
 
 
 def dont_use_patterns(a):
@@ -417,6 +443,11 @@ def run_main(a):
         a.package = DEFAULT_PACKAGE[a.device]
     if a.configs is not None and a.mode != "report":
         raise UsageError(f"--configs is for the report mode, not {a.mode}")
+    if a.lane_counts is not None and a.mode != "report":
+        raise UsageError(f"--lane-counts is for the report mode, not {a.mode} (one lane count: --lanes N)")
+    if a.mode == "wire" and (a.lanes != 1 or a.deq is not None):
+        raise UsageError("--lanes and --deq are dsh_mmu's parameters; the wire mode has none "
+                         "(its blocks are per port)")
     if a.families is not None and a.mode != "report":
         raise UsageError(f"--families is for the report mode, not {a.mode} (one family: "
                          "fpga --family F)")
@@ -608,8 +639,8 @@ def run_report(a, limits, manifest):
     out = Path(a.out).resolve() if a.out else ROOT / "out" / "synth"
     period = resolve_period(a.period, {}, "report", a.limits)
     check_uncertainty(a.uncertainty, period)
-    cfgs = [config_from_args(a, p, q, s) for p, q in parse_configs(a.configs)
-            for s in ("sih", "dsh")]
+    cfgs = [config_from_args(a, p, q, s, n) for p, q in parse_configs(a.configs)
+            for n in parse_lane_counts(a.lane_counts, a.lanes) for s in ("sih", "dsh")]
     if a.power:
         for c in cfgs:
             check_power_workload(a, c)

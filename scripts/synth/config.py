@@ -37,6 +37,8 @@ class Config:
     pause_banks: int = 1  # DSH PAUSE counters: 1 memory with 2 write ports, or a bank per slot
     read_slices: int = 0  # record read index copies per memory; 0: the RTL's default (dsh_pkg)
     stats: int = 1  # 1: the statistics counters (dsh_stats); 0: the threshold pipeline without them
+    lanes: int = 1  # NumLanes: enqueues a cycle, one per lane (spec §4.7)
+    deq: int = 1    # NumDeq: dequeue slots a cycle
 
     @property
     def dsh(self):
@@ -54,6 +56,8 @@ class Config:
             n += f"_s{self.read_slices}"
         if not self.stats:
             n += "_nostats"
+        if (self.lanes, self.deq) != (1, 1):
+            n += f"_n{self.lanes}d{self.deq}"
         return n
 
     def params(self):
@@ -67,6 +71,10 @@ class Config:
             p["ReadSlices"] = self.read_slices
         if self.stats != 1:
             p["Stats"] = self.stats
+        if self.lanes != 1:
+            p["NumLanes"] = self.lanes
+        if self.deq != 1:
+            p["NumDeq"] = self.deq
         return p
 
     def as_dict(self):
@@ -78,7 +86,11 @@ class Config:
     def from_dict(cls, d):
         return cls(d["NumPorts"], d["NumQueues"], d["scheme"], d["CellW"], d["SizeW"],
                    d["CntW"], d["ThreshLatency"], d.get("PauseBanks", 1), d.get("ReadSlices", 0),
-                   d.get("Stats", 1))
+                   d.get("Stats", 1), d.get("NumLanes", 1), d.get("NumDeq", 1))
+
+    def decisions_per_s(self, fmax_mhz):
+        """Admissions and departures a second at fmax_mhz: (lanes, NumDeq) x the clock."""
+        return self.lanes * fmax_mhz * 1e6, self.deq * fmax_mhz * 1e6
 
 
 def validate_config(cfg):
@@ -93,6 +105,12 @@ def validate_config(cfg):
             raise UsageError(f"{opt} {v} is out of range: {rtl} must be in {why}")
     if cfg.stats not in (0, 1):
         raise UsageError(f"--stats {cfg.stats} is out of range: Stats must be 0 or 1")
+    lanes_hi = min(cfg.ports, 64)
+    if not (1 <= cfg.lanes <= lanes_hi and cfg.lanes & (cfg.lanes - 1) == 0):
+        raise UsageError(f"--lanes {cfg.lanes} is out of range: NumLanes must be a power of two "
+                         f"in 1..{lanes_hi} (at most NumPorts = {cfg.ports} and 64, spec §4.7)")
+    if not 1 <= cfg.deq <= 64:
+        raise UsageError(f"--deq {cfg.deq} is out of range: NumDeq must be in 1..64")
     if cfg.read_slices and not 1 <= cfg.read_slices <= cfg.cell_w:
         raise UsageError(f"--read-slices {cfg.read_slices} is out of range: ReadSlices must be in "
                          f"1..CellW (--cell-w {cfg.cell_w})")

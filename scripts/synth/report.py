@@ -135,7 +135,11 @@ CSV_COLUMNS = ["config", "scheme", "ports", "queues", "pq", "status", "area_um2"
                "crit_stages", "crit_start", "crit_end", "latches", "check_problems",
                "power_mw", "pipeline_area_um2", "stats_area_um2", "pipeline_transistors",
                "stats_transistors", "pipeline_flops", "stats_flops", "seeds",
-               "fmax_min_mhz", "fmax_median_mhz", "fmax_max_mhz", "runtime_s"]
+               "fmax_min_mhz", "fmax_median_mhz", "fmax_max_mhz", "runtime_s", "lanes", "deq"]
+
+# 64 B line rate of one 100 Gb/s port: 84 B a frame on the wire with the
+# preamble and the inter-frame gap.
+LINE_RATE_PPS_100G = 100e9 / (84 * 8)
 
 
 def row_of(res):
@@ -173,6 +177,7 @@ def row_of(res):
         "fmax_median_mhz": sd[1] if sd else None,
         "fmax_max_mhz": sd[2] if sd else None,
         "runtime_s": res.steps_s.get("total"),
+        "lanes": c.lanes, "deq": c.deq,
     }
 
 
@@ -236,7 +241,7 @@ def power_section(results):
 def write_report(results, out, ctx, mode):
     """report.csv and report.md in out from RunResults; mode asic or generic."""
     rows = [row_of(r) for r in results]
-    rows.sort(key=lambda r: (r["pq"], r["ports"], r["scheme"]))
+    rows.sort(key=lambda r: (r["pq"], r["ports"], r["lanes"], r["deq"], r["scheme"]))
     buf = io.StringIO(newline="")
     w = csv.DictWriter(buf, fieldnames=CSV_COLUMNS)
     w.writeheader()
@@ -289,8 +294,9 @@ def write_report(results, out, ctx, mode):
     md += ["", f"## DSH over SIH ({unit})", "",
            "| P×Q | SIH | DSH | DSH extra | depth SIH → DSH | max clock SIH → DSH MHz |",
            "|---|---:|---:|---:|---|---|"]
-    by = {(r["ports"], r["queues"], r["scheme"]): r for r in rows}
-    for p, q in sorted({(r["ports"], r["queues"]) for r in rows}, key=lambda x: x[0] * x[1]):
+    one = [r for r in rows if (r["lanes"], r["deq"]) == (1, 1)]
+    by = {(r["ports"], r["queues"], r["scheme"]): r for r in one}
+    for p, q in sorted({(r["ports"], r["queues"]) for r in one}, key=lambda x: x[0] * x[1]):
         s, d = by.get((p, q, "sih")), by.get((p, q, "dsh"))
         if not (s and d and s.get(size_key) and d.get(size_key)):
             continue
@@ -302,7 +308,7 @@ def write_report(results, out, ctx, mode):
     # growth with P×Q
     md += ["", "## Growth with ports × queues", ""]
     for scheme in ("sih", "dsh"):
-        pts = [(r["pq"], r[size_key], r["logic_depth"]) for r in rows
+        pts = [(r["pq"], r[size_key], r["logic_depth"]) for r in one
                if r["scheme"] == scheme and r[size_key]]
         if len(pts) < 2:
             continue
@@ -319,6 +325,7 @@ def write_report(results, out, ctx, mode):
             md.append(f"  Logic depth: " + ", ".join(f"P·Q={a}: {b}" for a, b in dpts)
                       + f" (log2 P·Q from {math.log2(dpts[0][0]):.1f} to "
                       f"{math.log2(dpts[-1][0]):.1f}).")
+    md += lane_section(rows, size_key, unit)
     crit = [r for r in rows if r["crit_start"]]
     if crit:
         md += ["", "## Critical paths", ""]
@@ -329,6 +336,68 @@ def write_report(results, out, ctx, mode):
     md += ["", "Figures: see docs/design/synthesis.md. Per-configuration logs and summary.json are in "
            "the sub-directories of this folder."]
     write_atomically(out / "report.md", "\n".join(md) + "\n")
+
+
+def clock_of(r):
+    """The clock a row reached: the median over the ABC seeds when there
+    are several, else seed 0's."""
+    return r["fmax_median_mhz"] if r["fmax_median_mhz"] is not None else r["fmax_mhz"]
+
+
+def lane_section(rows, size_key, unit):
+    """report.md's lane table: per P×Q swept over more than one lane count,
+    each lane count's size, flops and clock per scheme, the decisions per
+    second they give (NumLanes or NumDeq × the clock), and the smallest
+    lane count that reaches 64 B line rate of P × 100 Gb/s."""
+    f = lambda v, d=0: "-" if v is None else f"{v:,.{d}f}"
+    md = []
+    for p, q in sorted({(r["ports"], r["queues"]) for r in rows}, key=lambda x: x[0] * x[1]):
+        mine = [r for r in rows if (r["ports"], r["queues"]) == (p, q)]
+        counts = sorted({(r["lanes"], r["deq"]) for r in mine})
+        if len(counts) < 2:
+            continue
+        need = p * LINE_RATE_PPS_100G
+        md += ["", f"## Lanes: decisions per second, {p}×{q}", "",
+               f"64 B line rate of {p} × 100 Gb/s is {need / 1e9:.2f} G admissions and as many "
+               f"departures a second ({LINE_RATE_PPS_100G / 1e6:.1f} M a port). Admissions a "
+               "second are NumLanes × the clock, departures NumDeq × the clock (the clock: the "
+               "median over the ABC seeds when there are several).", "",
+               f"| lanes | NumDeq | scheme | {unit} | flops | clock MHz | admissions G/s "
+               "| departures G/s | a port's share M/s | line rate | power mW |",
+               "|---:|---:|---|---:|---:|---:|---:|---:|---:|---|---:|"]
+        first = {}
+        for n, d in counts:
+            for r in sorted((r for r in mine if (r["lanes"], r["deq"]) == (n, d)),
+                            key=lambda r: r["scheme"]):
+                clk = clock_of(r) if r["status"] == "ok" else None
+                adm = n * clk * 1e6 if clk else None
+                dep = d * clk * 1e6 if clk else None
+                ok = adm is not None and adm >= need and dep >= need
+                if ok:
+                    first.setdefault(r["scheme"], (n, d, clk))
+                md.append(f"| {n} | {d} | {r['scheme'].upper()}"
+                          f"{'' if r['status'] == 'ok' else ' (' + r['status'] + ')'} "
+                          f"| {f(r[size_key])} | {f(r['flops'])} | {f(clk, 1)} "
+                          f"| {f(adm and adm / 1e9, 2)} | {f(dep and dep / 1e9, 2)} "
+                          f"| {f(adm and adm / p / 1e6, 1)} | {'yes' if ok else 'no'} "
+                          f"| {f(r['power_mw'], 2)} |")
+        md += ["", f"| lanes | NumDeq | SIH {unit} | DSH {unit} | DSH/SIH |", "|---:|---:|---:|---:|---:|"]
+        for n, d in counts:
+            s_ = next((r for r in mine if (r["lanes"], r["deq"], r["scheme"]) == (n, d, "sih")), None)
+            d_ = next((r for r in mine if (r["lanes"], r["deq"], r["scheme"]) == (n, d, "dsh")), None)
+            if s_ and d_ and s_[size_key] and d_[size_key]:
+                md.append(f"| {n} | {d} | {f(s_[size_key])} | {f(d_[size_key])} "
+                          f"| {d_[size_key] / s_[size_key]:.3f} |")
+        md.append("")
+        for scheme in ("dsh", "sih"):
+            if scheme in first:
+                n, d, clk = first[scheme]
+                md.append(f"- {scheme.upper()}: the smallest lane count that reaches 64 B line rate "
+                          f"is {n} lanes, {d} dequeue slots, at {clk:.1f} MHz "
+                          f"({n * clk / 1e3:.2f} G admissions a second).")
+            else:
+                md.append(f"- {scheme.upper()}: no lane count swept reaches 64 B line rate.")
+    return md
 
 
 # ------------------------------------------------------------------- sweep

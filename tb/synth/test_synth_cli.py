@@ -56,6 +56,17 @@ class Cli(unittest.TestCase):
         self.refused("--latency", "fpga", "--latency", "4")
         self.refused("--ports", "report", "--configs", "4x4,0x4")
 
+    def test_lanes_outside_the_rtl_limits(self):
+        err = self.refused("--lanes", "generic", "--ports", "4", "--lanes", "8")
+        self.assertIn("NumLanes must be a power of two in 1..4", err)
+        self.refused("--lanes", "generic", "--ports", "32", "--lanes", "3")
+        self.refused("--lanes", "generic", "--ports", "128", "--lanes", "128")  # at most 64
+        self.refused("--deq", "asic", "--deq", "65")
+        self.refused("--lanes", "report", "--configs", "4x4", "--lane-counts", "1,8")
+        self.refused("--lane-counts", "report", "--lane-counts", "1,two")
+        self.refused("--lane-counts", "generic", "--lane-counts", "1,2")
+        self.refused("--lanes", "wire", "--lanes", "2")
+
     def test_bad_option_values(self):
         self.refused("--period", "asic", "--period", "-1")
         self.refused("--period", "asic", "--period", "fast")

@@ -3,6 +3,7 @@
 report.csv and report.md from hand-made records. No tool runs
 (synth/unit-report)."""
 import csv
+import dataclasses
 import re
 import sys
 import tempfile
@@ -19,7 +20,7 @@ COLUMNS = ["config", "scheme", "ports", "queues", "pq", "status", "area_um2", "s
            "crit_start", "crit_end", "latches", "check_problems", "power_mw",
            "pipeline_area_um2", "stats_area_um2", "pipeline_transistors", "stats_transistors",
            "pipeline_flops", "stats_flops", "seeds", "fmax_min_mhz", "fmax_median_mhz",
-           "fmax_max_mhz", "runtime_s"]
+           "fmax_max_mhz", "runtime_s", "lanes", "deq"]
 
 
 def context():
@@ -210,3 +211,47 @@ class Summary(unittest.TestCase):
 
 if __name__ == "__main__":
     sys.exit(unittest.main())
+
+
+def lane_result(lanes, scheme, area, fmax):
+    r = fx.asic_result(4, 4, scheme, area=area, fmax=fmax)
+    r.config = dataclasses.replace(r.config, lanes=lanes, deq=lanes)
+    return r
+
+
+class LaneTable(unittest.TestCase):
+    """The lane table: decisions per second and the line-rate verdict,
+    worked by hand. 4 ports: 64 B line rate of 4 x 100 Gb/s is
+    4 x 100e9 / 672 = 595.24 M decisions a second."""
+
+    def test_lane_table(self):
+        with tempfile.TemporaryDirectory() as d:
+            out = Path(d)
+            results = [lane_result(1, "dsh", 1000.0, 250.0), lane_result(1, "sih", 900.0, 260.0),
+                       lane_result(2, "dsh", 1500.0, 240.0), lane_result(2, "sih", 1200.0, 300.0),
+                       lane_result(4, "dsh", 2500.0, 200.0), lane_result(4, "sih", 2000.0, 140.0)]
+            report.write_report(results, out, context(), "asic")
+            md = (out / "report.md").read_text()
+            with open(out / "report.csv", newline="") as f:
+                rows = list(csv.DictReader(f))
+        self.assertEqual([r["config"] for r in rows],
+                         ["dsh_4x4", "sih_4x4", "dsh_4x4_n2d2", "sih_4x4_n2d2", "dsh_4x4_n4d4",
+                          "sih_4x4_n4d4"])
+        self.assertEqual((rows[4]["lanes"], rows[4]["deq"]), ("4", "4"))
+        self.assertIn("64 B line rate of 4 × 100 Gb/s is 0.60 G admissions", md)
+        # 2 lanes x 300 MHz = 0.60 G, 150.0 M a port: just above 148.8 M
+        self.assertIn("| 2 | 2 | SIH | 1,200 | 100 | 300.0 | 0.60 | 0.60 | 150.0 | yes | - |", md)
+        self.assertIn("| 2 | 2 | DSH | 1,500 | 100 | 240.0 | 0.48 | 0.48 | 120.0 | no | - |", md)
+        self.assertIn("| 4 | 4 | DSH | 2,500 | 100 | 200.0 | 0.80 | 0.80 | 200.0 | yes | - |", md)
+        self.assertIn("| 4 | 4 | 2,000 | 2,500 | 1.250 |", md)
+        self.assertIn("- DSH: the smallest lane count that reaches 64 B line rate is 4 lanes, "
+                      "4 dequeue slots, at 200.0 MHz (0.80 G admissions a second).", md)
+        self.assertIn("- SIH: the smallest lane count that reaches 64 B line rate is 2 lanes, "
+                      "2 dequeue slots, at 300.0 MHz", md)
+        # the one-lane tables keep only one-lane rows
+        self.assertIn("| 4×4 | 900 | 1,000 | +11.1 % |", md)
+
+    def test_no_table_for_one_lane_count(self):
+        with tempfile.TemporaryDirectory() as d:
+            report.write_report([lane_result(1, "dsh", 1000.0, 250.0)], Path(d), context(), "asic")
+            self.assertNotIn("## Lanes", (Path(d) / "report.md").read_text())
