@@ -103,30 +103,6 @@ std::string events_str(const LaneCycleOut& o) {
   return s.empty() ? "none" : s;
 }
 
-// A multi-event cycle's results as one cycle's (spec §4.7: an enqueue in
-// its lane's slot, a dequeue in slot 0): the region and error of the lane
-// that had the enqueue, every event.
-CycleOut to_cycle_out(const LaneCycleOut& lo, unsigned lanes) {
-  CycleOut o;
-  o.thr = lo.thr;
-  o.s = lo.s;
-  for (unsigned l = 0; l < lanes; ++l) {
-    if (lo.region[l] != Region::None) o.region = lo.region[l];
-    o.enq_error = o.enq_error || lo.enq_error[l];
-  }
-  o.deq_error = lo.deq_error[0];
-  o.n_events = std::min<unsigned>(lo.n_events, unsigned(o.events.size()));
-  std::copy(lo.events.begin(), lo.events.begin() + o.n_events, o.events.begin());
-  return o;
-}
-
-LaneCycleIn to_lane_in(const CycleIn& in, unsigned lanes) {
-  LaneCycleIn li;
-  li.deq[0] = in.deq;
-  if (in.enq.valid) li.enq[in.enq.port & (lanes - 1)] = in.enq;
-  return li;
-}
-
 std::string entry_name(const TraceEntry& e) {
   return e.kind == TraceEntry::Queue ? "queue " + std::to_string(e.port) + "." + std::to_string(e.queue)
                                      : "port " + std::to_string(e.port);

@@ -79,6 +79,31 @@ inline void to_lane_out(const CycleOut& o, bool deq_valid, LaneCycleOut& out) {
   std::copy(o.events.begin(), o.events.begin() + o.n_events, out.events.begin());
 }
 
+// One cycle as a multi-event cycle (spec §4.7): the enqueue in its port's
+// lane's slot, the dequeue in slot 0.
+inline LaneCycleIn to_lane_in(const CycleIn& in, unsigned lanes) {
+  LaneCycleIn li;
+  li.deq[0] = in.deq;
+  if (in.enq.valid) li.enq[in.enq.port & (lanes - 1)] = in.enq;
+  return li;
+}
+
+// A multi-event cycle's results as one cycle's: the region and error of the
+// lane that had the enqueue, every event.
+inline CycleOut to_cycle_out(const LaneCycleOut& lo, unsigned lanes) {
+  CycleOut o;
+  o.thr = lo.thr;
+  o.s = lo.s;
+  for (unsigned l = 0; l < lanes; ++l) {
+    if (lo.region[l] != Region::None) o.region = lo.region[l];
+    o.enq_error = o.enq_error || lo.enq_error[l];
+  }
+  o.deq_error = lo.deq_error[0];
+  o.n_events = std::min<unsigned>(lo.n_events, unsigned(o.events.size()));
+  std::copy(lo.events.begin(), lo.events.begin() + o.n_events, o.events.begin());
+  return o;
+}
+
 // Inline, as every member of the interface, so that a model built apart
 // (the on-demand RTL plugin) needs no object of this library.
 inline const LaneCycleOut& MmuModel::step_lanes(const LaneCycleIn& in) {

@@ -120,20 +120,7 @@ class RtlModel final : public MmuModel, public RtlReadPort {
 
   const CycleOut& step(const CycleIn& in) override {
     if (multi()) {  // the enqueue in its port's lane's slot, the dequeue in slot 0 (spec §4.7)
-      LaneCycleIn li;
-      li.deq[0] = in.deq;
-      if (in.enq.valid) li.enq[in.enq.port & (lanes_ - 1)] = in.enq;
-      const LaneCycleOut& lo = step_lanes(li);
-      out_ = CycleOut{};
-      out_.thr = lo.thr;
-      out_.s = lo.s;
-      for (unsigned l = 0; l < lanes_; ++l) {
-        if (lo.region[l] != Region::None) out_.region = lo.region[l];
-        out_.enq_error = out_.enq_error || lo.enq_error[l];
-      }
-      out_.deq_error = lo.deq_error[0];
-      out_.n_events = std::min<unsigned>(lo.n_events, unsigned(out_.events.size()));
-      std::copy(lo.events.begin(), lo.events.begin() + out_.n_events, out_.events.begin());
+      out_ = to_cycle_out(step_lanes(to_lane_in(in, lanes_)), lanes_);
       return out_;
     }
     if constexpr (kOneSlotPorts) step_one(in);
