@@ -10,6 +10,7 @@
 #include <verilated_fst_c.h>
 
 #include <algorithm>
+#include <array>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -255,17 +256,19 @@ class RtlModel final : public MmuModel, public RtlReadPort {
  private:
   bool multi() const { return lanes_ > 1 || deq_ > 1; }
 
+  static constexpr uint64_t low_mask(unsigned width) { return width >= 64 ? ~uint64_t(0) : (uint64_t(1) << width) - 1; }
   // Field i of `width` bits of a Verilated vector (an integer, or a VlWide
-  // of 32-bit words).
+  // of 32-bit words), read a word's part at a time.
   template <class Sig>
   static uint64_t field(const Sig& sig, unsigned i, unsigned width) {
     if constexpr (std::is_integral_v<Sig>) {
-      return (uint64_t(sig) >> (i * width)) & ((uint64_t(1) << width) - 1);
+      return (uint64_t(sig) >> (i * width)) & low_mask(width);
     } else {
       uint64_t v = 0;
-      for (unsigned b = 0; b < width; ++b) {
-        const unsigned at = i * width + b;
-        v |= uint64_t((sig[at / 32] >> (at % 32)) & 1) << b;
+      for (unsigned done = 0; done < width;) {
+        const unsigned at = i * width + done, b = at % 32, take = std::min(32 - b, width - done);
+        v |= uint64_t((sig[at / 32] >> b) & low_mask(take)) << done;
+        done += take;
       }
       return v;
     }
@@ -273,7 +276,7 @@ class RtlModel final : public MmuModel, public RtlReadPort {
   // Packs ops' valid bits and fields into the slot inputs.
   template <class A, class B, class C, class D>
   void drive_slots(const Op* ops, unsigned n, A& valid, B& port, C& queue, D& cells, const char* which) {
-    std::vector<uint64_t> v(n, 0), p(n, 0), q(n, 0), s(n, 0);
+    std::array<uint64_t, std::max(kLanesMax, kDeqPerCycleMax)> v{}, p{}, q{}, s{};
     for (unsigned k = 0; k < n; ++k) {
       const Op& op = ops[k];
       if (!op.valid) continue;
@@ -285,10 +288,10 @@ class RtlModel final : public MmuModel, public RtlReadPort {
       q[k] = op.queue;
       s[k] = op.cells;
     }
-    set_fields(valid, v, 1);
-    set_fields(port, p, port_w_);
-    set_fields(queue, q, queue_w_);
-    set_fields(cells, s, size_w_);
+    set_fields(valid, v.data(), n, 1);
+    set_fields(port, p.data(), n, port_w_);
+    set_fields(queue, q.data(), n, queue_w_);
+    set_fields(cells, s.data(), n, size_w_);
   }
 
   void read_lane_outputs() {
@@ -322,22 +325,33 @@ class RtlModel final : public MmuModel, public RtlReadPort {
     std::sort(o.events.begin(), o.events.begin() + o.n_events);
   }
 
-  // Packs fields of `width` bits each, field i at bit i*width, into a
-  // Verilated input: an integer up to 64 bits, else a VlWide of 32-bit words.
+  // Packs n fields of `width` bits each, field i at bit i*width, into a
+  // Verilated input: an integer up to 64 bits, else a VlWide of 32-bit
+  // words, a word's part at a time. Bits beyond the input are dropped.
+  template <class Sig>
+  static void set_fields(Sig& sig, const uint64_t* fields, size_t n, unsigned width) {
+    if constexpr (std::is_integral_v<Sig>) {
+      uint64_t v = 0;
+      for (size_t i = 0; i < n && i * width < 64; ++i) v |= (fields[i] & low_mask(width)) << (i * width);
+      sig = Sig(v);
+    } else {
+      constexpr size_t kWords = sizeof(sig) / sizeof(sig[0]);
+      for (size_t k = 0; k < kWords; ++k) sig[k] = 0;
+      for (size_t i = 0; i < n; ++i) {
+        const uint64_t f = fields[i] & low_mask(width);
+        for (unsigned done = 0; done < width;) {
+          const size_t at = i * width + done;
+          const unsigned b = at % 32, take = std::min(32 - b, width - done);
+          if (at / 32 >= kWords) return;
+          sig[at / 32] |= uint32_t(((f >> done) & low_mask(take)) << b);
+          done += take;
+        }
+      }
+    }
+  }
   template <class Sig>
   static void set_fields(Sig& sig, const std::vector<uint64_t>& fields, unsigned width) {
-    std::vector<uint32_t> words((fields.size() * width + 31) / 32 + 1, 0);
-    for (size_t i = 0; i < fields.size(); ++i)
-      for (unsigned b = 0; b < width; ++b)
-        if ((fields[i] >> b) & 1) {
-          const size_t at = i * width + b;
-          words[at / 32] |= uint32_t(1) << (at % 32);
-        }
-    if constexpr (std::is_integral_v<Sig>) {
-      sig = Sig(uint64_t(words[0]) | (words.size() > 1 ? uint64_t(words[1]) << 32 : 0));
-    } else {
-      for (size_t k = 0; k < sizeof(sig) / sizeof(sig[0]); ++k) sig[k] = k < words.size() ? words[k] : 0;
-    }
+    set_fields(sig, fields.data(), fields.size(), width);
   }
 
   template <class A, class B, class C, class D>

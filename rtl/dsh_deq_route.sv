@@ -58,11 +58,17 @@ module dsh_deq_route #(
 
   // Per lane: the leader (one-hot over the slots, the lowest routed to
   // it), its key, the slots that merge into it, the group and its sum.
+  // This parallel form is the hardware's; its outputs are par_*.
   logic [NumLanes*NumDeq-1:0] in_group;  // lane l's group at [l*NumDeq +: NumDeq]
   logic [NumLanes*NumDeq-1:0] lead;      // its leader
   logic [NumLanes*NumDeq-1:0] merge_in;  // its other slots, of the leader's queue
   logic [NumLanes*KeyW-1:0]   lead_key;
   logic [NumDeq-1:0]          to_lane;
+  logic [NumLanes-1:0]        par_valid;
+  logic [NumLanes*PortW-1:0]  par_port;
+  logic [NumLanes*QueueW-1:0] par_queue;
+  logic [NumLanes*SumW-1:0]   par_cells;
+  logic [NumDeq-1:0]          par_merged;
   always_comb begin
     for (int l = 0; l < NumLanes; l++) begin
       for (int k = 0; k < NumDeq; k++) to_lane[k] = routed[k] && 32'(lane_o[k*LaneW +: LaneW]) == l;
@@ -81,15 +87,76 @@ module dsh_deq_route #(
       sum = '0;
       for (int k = 0; k < NumDeq; k++) sum += in_group[l*NumDeq + k] ? SumW'(cells_i[k*SizeW +: SizeW]) : '0;
     end
-    assign lane_valid_o[l] = |lead[l*NumDeq +: NumDeq];
-    assign {lane_port_o[l*PortW +: PortW], lane_queue_o[l*QueueW +: QueueW]} = lead_key[l*KeyW +: KeyW];
-    assign lane_cells_o[l*SumW +: SumW] = sum;
+    assign par_valid[l] = |lead[l*NumDeq +: NumDeq];
+    assign {par_port[l*PortW +: PortW], par_queue[l*QueueW +: QueueW]} = lead_key[l*KeyW +: KeyW];
+    assign par_cells[l*SumW +: SumW] = sum;
   end
 
   always_comb begin
-    merged_o = '0;
-    for (int l = 0; l < NumLanes; l++) merged_o |= in_group[l*NumDeq +: NumDeq];
+    par_merged = '0;
+    for (int l = 0; l < NumLanes; l++) par_merged |= in_group[l*NumDeq +: NumDeq];
   end
+
+`ifdef VERILATOR
+  // The simulator's form of the same: one pass over the slots in order,
+  // linear in NumDeq where the parallel form is NumLanes x NumDeq gates,
+  // every one of which Verilator evaluates at every eval (twice a cycle).
+  // A slot leads when no lower routed slot went to its lane, and merges
+  // when its key is its lane's leader's. Checked builds evaluate both
+  // forms and hold them equal (RouteScanMatches_A); the lockstep tests
+  // hold this one to the golden model.
+  logic [NumDeq-1:0]   lead_slot, merge_slot;  // per slot: leads its lane's group, merges into it
+  logic [LaneW-1:0]    s_lane [NumDeq];
+  for (genvar k = 0; k < NumDeq; k++) begin : g_s_lane
+    assign s_lane[k] = lane_o[k*LaneW +: LaneW];
+  end
+  logic [NumLanes-1:0] seen;
+  logic [KeyW-1:0]     seen_key [NumLanes];
+  always_comb begin
+    seen = '0;
+    for (int l = 0; l < NumLanes; l++) seen_key[l] = '0;
+    for (int k = 0; k < NumDeq; k++) begin
+      lead_slot[k]  = routed[k] && !seen[s_lane[k]];
+      merge_slot[k] = routed[k] && seen[s_lane[k]] && seen_key[s_lane[k]] == key[k*KeyW +: KeyW];
+      if (lead_slot[k]) begin
+        seen[s_lane[k]]     = 1'b1;
+        seen_key[s_lane[k]] = key[k*KeyW +: KeyW];
+      end
+    end
+  end
+  logic [NumLanes-1:0] scan_valid;
+  logic [KeyW-1:0]     scan_key [NumLanes];
+  logic [SumW-1:0]     scan_sum [NumLanes];
+  always_comb begin
+    scan_valid = '0;
+    for (int l = 0; l < NumLanes; l++) begin
+      scan_key[l] = '0;
+      scan_sum[l] = '0;
+    end
+    for (int k = 0; k < NumDeq; k++) begin
+      if (lead_slot[k]) begin
+        scan_valid[s_lane[k]] = 1'b1;
+        scan_key[s_lane[k]]   = key[k*KeyW +: KeyW];
+      end
+      if (lead_slot[k] || merge_slot[k]) scan_sum[s_lane[k]] += SumW'(cells_i[k*SizeW +: SizeW]);
+    end
+  end
+  assign lane_valid_o = scan_valid;
+  for (genvar l = 0; l < NumLanes; l++) begin : g_scan_out
+    assign {lane_port_o[l*PortW +: PortW], lane_queue_o[l*QueueW +: QueueW]} = scan_key[l];
+    assign lane_cells_o[l*SumW +: SumW] = scan_sum[l];
+  end
+  assign merged_o = lead_slot | merge_slot;
+  `ASSERT_COMB(RouteScanMatches_A, lane_valid_o == par_valid && lane_port_o == par_port
+                                   && lane_queue_o == par_queue && lane_cells_o == par_cells
+                                   && merged_o == par_merged)
+`else
+  assign lane_valid_o = par_valid;
+  assign lane_port_o  = par_port;
+  assign lane_queue_o = par_queue;
+  assign lane_cells_o = par_cells;
+  assign merged_o     = par_merged;
+`endif
   assign taken_o = own_error_o | merged_o;
 
   // A slot is in at most one lane's group, only when routed; a lane has a

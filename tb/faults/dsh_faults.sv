@@ -105,7 +105,8 @@ module dsh_deq_route_faults;
   int unsigned fault;
   initial fault = planted();
   always_comb begin
-    if (fault == FaultMerge) force dsh_deq_route.merge_in = '0;
+    if (fault == FaultMerge) force dsh_deq_route.merge_in = '0;    // the parallel form
+    if (fault == FaultMerge) force dsh_deq_route.merge_slot = '0;  // the simulator's (dsh_deq_route)
   end
 endmodule
 
