@@ -10,7 +10,6 @@
 #include <verilated_fst_c.h>
 
 #include <algorithm>
-#include <array>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -276,22 +275,21 @@ class RtlModel final : public MmuModel, public RtlReadPort {
   // Packs ops' valid bits and fields into the slot inputs.
   template <class A, class B, class C, class D>
   void drive_slots(const Op* ops, unsigned n, A& valid, B& port, C& queue, D& cells, const char* which) {
-    std::array<uint64_t, std::max(kLanesMax, kDeqPerCycleMax)> v{}, p{}, q{}, s{};
+    clear(valid);
+    clear(port);
+    clear(queue);
+    clear(cells);
     for (unsigned k = 0; k < n; ++k) {
       const Op& op = ops[k];
       if (!op.valid) continue;
       if ((op.port >> port_w_) || (op.queue >> queue_w_) || (op.cells >> size_w_))
         throw std::out_of_range(std::string(which) + " slot " + std::to_string(k) +
                                 " index or size does not fit the RTL's port/queue/size width");
-      v[k] = 1;
-      p[k] = op.port;
-      q[k] = op.queue;
-      s[k] = op.cells;
+      or_field(valid, k, 1, 1);
+      or_field(port, k, port_w_, op.port);
+      or_field(queue, k, queue_w_, op.queue);
+      or_field(cells, k, size_w_, op.cells);
     }
-    set_fields(valid, v.data(), n, 1);
-    set_fields(port, p.data(), n, port_w_);
-    set_fields(queue, q.data(), n, queue_w_);
-    set_fields(cells, s.data(), n, size_w_);
   }
 
   void read_lane_outputs() {
@@ -325,33 +323,38 @@ class RtlModel final : public MmuModel, public RtlReadPort {
     std::sort(o.events.begin(), o.events.begin() + o.n_events);
   }
 
-  // Packs n fields of `width` bits each, field i at bit i*width, into a
-  // Verilated input: an integer up to 64 bits, else a VlWide of 32-bit
-  // words, a word's part at a time. Bits beyond the input are dropped.
   template <class Sig>
-  static void set_fields(Sig& sig, const uint64_t* fields, size_t n, unsigned width) {
+  static void clear(Sig& sig) {
     if constexpr (std::is_integral_v<Sig>) {
-      uint64_t v = 0;
-      for (size_t i = 0; i < n && i * width < 64; ++i) v |= (fields[i] & low_mask(width)) << (i * width);
-      sig = Sig(v);
+      sig = 0;
+    } else {
+      for (size_t k = 0; k < sizeof(sig) / sizeof(sig[0]); ++k) sig[k] = 0;
+    }
+  }
+  // ORs field i of `width` bits (the low bits of f) into a Verilated input
+  // (an integer up to 64 bits, or a VlWide of 32-bit words), a word's part
+  // at a time; bits beyond the input are dropped.
+  template <class Sig>
+  static void or_field(Sig& sig, unsigned i, unsigned width, uint64_t f) {
+    f &= low_mask(width);
+    if constexpr (std::is_integral_v<Sig>) {
+      if (i * width < 64) sig = Sig(uint64_t(sig) | (f << (i * width)));
     } else {
       constexpr size_t kWords = sizeof(sig) / sizeof(sig[0]);
-      for (size_t k = 0; k < kWords; ++k) sig[k] = 0;
-      for (size_t i = 0; i < n; ++i) {
-        const uint64_t f = fields[i] & low_mask(width);
-        for (unsigned done = 0; done < width;) {
-          const size_t at = i * width + done;
-          const unsigned b = at % 32, take = std::min(32 - b, width - done);
-          if (at / 32 >= kWords) return;
-          sig[at / 32] |= uint32_t(((f >> done) & low_mask(take)) << b);
-          done += take;
-        }
+      for (unsigned done = 0; done < width;) {
+        const size_t at = size_t(i) * width + done;
+        const unsigned b = at % 32, take = std::min(32 - b, width - done);
+        if (at / 32 >= kWords) return;
+        sig[at / 32] |= uint32_t(((f >> done) & low_mask(take)) << b);
+        done += take;
       }
     }
   }
+  // Packs fields of `width` bits each, field i at bit i*width.
   template <class Sig>
   static void set_fields(Sig& sig, const std::vector<uint64_t>& fields, unsigned width) {
-    set_fields(sig, fields.data(), fields.size(), width);
+    clear(sig);
+    for (size_t i = 0; i < fields.size(); ++i) or_field(sig, unsigned(i), width, fields[i]);
   }
 
   template <class A, class B, class C, class D>
