@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // S2, collateral damage (systemc/network/collateral.h), shortened: DSH
-// against SIH, one RTL switch in lockstep among golden ones, and a 2:1
+// against SIH, one RTL switch in lockstep among golden ones (the one-lane
+// chip and the 32-lane one), and a 2:1
 // incast under PowerTCP on one switch built from the same keys. Expected
 // values are worked by hand in the comments.
 #include <gtest/gtest.h>
@@ -111,6 +112,47 @@ TEST(NetLockstep, OneRtlSwitchGivesTheSameResult) {
     EXPECT_EQ(lock.pause_frames, gold.pause_frames) << cc;
     EXPECT_EQ(lock.ecn_marks, gold.ecn_marks) << cc;
     EXPECT_EQ(lock.fanin_bytes_per_us, gold.fanin_bytes_per_us) << cc;
+  }
+  k.set("run.rtl_fault", "11");
+  k.set("run.mismatch_dir", ::testing::TempDir());
+  NetSetup f = build_setup(k);
+  const CollateralRun bad = run_collateral(k, f, Scheme::SIH, "none");
+  EXPECT_TRUE(dsh::is_lockstep_report(bad.error)) << "planted fault not caught: " << bad.error;
+}
+
+// The 32-lane chips (32 lanes, 32 dequeue slots, spec §4.7) as one
+// switch's Verilated RTL in lockstep with its golden model, among golden
+// switches of the same chip at 0.2 GHz: no mismatch, and the same S2
+// result as the all-golden run, for both schemes. The fan-in reaches S1 on
+// ports of different lanes, so some cycle decides several enqueues. SIH
+// fills S1's headroom, so a planted fault in the lane chip's drain order
+// (spec §9) is caught.
+TEST(NetLockstep, LaneChipSwitchGivesTheSameResult) {
+  KeyStore k = short_s2_keys();
+  k.set("chip.lanes", "32");
+  k.set("chip.deq_per_cycle", "32");
+  k.set("chip.mmu_clock_ghz", "0.2");
+  for (Scheme scheme : {Scheme::DSH, Scheme::SIH}) {
+    k.set("net.rtl_switches", "");
+    k.set("run.backend", "golden");
+    NetSetup g = build_setup(k);
+    const CollateralRun gold = run_collateral(k, g, scheme, "none");
+    ASSERT_TRUE(gold.error.empty()) << gold.error;
+    k.set("net.rtl_switches", "S1");
+    k.set("run.backend", "lockstep");
+    NetSetup l = build_setup(k);
+    const CollateralRun lock = run_collateral(k, l, scheme, "none");
+    ASSERT_TRUE(lock.error.empty()) << lock.error;
+    EXPECT_TRUE(lock.fanin_done);
+    EXPECT_EQ(lock.lossless_drops, 0u);
+    EXPECT_EQ(lock.packets_forwarded, gold.packets_forwarded);
+    EXPECT_EQ(lock.f0_bytes_per_us, gold.f0_bytes_per_us);
+    EXPECT_EQ(lock.pause_frames, gold.pause_frames);
+    EXPECT_EQ(lock.fanin_bytes_per_us, gold.fanin_bytes_per_us);
+    unsigned most = 0;
+    for (unsigned n : lock.max_enq_per_cycle) most = std::max(most, n);
+    EXPECT_GT(most, 1u);
+    EXPECT_LE(most, 32u);
   }
   k.set("run.rtl_fault", "11");
   k.set("run.mismatch_dir", ::testing::TempDir());
