@@ -7,9 +7,6 @@
 // sizes added at full width, SizeW + log2 NumDeq bits, never wrapped); the
 // others are not taken. deq_taken_o is valid and (own error or merged):
 // the ready of spec §4.8, a function of the slots alone.
-// Two forms of it: the parallel one (synthesis, formal) and, under
-// Verilator, one pass over the slots in order (RouteScanMatches_A holds
-// them equal in the checked builds).
 // Combinational.
 `include "dsh_assert.svh"
 `default_nettype none
