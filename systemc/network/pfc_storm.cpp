@@ -33,7 +33,7 @@ void declare_pfc_storm_keys(KeyStore& k) {
                                                                "before storm.start_us"),
          &P::before_us);
   k.bind(real_key("pfc_storm.recovered_frac", 0, 1, true, "0.9",
-                  "recovered: every later bin carries this fraction of the pre-storm throughput"),
+                  "recovered: a bin back at this fraction of the pre-storm throughput, and the mean from it to the storm's stop"),
          &P::recovered_frac);
 }
 
@@ -81,6 +81,9 @@ void validate_pfc_storm(const KeyStore& k, const NetSetup& s) {
                                    ": the pre-storm window must fit before the storm");
   if (start_us >= c.duration_us)
     k.refuse("storm.start_us", "= " + k.text("storm.start_us") + " is not below pfc_storm.duration_us = " + k.text("pfc_storm.duration_us"));
+  if (std::find(c.watchdog.begin(), c.watchdog.end(), "on") != c.watchdog.end() &&
+      s.fp.flow_control != FlowControlMode::Frames)
+    k.refuse("run.watchdog", "runs the watchdog, which needs link.flow_control = frames" + k.where("link.flow_control"));
   if (s.fp.storm.cls != c.cls)
     k.refuse("storm.class", "= " + k.text("storm.class") + ", the flows' traffic.class is " + k.text("traffic.class") +
                                 ": the storm must pause the flows' class");
@@ -189,23 +192,27 @@ PfcStormRun run_pfc_storm(const KeyStore& k, NetSetup& s, Scheme scheme, const s
   r.bound_us = double(s.fp.watchdog.detect_polls) * double(s.fp.watchdog.poll_ps) / 1e6 + double(s.fp.watchdog.poll_ps) / 1e6;
   const size_t before = size_t(c.before_us);
   r.pre_gbps = gbps(bytes_in(inno, start_us - before, start_us), double(before));
-  // Bins from the storm's start until it stops (or the run ends): the
-  // recovery is the end of the last bin below recovered_frac.
+  // Bins from the storm's start until it stops (or the run ends):
+  // recovered at the start of the first bin, after the first one below
+  // recovered_frac of pre_gbps, that is at the fraction again with the
+  // mean of every bin from it on (the backlog a storm leaves drains in
+  // bursts above and below the mean).
   const size_t stop_us = s.fp.storm.stop_ps == kNoTime ? end_us : std::min(end_us, size_t(s.fp.storm.stop_ps / 1000000));
   const double floor = c.recovered_frac * r.pre_gbps;
-  r.min_gbps = 1e300;
-  long last_low = -1;
-  size_t last_end = start_us;
-  for (size_t x = start_us; x + bin <= stop_us; x += bin) {
-    const double g = gbps(bytes_in(inno, x, x + bin), double(bin));
-    r.min_gbps = std::min(r.min_gbps, g);
-    if (g < floor) last_low = long(x + bin);
-    last_end = x + bin;
+  std::vector<double> g;
+  for (size_t x = start_us; x + bin <= stop_us; x += bin) g.push_back(gbps(bytes_in(inno, x, x + bin), double(bin)));
+  r.min_gbps = g.empty() ? 0 : *std::min_element(g.begin(), g.end());
+  size_t i = 0;
+  while (i < g.size() && g[i] >= floor) ++i;
+  if (i == g.size()) {
+    r.recovered_us = 0;  // never below
+  } else {
+    std::vector<double> tail_sum(g.size() + 1, 0);
+    for (size_t b = g.size(); b-- > 0;) tail_sum[b] = tail_sum[b + 1] + g[b];
+    for (; i < g.size(); ++i)
+      if (g[i] >= floor && tail_sum[i] / double(g.size() - i) >= floor) break;
+    r.recovered_us = i == g.size() ? -1 : double(start_us + i * bin) - r.storm_start_us;
   }
-  if (r.min_gbps > 1e299) r.min_gbps = 0;
-  if (last_low < 0) r.recovered_us = 0;
-  else if (size_t(last_low) >= last_end) r.recovered_us = -1;  // still below at the end
-  else r.recovered_us = double(last_low) - r.storm_start_us;
   return r;
 }
 
@@ -322,8 +329,8 @@ int write_pfc_storm_outputs(const KeyStore& k, const std::vector<PfcStormRun>& r
   std::ostringstream txt;
   txt << "S6 PFC storm (" << k.text("scenario.name") << "), storm host " << k.text("storm.host") << " class "
       << k.text("storm.class") << " from " << k.text("storm.start_us") << " us, backend " << k.text("run.backend") << "\n";
-  txt << "innocent flows' throughput, Gb/s; recovered = us after the storm's start until every bin holds "
-      << k.text("pfc_storm.recovered_frac") << " of pre (-1 never); bound = detection + one poll\n";
+  txt << "innocent flows' throughput, Gb/s; recovered = us from the storm's start to the first bin back at "
+      << k.text("pfc_storm.recovered_frac") << " of pre, with the mean from it on (-1 never); bound = detection + one poll\n";
   txt << "scheme watchdog   pre    min  detected  recovered  bound  max-sw  max-hosts  storms restores  dropped  ignored  "
          "switches paused\n";
   for (const auto& r : runs) {

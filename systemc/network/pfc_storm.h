@@ -37,7 +37,10 @@ struct PfcStormRun {
   double storm_start_us = 0, bound_us = 0;  // bound: detection time + one poll
   double pre_gbps = 0;                      // innocent flows, the before_us ahead of the storm
   double min_gbps = 0;                      // the lowest bin after the storm's start
-  double recovered_us = -1;  // from the storm's start until every later bin holds recovered_frac of pre_gbps; -1 never
+  // From the storm's start to the first bin back at recovered_frac of
+  // pre_gbps with the mean of the bins from it to the storm's stop; -1
+  // never, 0 never below.
+  double recovered_us = -1;
   double detected_us = -1;   // from the storm's start to the first detection (1 us samples); -1 none
   unsigned max_switches_paused = 0, max_hosts_paused = 0;
   std::vector<std::string> switches_paused;  // every switch that had a lossless class paused after the storm's start

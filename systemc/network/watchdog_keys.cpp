@@ -58,14 +58,13 @@ void apply_watchdog_keys(const sc::KeyStore& k, const Topology& t, FabricParams&
   k.fill(s);
   const bool frames = f.flow_control == FlowControlMode::Frames;
   const std::string level = "needs link.flow_control = frames, not " + k.text("link.flow_control") + k.where("link.flow_control");
-  if (w.enable) {
-    if (!frames) k.refuse("watchdog.enable", level);
-    f.watchdog.enable = true;
-    f.watchdog.poll_ps = ps(w.poll_us);
-    f.watchdog.detect_polls = polls(k, "watchdog.detect_us", w.detect_us, w.poll_us);
-    f.watchdog.restore_polls = polls(k, "watchdog.restore_us", w.restore_us, w.poll_us);
-    f.watchdog.action = w.action == "drop" ? 0 : w.action == "forward" ? 1 : 2;
-  }
+  if (w.enable && !frames) k.refuse("watchdog.enable", level);
+  // Filled when off too: a scenario may turn it on per run.
+  f.watchdog.enable = w.enable;
+  f.watchdog.poll_ps = ps(w.poll_us);
+  f.watchdog.detect_polls = polls(k, "watchdog.detect_us", w.detect_us, w.poll_us);
+  f.watchdog.restore_polls = polls(k, "watchdog.restore_us", w.restore_us, w.poll_us);
+  f.watchdog.action = w.action == "drop" ? 0 : w.action == "forward" ? 1 : 2;
   if (!s.host.empty()) {
     if (!frames) k.refuse("storm.host", level);
     f.storm.host = t.host(s.host);
