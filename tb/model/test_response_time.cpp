@@ -12,7 +12,7 @@
 #include <cmath>
 #include <map>
 
-#include <toml++/toml.hpp>
+#include <toml++/toml.h>
 
 #include "rtl_facts.h"
 #include "switch_mmu.h"
