@@ -7,7 +7,7 @@ Runs dsh-sim's S5 point (SCHEME:100, the golden model) once per scheme and
 refresh period, each with --set link.refresh_quanta=R, and writes
 OUTDIR/refresh.csv (scheme, refresh_quanta, drops) and OUTDIR/pfc_refresh.png.
 
-  plot_pfc_refresh.py DSH_SIM SCENARIO OUTDIR [R ...]   (default R: 256 512 768 1024 1280 1536 2048)
+  plot_pfc_refresh.py DSH_SIM SCENARIO OUTDIR [R ...]   (default R: 256 512 768 1024 1280 1536 1792 2048)
 """
 import csv
 import re
@@ -36,7 +36,7 @@ def main():
     if len(sys.argv) < 4:
         sys.exit(__doc__)
     exe, scenario, out = sys.argv[1], sys.argv[2], Path(sys.argv[3])
-    periods = [int(x) for x in sys.argv[4:]] or [256, 512, 768, 1024, 1280, 1536, 2048]
+    periods = [int(x) for x in sys.argv[4:]] or [256, 512, 768, 1024, 1280, 1536, 1792, 2048]
     pause = int(re.search(r"^pause_quanta\s*=\s*(\d+)", open(scenario).read(), re.M).group(1))
     out.mkdir(parents=True, exist_ok=True)
     rows = []
