@@ -14,7 +14,7 @@ void declare_watchdog_keys(sc::KeyStore& k) {
   k.bind(bool_key("watchdog.enable", "false",
                   "frame mode: every switch port runs the PFC watchdog on its peer's PFC frames (spec §6.9)"),
          &W::enable);
-  k.bind(real_key("watchdog.poll_us", 0, 1e9, true, "100000", "the watchdogs' poll interval (SONiC pfcwd: 100 ms)"),
+  k.bind(real_key("watchdog.poll_us", 0, 1e9, true, "100000", "the watchdogs' poll interval (100 ms: spec §6.6's example)"),
          &W::poll_us);
   k.bind(real_key("watchdog.detect_us", 0, 1e9, true, "200000",
                   "a class paused by a PFC storm this long is in a storm; a whole number of polls (SONiC: 200 ms)"),
