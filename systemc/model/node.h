@@ -34,11 +34,12 @@ constexpr std::array<uint8_t, 64> default_dscp_queue() {
 
 // The PFC watchdog of every connected switch port in frame mode (spec
 // §6.9): the golden PfcWdog of each lossless class, polled every poll_ps;
-// detection and restoration in polls.
+// detection and restoration in polls (the defaults: 200 ms each at 100 ms
+// polls, spec §6.6's example).
 struct WatchdogParams {
   bool enable = false;
-  uint64_t poll_ps = 20000000;
-  uint32_t detect_polls = 10, restore_polls = 10;
+  uint64_t poll_ps = 100'000'000'000;
+  uint32_t detect_polls = 2, restore_polls = 2;
   uint8_t action = 0;  // pfc::PfcWdog::Action: 0 drop, 1 forward, 2 alert
 };
 

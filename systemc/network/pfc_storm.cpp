@@ -174,6 +174,12 @@ PfcStormRun run_pfc_storm(const KeyStore& k, NetSetup& s, Scheme scheme, const s
   r.switches_paused.assign(paused_sw.begin(), paused_sw.end());
   for (unsigned n : r.sw_paused_per_us) r.max_switches_paused = std::max(r.max_switches_paused, n);
   for (unsigned n : r.hosts_paused_per_us) r.max_hosts_paused = std::max(r.max_hosts_paused, n);
+  const size_t storm_us = size_t(storm_ps / 1000000);
+  for (size_t u = storm_us; u < r.sw_paused_per_us.size(); ++u) {
+    const double since = double(u) - double(storm_ps) / 1e6;
+    if (r.all_switches_paused_us < 0 && r.sw_paused_per_us[u] == t.n_switches()) r.all_switches_paused_us = since;
+    if (r.first_host_paused_us < 0 && r.hosts_paused_per_us[u] > 0) r.first_host_paused_us = since;
+  }
 
   // Throughput per bin, the pre-storm mean and the recovery.
   const size_t bin = std::max<size_t>(1, size_t(c.bin_us));
@@ -313,7 +319,7 @@ int write_pfc_storm_outputs(const KeyStore& k, const std::vector<PfcStormRun>& r
   for (const auto& r : runs) {
     nlohmann::ordered_json x;
     for (const char* f : {"storm_start_us", "bound_us", "pre_gbps", "min_gbps", "recovered_us", "detected_us",
-                          "max_switches_paused", "max_hosts_paused", "switches_paused", "storms", "restores",
+                          "max_switches_paused", "max_hosts_paused", "all_switches_paused_us", "first_host_paused_us", "switches_paused", "storms", "restores",
                           "pauses_ignored", "wd_dropped", "lossless_drops", "sim_us", "wall_s", "cpu_s"})
       x[f] = nlohmann::ordered_json(r)[f];
     if (reproducible) x["wall_s"] = x["cpu_s"] = nullptr;
@@ -331,13 +337,15 @@ int write_pfc_storm_outputs(const KeyStore& k, const std::vector<PfcStormRun>& r
       << k.text("storm.class") << " from " << k.text("storm.start_us") << " us, backend " << k.text("run.backend") << "\n";
   txt << "innocent flows' throughput, Gb/s; recovered = us from the storm's start to the first bin back at "
       << k.text("pfc_storm.recovered_frac") << " of pre, with the mean from it on (-1 never); bound = detection + one poll\n";
-  txt << "scheme watchdog   pre    min  detected  recovered  bound  max-sw  max-hosts  storms restores  dropped  ignored  "
-         "switches paused\n";
+  txt << "all-sw / first-host = us from the storm's start until every switch / a host had a class paused (-1 never)\n";
+  txt << "scheme watchdog   pre    min  detected  recovered  bound  max-sw  max-hosts  all-sw  first-host  storms restores  "
+         "dropped  ignored  switches paused\n";
   for (const auto& r : runs) {
     char b[300];
-    std::snprintf(b, sizeof b, "%-6s %-8s %6.1f %6.1f  %8.1f  %9.1f  %5.1f  %6u  %9u  %6llu %8llu %8llu %8llu  ", r.scheme.c_str(),
-                  r.watchdog ? "on" : "off", r.pre_gbps, r.min_gbps, r.detected_us, r.recovered_us, r.bound_us,
-                  r.max_switches_paused, r.max_hosts_paused, (unsigned long long)r.storms, (unsigned long long)r.restores,
+    std::snprintf(b, sizeof b, "%-6s %-8s %6.1f %6.1f  %8.1f  %9.1f  %5.1f  %6u  %9u  %6.0f  %10.0f  %6llu %8llu %8llu %8llu  ",
+                  r.scheme.c_str(), r.watchdog ? "on" : "off", r.pre_gbps, r.min_gbps, r.detected_us, r.recovered_us, r.bound_us,
+                  r.max_switches_paused, r.max_hosts_paused, r.all_switches_paused_us, r.first_host_paused_us,
+                  (unsigned long long)r.storms, (unsigned long long)r.restores,
                   (unsigned long long)r.wd_dropped, (unsigned long long)r.pauses_ignored);
     txt << b;
     for (const auto& n : r.switches_paused) txt << n << " ";

@@ -43,6 +43,9 @@ struct PfcStormRun {
   double recovered_us = -1;
   double detected_us = -1;   // from the storm's start to the first detection (1 us samples); -1 none
   unsigned max_switches_paused = 0, max_hosts_paused = 0;
+  // From the storm's start until every switch / the first host had a
+  // lossless class paused at once (1 us samples); -1 never.
+  double all_switches_paused_us = -1, first_host_paused_us = -1;
   std::vector<std::string> switches_paused;  // every switch that had a lossless class paused after the storm's start
   uint64_t storms = 0, restores = 0, pauses_ignored = 0, wd_dropped = 0, lossless_drops = 0;
   double sim_us = 0, wall_s = 0, cpu_s = 0;
@@ -52,7 +55,7 @@ struct PfcStormRun {
   std::vector<unsigned> sw_paused_per_us, hosts_paused_per_us;
 };
 DSH_JSON_RECORD(PfcStormRun, scheme, watchdog, error, storm_start_us, bound_us, pre_gbps, min_gbps, recovered_us,
-                detected_us, max_switches_paused, max_hosts_paused, switches_paused, storms, restores, pauses_ignored,
+                detected_us, max_switches_paused, max_hosts_paused, all_switches_paused_us, first_host_paused_us, switches_paused, storms, restores, pauses_ignored,
                 wd_dropped, lossless_drops, sim_us, wall_s, cpu_s, innocent_gbps, victim_gbps, sw_paused_per_us,
                 hosts_paused_per_us)
 
