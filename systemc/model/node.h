@@ -32,8 +32,8 @@ constexpr std::array<uint8_t, 64> default_dscp_queue() {
   return t;
 }
 
-// The PFC watchdog of every connected switch port in frame mode (spec
-// §6.9): the golden PfcWdog of each lossless class, polled every poll_ps;
+// The PFC watchdog of every connected switch port in frame mode (spec §6.9):
+// the golden PfcWdog of each lossless class, polled every poll_ps;
 // detection and restoration in polls (the defaults: 200 ms each at 100 ms
 // polls, spec §6.6's example).
 struct WatchdogParams {
