@@ -8,6 +8,7 @@
 #include "net_main.h"
 #include "net_points.h"
 #include "params.h"
+#include "pfc_storm.h"
 #include "toml_text.h"
 
 namespace dsh::sc {
@@ -37,6 +38,10 @@ int benchmark(const KeyStore& k, const net::NetSweepOptions& so, const SimOption
   return net::benchmark_main(k, so, !o.no_plot, python, o.plot_script, o.full, o.reproducible);
 }
 
+int pfc_storm(const KeyStore& k, const net::NetSweepOptions& so, const SimOptions& o, const std::string& python) {
+  return net::pfc_storm_main(k, so, !o.no_plot, python, o.plot_script, o.reproducible);
+}
+
 }  // namespace
 
 const std::vector<ScenarioKind>& scenario_kinds() {
@@ -49,6 +54,8 @@ const std::vector<ScenarioKind>& scenario_kinds() {
        deadlock},
       {"benchmark", "the paper's benchmark traffic (Fig. 14, 15, 5)", true, true, network_keys<net::declare_benchmark_keys>, net::run_network, net::validate_benchmark,
        benchmark},
+      {"pfc-storm", "S6: a NIC's PFC storm spreading through a leaf-spine, with and without the watchdog", true, false,
+       network_keys<net::declare_pfc_storm_keys>, net::run_network, net::validate_pfc_storm, pfc_storm},
   };
   return kinds;
 }

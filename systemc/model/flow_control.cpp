@@ -2,6 +2,7 @@
 #include "flow_control.h"
 
 #include <set>
+#include <vector>
 
 #include "port.h"
 
@@ -56,7 +57,37 @@ class LevelFlowControl final : public FlowControl {
 class FrameFlowControl final : public FlowControl {
  public:
   FrameFlowControl(NetContext& ctx, Port& port)
-      : ctx_(ctx), port_(port), src_mac_(port_mac(port.node, port.port)), quantum_ps_(512000.0 / port.gbps) {}
+      : ctx_(ctx), port_(port), src_mac_(port_mac(port.node, port.port)), quantum_ps_(512000.0 / port.gbps) {
+    if (!port.connected()) return;
+    const WatchdogParams& w = ctx.p.watchdog;
+    if (w.enable && ctx.topo.is_switch(port.node)) {
+      for (unsigned j = 0; j < kControlClass; ++j)
+        wdog_.emplace_back(pfc::PfcWdog::Config{w.detect_polls, w.restore_polls, w.action, 32});
+      ctx_.ev.at(w.poll_ps, [this] { poll(); });
+    }
+    const StormParams& st = ctx.p.storm;
+    if (st.host >= 0 && !ctx.topo.is_switch(port.node) && ctx.topo.node_host(port.node) == st.host) {
+      ctx_.ev.at(st.start_ps, [this, bit = uint8_t(1u << st.cls)] {
+        storm_ = bit;
+        queue_frame();
+      });
+      if (st.stop_ps != kNoTime)
+        ctx_.ev.at(st.stop_ps, [this] {
+          storm_ = 0;
+          queue_frame();
+        });
+    }
+  }
+
+  WatchdogStats watchdog() const override {
+    WatchdogStats s = wstats_;
+    for (const auto& d : wdog_) {
+      s.storms += d.out().stat_storms;
+      s.restores += d.out().stat_restores;
+    }
+    return s;
+  }
+  uint8_t storming() const override { return storm_now_; }
 
   // The sender (spec §6.4): the MMU's state of the port's classes and port.
   void send(const Event& e) override {
@@ -90,12 +121,14 @@ class FrameFlowControl final : public FlowControl {
       if (psent_) refresh_at(pause_refresh_at_, true);
     } else {
       std::array<uint16_t, pfc::kMaxClasses> times{};
-      for (unsigned j = 0; j < kControlClass; ++j) times[j] = (qoff_ >> j & 1) ? ctx_.p.pause_quanta : 0;
+      const uint8_t qoff = this->qoff();
+      for (unsigned j = 0; j < kControlClass; ++j) times[j] = (qoff >> j & 1) ? ctx_.p.pause_quanta : 0;
       m.opcode = pfc::kOpPfc;
-      m.words = pfc::pfc_words(uint8_t(qoff_ | sent_), times);
-      sent_ = qoff_;
+      m.words = pfc::pfc_words(uint8_t(qoff | sent_), times);
+      sent_ = qoff;
       pfc_refresh_due_ = false;
-      pfc_refresh_at_ = sent_ ? now + quanta_ps(ctx_.p.refresh_quanta) : kNoTime;
+      // A storming NIC repeats its frame every storm interval.
+      pfc_refresh_at_ = !sent_ ? kNoTime : now + (storm_ ? ctx_.p.storm.interval_ps : quanta_ps(ctx_.p.refresh_quanta));
       if (sent_) refresh_at(pfc_refresh_at_, false);
     }
     last_pause_ = pick_pause;
@@ -114,7 +147,8 @@ class FrameFlowControl final : public FlowControl {
   }
 
  private:
-  bool need_pfc() const { return qoff_ != sent_ || (sent_ != 0 && pfc_refresh_due_); }
+  uint8_t qoff() const { return qoff_ | storm_; }
+  bool need_pfc() const { return qoff() != sent_ || (sent_ != 0 && pfc_refresh_due_); }
   bool need_pause() const { return poff_ != psent_ || (psent_ && pause_refresh_due_); }
   uint64_t quanta_ps(uint16_t q) const { return uint64_t(double(q) * quantum_ps_ + 0.5); }
 
@@ -143,28 +177,70 @@ class FrameFlowControl final : public FlowControl {
     const pfc::Words w = parser_.words();
     std::set<uint64_t> ends;
     if (parser_.opcode() == pfc::kOpPfc) {
+      const uint8_t enabled = uint8_t(w[0] & ((1u << kControlClass) - 1));
+      watch(enabled, false);  // the frame, seen before the timers it loads (spec §6.5's latency)
       for (unsigned j = 0; j < kControlClass; ++j)
-        if (w[0] >> j & 1) ends.insert(class_until_[j] = now + quanta_ps(w[j + 1]));
+        if (enabled >> j & 1) {
+          ends.insert(class_until_[j] = now + quanta_ps(w[j + 1]));
+          wstats_.pauses_ignored += (ignore_ >> j & 1) && w[j + 1] != 0;
+        }
     } else if (parser_.opcode() == pfc::kOpPause) {
       ends.insert(port_until_ = now + quanta_ps(w[0]));
     } else {
       return;  // another opcode: ignored
     }
+    watch(0, false);
     update_gate();
     for (uint64_t t : ends)
       if (t > now)
         ctx_.ev.at(t, [this] {
+          watch(0, false);
           update_gate();
           port_.try_start();
         });
     port_.try_start();
   }
 
-  // paused(c) = class timer running | port timer running (spec §6.3).
+  // The watchdog (spec §6.9): each class's golden PfcWdog stepped with
+  // this moment's inputs, the PFC frames `rx` enables and whether the
+  // class timer runs. Its state changes only when an input does, so
+  // stepping it at each change and at each poll gives the results of
+  // stepping it every cycle. A changed verdict acts at once.
+  void watch(uint8_t rx, bool poll) {
+    if (wdog_.empty()) return;
+    const uint64_t now = ctx_.ev.now();
+    uint8_t ignore = 0, drop = 0, storm = 0;
+    for (unsigned j = 0; j < kControlClass; ++j) {
+      pfc::PfcWdog& d = wdog_[j];
+      d.step({poll, bool(rx >> j & 1), class_until_[j] > now});
+      const pfc::PfcWdog::Out o = d.out();
+      ignore |= uint8_t(o.ignore_pause << j);
+      drop |= uint8_t(o.drop << j);
+      storm |= uint8_t(o.storm << j);
+    }
+    storm_now_ = storm;
+    for (unsigned j = 0; j < kControlClass; ++j)
+      if ((drop ^ drop_) >> j & 1) port_.set_discard(j, drop >> j & 1);
+    drop_ = drop;
+    if (ignore != ignore_) {
+      ignore_ = ignore;
+      update_gate();
+      port_.try_start();
+    }
+  }
+
+  // Every port's watchdogs are polled on one grid, k · poll_ps.
+  void poll() {
+    watch(0, true);
+    ctx_.ev.after(ctx_.p.watchdog.poll_ps, [this] { poll(); });
+  }
+
+  // paused(c) = class timer running (unless the watchdog ignores it) |
+  // port timer running (spec §6.3, §6.9).
   void update_gate() {
     const uint64_t now = ctx_.ev.now();
     PauseGate& g = port_.pause;
-    for (unsigned j = 0; j < kControlClass; ++j) g.q_paused[j] = class_until_[j] > now;
+    for (unsigned j = 0; j < kControlClass; ++j) g.q_paused[j] = class_until_[j] > now && !(ignore_ >> j & 1);
     g.port_paused = port_until_ > now;
     g.settle(now);
   }
@@ -183,6 +259,11 @@ class FrameFlowControl final : public FlowControl {
   pfc::MacControlParser parser_;
   std::array<uint64_t, kClasses> class_until_{};  // a class's timer runs while now < its end
   uint64_t port_until_ = 0;
+  // watchdog (none: empty) and storm
+  std::vector<pfc::PfcWdog> wdog_;
+  uint8_t ignore_ = 0, drop_ = 0, storm_now_ = 0;
+  WatchdogStats wstats_;
+  uint8_t storm_ = 0;  // the class a storming NIC pauses
 };
 
 }  // namespace

@@ -14,6 +14,9 @@
 //   expiry times. The sender refreshes a pause before it expires and
 //   coalesces the changes a frame waits through into that frame.
 //
+// In frame mode a switch port may run the PFC watchdog (spec §6.9) on the
+// peer's frames, and a host's NIC may storm (FabricParams::storm).
+//
 // Both act on a frame processing_bytes at link rate after its first bit
 // arrived (spec §7.1 item 3), and both send their frames as class 7, ahead
 // of any queued CNP.
@@ -27,6 +30,12 @@
 
 namespace dsh::net {
 
+// A port's PFC watchdog counts (spec §6.9): storms detected and restored
+// over its classes, PFC frames' class pauses ignored during a storm.
+struct WatchdogStats {
+  uint64_t storms = 0, restores = 0, pauses_ignored = 0;
+};
+
 class FlowControl {
  public:
   virtual ~FlowControl() = default;
@@ -37,6 +46,9 @@ class FlowControl {
   virtual void frame_starts(Pkt&) {}
   // A flow-control frame from the peer: its last bit is here now.
   virtual void frame_arrives(Pkt* p) = 0;
+  virtual WatchdogStats watchdog() const { return {}; }
+  // Classes (bit c) whose watchdog is in a storm now.
+  virtual uint8_t storming() const { return 0; }
 };
 
 // The flow control of ctx.p.flow_control for `port` (held by the port; the

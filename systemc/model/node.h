@@ -32,6 +32,26 @@ constexpr std::array<uint8_t, 64> default_dscp_queue() {
   return t;
 }
 
+// The PFC watchdog of every connected switch port in frame mode (spec §6.9):
+// the golden PfcWdog of each lossless class, polled every poll_ps;
+// detection and restoration in polls (the defaults: 200 ms each at 100 ms
+// polls, spec §6.6's example).
+struct WatchdogParams {
+  bool enable = false;
+  uint64_t poll_ps = 100'000'000'000;
+  uint32_t detect_polls = 2, restore_polls = 2;
+  uint8_t action = 0;  // pfc::PfcWdog::Action: 0 drop, 1 forward, 2 alert
+};
+
+// A host NIC stuck sending PFC frames (spec §6.9): from start_ps it pauses
+// class `cls` of its link with a PFC frame every interval_ps; at stop_ps it
+// sends XON and falls silent. host < 0: none.
+struct StormParams {
+  int host = -1;
+  uint8_t cls = 0;
+  uint64_t start_ps = 0, stop_ps = ~uint64_t(0), interval_ps = 1000000;
+};
+
 struct FabricParams {
   uint64_t mtu_bytes = 1500, packet_bytes = 1500;
   uint64_t processing_bytes = 3840, pause_frame_bytes = 64, cnp_bytes = 64;
@@ -40,6 +60,8 @@ struct FabricParams {
   uint16_t pause_quanta = 0xFFFF, refresh_quanta = 0x7FFF;  // frame mode, quanta of 512 bit times
   std::array<uint8_t, 64> dscp_queue = default_dscp_queue();                      // switch: DSCP -> queue
   std::array<uint8_t, kClasses> class_dscp = {0, 8, 16, 26, 32, 40, 48, 56};  // host: class -> DSCP
+  WatchdogParams watchdog;  // frame mode only
+  StormParams storm;        // frame mode only
   bool dcqcn = false;
   DcqcnParams dcqcn_params;     // line_gbps set per host
   bool powertcp = false;
@@ -93,6 +115,9 @@ class Node {
   virtual void on_tx_start(Port& port, Pkt& p) = 0;
   // `port`'s class `cls` ran empty as its last packet started.
   virtual void on_tx_empty(Port& port, unsigned cls) = 0;
+  // The PFC watchdog drops `p`, queued for `port` or arriving for it: it
+  // leaves the node's buffer without reaching the wire.
+  virtual void on_discard(Port& /*port*/, const Pkt& /*p*/) {}
 };
 
 }  // namespace dsh::net

@@ -38,6 +38,7 @@ void Port::connect(Node* peer_node) {
 }
 
 void Port::push(Pkt* p) {
+  if (discard[p->cls] && p->kind == Pkt::Data) return drop(p);
   auto& cq = q[p->cls];
   if (p->kind == Pkt::Pause) {
     // The MAC sends PFC frames before any queued CNP (their order among
@@ -85,6 +86,24 @@ void Port::try_start() {
   p->to_port = uint16_t(peer_port);
   if (wire) wire(p, ser);
   else ev.lane_at(lane_, ev.now() + ser + prop_ps, p);
+}
+
+void Port::set_discard(unsigned cls, bool on) {
+  discard[cls] = on;
+  if (!on) return;
+  auto& cq = q[cls];  // a lossless class: data only
+  while (!cq.empty()) {
+    Pkt* p = cq.front();
+    cq.pop_front();
+    qbytes[cls] -= p->bytes;
+    drop(p);
+  }
+}
+
+void Port::drop(Pkt* p) {
+  ++discarded;
+  owner_->on_discard(*this, *p);
+  ctx_->pool.release(p);
 }
 
 std::vector<Port> make_ports(NetContext& ctx, Node& owner, int node) {

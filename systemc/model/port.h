@@ -52,6 +52,11 @@ class Port {
   // Starts the arbiter's next packet if the wire is free.
   void try_start();
   FlowControl& flow_control() { return *fc_; }
+  const FlowControl& flow_control() const { return *fc_; }
+  // The PFC watchdog's drop action on class `cls` (spec §6.9): while on,
+  // the class's data packets, queued or arriving, leave through the
+  // owner's on_discard instead of the wire.
+  void set_discard(unsigned cls, bool on);
 
   uint64_t ser_ps(uint64_t bytes) const { return uint64_t(double(bytes) * ps_per_byte + 0.5); }
   bool tx_pause(unsigned c) const { return pause.paused(c); }
@@ -79,6 +84,8 @@ class Port {
   bool busy = false;
   PauseGate pause;
   uint64_t last_start_ps = 0;  // when a lossless packet last started (deadlock detector)
+  std::array<bool, kClasses> discard{};  // set_discard's state
+  uint64_t discarded = 0;                // packets the watchdog dropped
   // Hands a packet that starts now to the link, `ser` ps of serialization;
   // empty: the port delivers it to the peer's node after ser + prop_ps.
   std::function<void(Pkt*, uint64_t ser)> wire;
@@ -87,6 +94,8 @@ class Port {
   NetContext* ctx_;
   Node* owner_;
   std::unique_ptr<FlowControl> fc_;
+  void drop(Pkt* p);
+
   Node* peer_node_ = nullptr;
   uint32_t lane_ = 0;  // the event-queue lane of its packets in flight
 };

@@ -43,6 +43,10 @@ void Switch::on_tx_start(Port& port, Pkt& p) {
   if (ctx_.p.dcqcn && !p.ecn) mark_ecn(port, p);
 }
 
+// The PFC watchdog drops an admitted packet: it leaves the buffer as a
+// dequeue does.
+void Switch::on_discard(Port&, const Pkt& p) { clock_.dequeue(Op{true, p.in_port, p.cls, p.cells}); }
+
 void Switch::mark_ecn(const Port& port, Pkt& p) {
   const FabricParams& fp = ctx_.p;
   const double scale = port.gbps / 100.0;

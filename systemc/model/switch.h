@@ -39,6 +39,7 @@ class Switch final : public Node, private MmuClient {
   void receive(int port, Pkt* p) override;
   void on_tx_start(Port& port, Pkt& p) override;
   void on_tx_empty(Port&, unsigned) override {}
+  void on_discard(Port& port, const Pkt& p) override;
 
  private:
   void mmu_decided(Pkt* p, Region region) override;

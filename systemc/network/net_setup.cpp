@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "input.h"
+#include "watchdog_keys.h"
 
 namespace dsh::net {
 
@@ -103,6 +104,7 @@ void declare_network_keys(KeyStore& k) {
   k.bind(list_key("run.cc", "none,dcqcn", "congestion control", nullptr, {"none", "dcqcn", "powertcp"}), &NetSetup::ccs);
   k.bind(uint_key("run.seed", 0, ~uint64_t(0) >> 11, "1", "random seed (ECN marking, workloads)"), &F::seed);
   k.bind(text_key("run.mismatch_dir", ".", "lockstep: where a mismatch writes its FST window"), &F::mismatch_dir);
+  declare_watchdog_keys(k);
   bind_shared_keys(k);
 }
 
@@ -218,6 +220,7 @@ NetSetup build_setup(const KeyStore& k) {
     k.refuse("dcqcn.kmax_kb", "must be above dcqcn.kmin_kb = " + k.text("dcqcn.kmin_kb"));
   const sc::WireKeys wire = sc::wire_keys(k);  // derived: the flow-control mode, its times, DSCPs, captures
   sc::set_wire(s.fp, wire);
+  apply_watchdog_keys(k, *s.topo, s.fp);
   s.capture_links = wire.capture_links;
   PowerTcpParams& w = s.fp.powertcp_params;
   if (w.base_rtt_us == 0) w.base_rtt_us = max_base_rtt_us(*s.topo, s.fp.packet_bytes);  // "auto"

@@ -16,6 +16,10 @@ usage: plot_net.py throughput.csv out.png [GBPS]   S2: F0 throughput around the 
                                                    per workload with several (Fig. 15); the
                                                    average FCT against the buffer with several
                                                    buffers (Fig. 5)
+       plot_net.py --storm storm.csv out.png START_US  S6: the innocent flows' throughput and the
+                                                   switches and hosts with a class paused over
+                                                   time, watchdog off and on, one column per
+                                                   scheme; the storm's start marked
 
 The benchmark plot shows the average FCT with each unfinished flow counted
 at its elapsed time (summary.json "with_unfinished", a lower bound): the
@@ -264,7 +268,41 @@ def benchmark(summary_path, png_path):
     fig.savefig(png_path, dpi=120)
 
 
+def storm(csv_path, png_path, start_us="0"):
+    rows = list(csv.DictReader(open(csv_path)))
+    schemes = sorted({r["scheme"] for r in rows})
+    fig, axes = plt.subplots(2, len(schemes), figsize=(6 * len(schemes), 6.5), sharex=True, squeeze=False)
+    styles = {"off": "-", "on": "--"}
+    for col, sch in enumerate(schemes):
+        top, bottom = axes[0][col], axes[1][col]
+        for wd in ("off", "on"):
+            rs = [r for r in rows if r["scheme"] == sch and r["watchdog"] == wd]
+            if not rs:
+                continue
+            t = [float(r["t_us"]) for r in rs]
+            top.plot(t, [float(r["innocent_gbps"]) for r in rs], styles[wd], color=COLORS.get(sch, "k"),
+                     label=f"watchdog {wd}")
+            bottom.plot(t, [int(r["switches_paused"]) for r in rs], styles[wd], color="tab:purple",
+                        label=f"switches, watchdog {wd}")
+            bottom.plot(t, [int(r["hosts_paused"]) for r in rs], styles[wd], color="tab:green",
+                        label=f"hosts, watchdog {wd}")
+        for ax in (top, bottom):
+            ax.axvline(float(start_us), color="gray", lw=0.8)
+            ax.grid(alpha=0.3)
+        top.set_title(f"{sch.upper()}: PFC storm from {start_us} us")
+        top.set_ylabel("innocent flows, Gb/s")
+        bottom.set_ylabel("nodes with a class paused")
+        bottom.set_xlabel("time, us")
+        top.legend(fontsize=8)
+        bottom.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(png_path, dpi=120)
+
+
 if __name__ == "__main__":
+    if len(sys.argv) == 5 and sys.argv[1] == "--storm":
+        storm(*sys.argv[2:])
+        sys.exit(0)
     if len(sys.argv) == 4 and sys.argv[1] == "--deadlock":
         deadlock(*sys.argv[2:])
     elif len(sys.argv) == 4 and sys.argv[1] == "--benchmark":

@@ -30,7 +30,8 @@ SIM = sys.argv[1]
 SCEN = Path(sys.argv[2])
 # One scenario file per kind.
 FILES = {"pfc-avoidance": "pfc-avoidance.toml", "saturate": "worst-case.toml",
-         "collateral-damage": "collateral-damage.toml", "deadlock": "deadlock.toml", "benchmark": "benchmark.toml"}
+         "collateral-damage": "collateral-damage.toml", "deadlock": "deadlock.toml", "benchmark": "benchmark.toml",
+         "pfc-storm": "pfc-storm.toml"}
 REFUSED = ("out of range", "expected", "is not", "empty", "not a range", "must", "no point", "give it once")
 FORBIDDEN = ("Traceback", "terminate called", "Segmentation fault", "AddressSanitizer", "runtime error:")
 
