@@ -11,8 +11,8 @@ dsh-replay, and the shipped files of formats 1 and 2 unchanged.
 - The RTL lane chip (backends rtl and lockstep) gives that response's rows,
   and rtl and lockstep the same response.
 - A one-lane chip's stimulus stays format 2.
-- Every shipped format 2 pair replays to a response byte-identical to the
-  shipped one (header included); the format 1 pair matches its rows.
+- Every shipped format 2 and 3 pair replays to a response byte-identical
+  to the shipped one (header included); the format 1 pair matches its rows.
 
 usage: test_lane_vectors.py DSH_RUN DSH_REPLAY VECTORS_DIR [golden|rtl]
 ("golden": the golden parts only, for a build without the lane chip).
@@ -110,7 +110,7 @@ def main():
         run([dsh_run, "-b", "golden", "-n", "100", "--config", vec / "sih_p2q1.toml", "--stimulus-out", one])
         if one.read_text().splitlines()[0] != "# dsh-vectors 2 stimulus":
             fails.append("a one-lane chip's stimulus is not format 2")
-        for name in ("sih_p2q1", "dsh_p3q3_eta", "dsh_p6q4"):
+        for name in ("sih_p2q1", "dsh_p3q3_eta", "dsh_p6q4", "sih_p4q2_n4d4"):
             out = t / f"{name}_resp.csv"
             run([replay, "-b", "golden", vec / f"{name}_stim.csv", "-o", out])
             if out.read_bytes() != (vec / f"{name}_resp.csv").read_bytes():
