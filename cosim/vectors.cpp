@@ -170,7 +170,8 @@ void read_rows(std::istream& in, const std::string& name, const Config& cfg, con
   auto fail = [&](const std::string& why) {
     throw VectorError(name + ":" + std::to_string(line) + ": " + why);
   };
-  // Field i (0: cycle) as a number, or nullopt when it is empty.
+  // A field as a number, or nullopt when it is empty; part 0, 1, 2: a
+  // slot's port, queue, cells (for the limit's reason), -1 the cycle.
   auto number = [&](const std::string& f, const std::string& field, uint64_t limit, int part) -> std::optional<uint64_t> {
     if (f.empty()) return std::nullopt;
     size_t pos = 0;
