@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""Vector format 3 (docs/spec/vector-format.md §7) through dsh-run and
+"""Vector format 3 (vector format §7) through dsh-run and
 dsh-replay, and the shipped files of formats 1 and 2 unchanged.
 
 - dsh-run on the 2-lane, 2-slot chip (vectors/dsh_p4q2_n2d2.toml) writes a
