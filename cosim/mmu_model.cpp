@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <deque>
 #include <filesystem>
+#include <set>
 #include <sstream>
 
 namespace dsh {
@@ -50,6 +51,17 @@ const RtlVariant& find_rtl_variant(const Config& c, const RtlOptions& o) {
     << " thresh_latency=" << c.thresh_latency;
   if (c.lanes != 1 || c.deq_per_cycle != 1) m << " lanes=" << c.lanes << " deq_per_cycle=" << c.deq_per_cycle;
   m << ": " << why;
+  if (c.lanes != 1 || c.deq_per_cycle != 1) {  // the chips that take them
+    m << "; the chips with lanes in this build:";
+    std::set<std::string> chips;  // a light build is the same chip as its checked one
+    for (const auto& v : rtl_lane_variants()) {
+      std::ostringstream chip;
+      chip << "n_ports " << v.ports << ", n_queues " << v.queues << ", " << to_string(v.scheme) << ", thresh_latency "
+           << v.latency << ", lanes " << v.lanes << ", deq_per_cycle " << v.deq;
+      if (chips.insert(chip.str()).second) m << (chips.size() > 1 ? "; " : " ") << chip.str();
+    }
+    if (chips.empty()) m << " none";
+  }
   throw ConfigError(m.str());
 }
 

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "vectors.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstring>
+#include <deque>
 #include <istream>
 #include <ostream>
 #include <sstream>
@@ -10,8 +12,6 @@
 namespace dsh {
 
 namespace {
-
-const char* kStimHeader = "cycle,deq_port,deq_queue,deq_cells,enq_port,enq_queue,enq_cells";
 
 std::vector<std::string> split(const std::string& s) {
   std::vector<std::string> f;
@@ -69,13 +69,15 @@ std::optional<VectorHeader> read_vector_header(std::istream& in, const std::stri
       words >> word >> format >> kind >> extra;
       const std::string usage = "expected '# dsh-vectors " + std::to_string(kVectorFormat) + " " + to_string(expected) + "'";
       if (format.empty() || kind.empty() || !extra.empty()) fail(line, usage + ", got " + quoted(t));
-      if (format != std::to_string(kVectorFormat))
-        fail(line, "format = " + quoted(format) + ": this reader knows format 1 (no header) and " +
-                       std::to_string(kVectorFormat) + " (vector format §2)");
+      if (format != std::to_string(kVectorFormat) && format != std::to_string(kLaneVectorFormat))
+        fail(line, "format = " + quoted(format) + ": this reader knows format 1 (no header), " +
+                       std::to_string(kVectorFormat) + " and " + std::to_string(kLaneVectorFormat) +
+                       " (vector format §2)");
       if (kind != "stimulus" && kind != "response") fail(line, "kind = " + quoted(kind) + ": " + usage);
       if (kind != to_string(expected))
         fail(line, "this is a " + kind + " file; expected a " + to_string(expected) + " file");
       h = VectorHeader{};
+      h->format = unsigned(std::stoul(format));
       h->kind = expected;
       h->lines = line;
       in_block = true;
@@ -103,17 +105,19 @@ std::optional<VectorHeader> read_vector_header(std::istream& in, const std::stri
   }
   if (h)
     for (const ConfigField& f : config_fields())
-      if (!f.implied_at_default && !h->field_line.count(f.name))
-        fail(h->lines, "the header lacks " + std::string(f.name) + ": a format " + std::to_string(kVectorFormat) +
-                           " header gives every configuration field (vector format §2)");
+      if ((h->format == kLaneVectorFormat || !f.implied_at_default) && !h->field_line.count(f.name))
+        fail(h->lines, "the header lacks " + std::string(f.name) + ": a format " + std::to_string(h->format) +
+                           " header gives every configuration field" +
+                           (f.implied_at_default ? " (format 3: lanes and deq_per_cycle too)" : "") +
+                           " (vector format §2)");
   return h;
 }
 
-void write_vector_header(std::ostream& out, VectorKind kind, const Config& cfg) {
-  out << "# " << kFormatWord << ' ' << kVectorFormat << ' ' << to_string(kind) << '\n';
+void write_vector_header(std::ostream& out, VectorKind kind, const Config& cfg, unsigned format) {
+  out << "# " << kFormatWord << ' ' << format << ' ' << to_string(kind) << '\n';
   for (const ConfigField& f : config_fields()) {
     const std::string value = f.get(cfg);
-    if (f.implied_at_default && value == f.default_text()) continue;  // vector format §2
+    if (format == kVectorFormat && f.implied_at_default && value == f.default_text()) continue;  // vector format §2
     out << "# " << f.name << " =" << (value.empty() ? "" : " ") << value << '\n';
   }
 }
@@ -125,19 +129,69 @@ std::optional<FieldDiff> first_difference(const Config& a, const Config& b) {
   return std::nullopt;
 }
 
-std::vector<StimRow> read_stimulus(std::istream& in, const std::string& name, const Config& cfg,
-                                   const RtlWidths& w) {
-  static const char* kFields[] = {"cycle", "deq_port", "deq_queue", "deq_cells", "enq_port", "enq_queue", "enq_cells"};
+namespace {
+
+// The columns of a stimulus: the cycle, then a port, queue and cells triple
+// per slot, named by the slots' prefixes ("deq", "enq"; "deq0", ...).
+struct Columns {
+  std::vector<std::string> slots;
+  std::string line() const {
+    std::string l = "cycle";
+    for (const std::string& s : slots) l += "," + s + "_port," + s + "_queue," + s + "_cells";
+    return l;
+  }
+};
+
+// Format 3: the dequeue slots, then the enqueue slots (vector format §7).
+Columns lane_columns(const Config& cfg) {
+  Columns c;
+  for (unsigned k = 0; k < cfg.deq_per_cycle; ++k) c.slots.push_back("deq" + std::to_string(k));
+  for (unsigned l = 0; l < cfg.lanes; ++l) c.slots.push_back("enq" + std::to_string(l));
+  return c;
+}
+
+// Reads the rows under the column line `cols` (comment lines, a header block
+// among them, skipped) and gives each to row(cycle, slots), after the
+// checks of vector format §3.
+template <class Row>
+void read_rows(std::istream& in, const std::string& name, const Config& cfg, const RtlWidths& w, const Columns& cols,
+               Row row) {
+  const std::string column_line = cols.line();
+  const size_t n_fields = 1 + 3 * cols.slots.size();
   const unsigned port_w = rtl_index_bits(cfg.n_ports), queue_w = rtl_index_bits(cfg.n_queues);
-  const uint64_t limits[] = {~uint64_t(0) >> 1,
-                             (uint64_t(1) << port_w) - 1, (uint64_t(1) << queue_w) - 1, (uint64_t(1) << w.size_w) - 1,
-                             (uint64_t(1) << port_w) - 1, (uint64_t(1) << queue_w) - 1, (uint64_t(1) << w.size_w) - 1};
-  std::vector<StimRow> rows;
+  const uint64_t limits[3] = {(uint64_t(1) << port_w) - 1, (uint64_t(1) << queue_w) - 1,
+                              (uint64_t(1) << w.size_w) - 1};
+  static const char* kPart[3] = {"_port", "_queue", "_cells"};
   std::string text;
-  size_t line = 0;
-  bool header = false;
+  size_t line = 0, prev_line = 0;
+  uint64_t prev_cycle = 0;
+  bool header = false, any = false;
+  std::vector<Op> ops(cols.slots.size());
   auto fail = [&](const std::string& why) {
     throw VectorError(name + ":" + std::to_string(line) + ": " + why);
+  };
+  // A field as a number, or nullopt when it is empty; part 0, 1, 2: a
+  // slot's port, queue, cells (for the limit's reason), -1 the cycle.
+  auto number = [&](const std::string& f, const std::string& field, uint64_t limit, int part) -> std::optional<uint64_t> {
+    if (f.empty()) return std::nullopt;
+    size_t pos = 0;
+    uint64_t v = 0;
+    try {
+      if (f[0] == '-' || f[0] == '+') throw std::invalid_argument("sign");
+      v = std::stoull(f, &pos, 10);
+    } catch (const std::exception&) {
+      pos = 0;
+    }
+    if (pos != f.size()) fail(field + " = " + quoted(f) + ": expected a non-negative integer");
+    if (v > limit) {
+      std::ostringstream m;
+      m << field << " = " << v << " exceeds " << limit;
+      if (part == 0) m << " (the " << port_w << "-bit port index of a " << cfg.n_ports << "-port MMU)";
+      else if (part == 1) m << " (the " << queue_w << "-bit queue index of " << cfg.n_queues << " queues per port)";
+      else if (part == 2) m << " (the RTL's " << w.size_w << "-bit packet size, SizeW)";
+      fail(m.str());
+    }
+    return v;
   };
   skip_bom(in);
   while (get_line(in, text)) {
@@ -148,60 +202,68 @@ std::vector<StimRow> read_stimulus(std::istream& in, const std::string& name, co
     if (!header) {
       std::ostringstream got;
       for (size_t i = 0; i < f.size(); ++i) got << (i ? "," : "") << f[i];
-      if (got.str() != kStimHeader) fail("expected the header '" + std::string(kStimHeader) + "', got " + quoted(got.str()));
+      if (got.str() != column_line) fail("expected the header '" + column_line + "', got " + quoted(got.str()));
       header = true;
       continue;
     }
-    if (f.size() != 7) fail("expected 7 fields, got " + std::to_string(f.size()));
-    uint64_t v[7] = {};
-    bool present[7] = {};
-    for (int i = 0; i < 7; ++i) {
-      if (f[i].empty()) continue;
-      present[i] = true;
-      size_t pos = 0;
-      try {
-        if (f[i][0] == '-' || f[i][0] == '+') throw std::invalid_argument("sign");
-        v[i] = std::stoull(f[i], &pos, 10);
-      } catch (const std::exception&) {
-        pos = 0;
-      }
-      if (pos != f[i].size()) fail(std::string(kFields[i]) + " = " + quoted(f[i]) + ": expected a non-negative integer");
-      if (v[i] > limits[i]) {
-        std::ostringstream m;
-        m << kFields[i] << " = " << v[i] << " exceeds " << limits[i];
-        if (i == 1 || i == 4) m << " (the " << port_w << "-bit port index of a " << cfg.n_ports << "-port MMU)";
-        else if (i == 2 || i == 5) m << " (the " << queue_w << "-bit queue index of " << cfg.n_queues << " queues per port)";
-        else if (i != 0) m << " (the RTL's " << w.size_w << "-bit packet size, SizeW)";
-        fail(m.str());
-      }
+    if (f.size() != n_fields) fail("expected " + std::to_string(n_fields) + " fields, got " + std::to_string(f.size()));
+    const auto cycle = number(f[0], "cycle", ~uint64_t(0) >> 1, -1);
+    if (!cycle) fail("cycle is empty");
+    for (size_t s = 0; s < cols.slots.size(); ++s) {
+      std::optional<uint64_t> v[3];
+      for (int k = 0; k < 3; ++k) v[k] = number(f[1 + 3 * s + k], cols.slots[s] + kPart[k], limits[k], k);
+      const int n = bool(v[0]) + bool(v[1]) + bool(v[2]);
+      if (n != 0 && n != 3) fail(cols.slots[s] + " triple is partly empty: give port, queue and cells, or none");
+      ops[s] = n ? Op{true, uint32_t(*v[0]), uint32_t(*v[1]), uint32_t(*v[2])} : Op{};
     }
-    if (!present[0]) fail("cycle is empty");
-    for (int base : {1, 4}) {
-      const int n = present[base] + present[base + 1] + present[base + 2];
-      if (n != 0 && n != 3)
-        fail(std::string(base == 1 ? "deq" : "enq") + " triple is partly empty: give port, queue and cells, or none");
-    }
-    StimRow r;
-    r.cycle = v[0];
-    r.line = line;
-    if (!rows.empty() && r.cycle <= rows.back().cycle)
-      fail("cycle = " + std::to_string(r.cycle) + (r.cycle == rows.back().cycle ? " repeats" : " goes backwards") +
-           ": cycles must strictly increase (previous " + std::to_string(rows.back().cycle) + " on line " +
-           std::to_string(rows.back().line) + ")");
-    if (present[1]) r.in.deq = Op{true, uint32_t(v[1]), uint32_t(v[2]), uint32_t(v[3])};
-    if (present[4]) r.in.enq = Op{true, uint32_t(v[4]), uint32_t(v[5]), uint32_t(v[6])};
-    rows.push_back(r);
+    if (any && *cycle <= prev_cycle)
+      fail("cycle = " + std::to_string(*cycle) + (*cycle == prev_cycle ? " repeats" : " goes backwards") +
+           ": cycles must strictly increase (previous " + std::to_string(prev_cycle) + " on line " +
+           std::to_string(prev_line) + ")");
+    any = true;
+    prev_cycle = *cycle;
+    prev_line = line;
+    row(*cycle, line, ops);
   }
   if (!header) {
     line = 0;
-    fail("no header line '" + std::string(kStimHeader) + "'");
+    fail("no header line '" + column_line + "'");
   }
+}
+
+}  // namespace
+
+std::vector<StimRow> read_stimulus(std::istream& in, const std::string& name, const Config& cfg,
+                                   const RtlWidths& w) {
+  std::vector<StimRow> rows;
+  read_rows(in, name, cfg, w, Columns{{"deq", "enq"}}, [&](uint64_t cycle, size_t line, const std::vector<Op>& ops) {
+    rows.push_back(StimRow{cycle, CycleIn{ops[0], ops[1]}, line});
+  });
   return rows;
+}
+
+LaneCycleIn LaneStimulus::row(size_t i) const {
+  LaneCycleIn in;
+  const Op* s = slots.data() + i * (deq_per_cycle + lanes);
+  std::copy(s, s + deq_per_cycle, in.deq.begin());
+  std::copy(s + deq_per_cycle, s + deq_per_cycle + lanes, in.enq.begin());
+  return in;
+}
+
+LaneStimulus read_lane_stimulus(std::istream& in, const std::string& name, const Config& cfg, const RtlWidths& w) {
+  LaneStimulus st;
+  st.lanes = cfg.lanes;
+  st.deq_per_cycle = cfg.deq_per_cycle;
+  read_rows(in, name, cfg, w, lane_columns(cfg), [&](uint64_t cycle, size_t, const std::vector<Op>& ops) {
+    st.cycles.push_back(cycle);
+    st.slots.insert(st.slots.end(), ops.begin(), ops.end());
+  });
+  return st;
 }
 
 void write_stimulus_header(std::ostream& out, const Config& cfg) {
   write_vector_header(out, VectorKind::Stimulus, cfg);
-  out << kStimHeader << '\n';
+  out << Columns{{"deq", "enq"}}.line() << '\n';
 }
 
 void write_stimulus_row(std::ostream& out, uint64_t cycle, const CycleIn& in) {
@@ -266,6 +328,74 @@ uint64_t replay(const std::vector<StimRow>& stim, MmuModel& m, std::ostream& res
   m.finish();
   write_final_state(response, m);
   return stim.empty() ? 0 : stim.back().cycle + 1;
+}
+
+void write_lane_stimulus_header(std::ostream& out, const Config& cfg) {
+  write_vector_header(out, VectorKind::Stimulus, cfg, kLaneVectorFormat);
+  out << lane_columns(cfg).line() << '\n';
+}
+
+void write_lane_stimulus_row(std::ostream& out, uint64_t cycle, const LaneCycleIn& in, const Config& cfg) {
+  out << cycle;
+  auto slot = [&](const Op& op) {
+    if (op.valid) out << ',' << op.port << ',' << op.queue << ',' << op.cells;
+    else out << ",,,";
+  };
+  for (unsigned k = 0; k < cfg.deq_per_cycle; ++k) slot(in.deq[k]);
+  for (unsigned l = 0; l < cfg.lanes; ++l) slot(in.enq[l]);
+  out << '\n';
+}
+
+void write_lane_response_header(std::ostream& out, const Config& cfg) {
+  write_vector_header(out, VectorKind::Response, cfg, kLaneVectorFormat);
+  out << "cycle,regions,T,S,events,enq_errors,deq_errors,deq_taken\n";
+}
+
+void write_lane_response_row(std::ostream& out, uint64_t cycle, const LaneCycleOut& o,
+                             const std::array<bool, kDeqPerCycleMax>& taken, const Config& cfg) {
+  out << cycle << ',';
+  for (unsigned l = 0; l < cfg.lanes; ++l) out << region_letter(o.region[l]);
+  out << ',' << o.thr.t << ',' << o.s << ',';
+  for (unsigned i = 0; i < o.n_events; ++i) out << (i ? ";" : "") << o.events[i].str();
+  out << ',';
+  for (unsigned l = 0; l < cfg.lanes; ++l) out << (o.enq_error[l] ? '1' : '0');
+  out << ',';
+  for (unsigned k = 0; k < cfg.deq_per_cycle; ++k) out << (o.deq_error[k] ? '1' : '0');
+  out << ',';
+  for (unsigned k = 0; k < cfg.deq_per_cycle; ++k) out << (taken[k] ? '1' : '0');
+  out << '\n';
+}
+
+uint64_t replay_lanes(const LaneStimulus& stim, MmuModel& m, std::ostream& response) {
+  const Config& cfg = m.config();
+  write_lane_response_header(response, cfg);
+  // As replay(): a row is answered latency() steps after its own, except
+  // deq_taken, which its own step gives (spec §4.8).
+  const uint64_t lat = m.latency();
+  uint64_t c = 0;  // the next cycle to step
+  size_t next_out = 0;
+  std::deque<std::array<bool, kDeqPerCycleMax>> taken;  // of the rows stepped, not yet answered
+  auto step = [&](const LaneCycleIn& in, bool is_row) {
+    const LaneCycleOut& o = m.step_lanes(in);
+    if (is_row) taken.push_back(o.deq_taken);
+    if (c >= lat && next_out < stim.size() && stim.cycles[next_out] == c - lat) {
+      write_lane_response_row(response, stim.cycles[next_out++], o, taken.front(), cfg);
+      taken.pop_front();
+    }
+    ++c;
+  };
+  for (size_t i = 0; i < stim.size(); ++i) {
+    while (c < stim.cycles[i] && next_out < i) step(LaneCycleIn{}, false);
+    if (c < stim.cycles[i]) {
+      m.skip_idle(stim.cycles[i] - c);
+      c = stim.cycles[i];
+    }
+    step(stim.row(i), true);
+  }
+  for (uint64_t k = 0; k < lat; ++k) step(LaneCycleIn{}, false);
+  m.finish();
+  write_final_state(response, m);
+  return stim.size() ? stim.cycles.back() + 1 : 0;
 }
 
 }  // namespace dsh

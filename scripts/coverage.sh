@@ -3,7 +3,8 @@
 # RTL coverage (docs/design/verification.md): builds with DSH_COVERAGE=ON into
 # build-cov (DSH_COVERAGE_BUILD_DIR), runs the default regression's RTL tests
 # (labels rtl, lockstep, replay, tools; not long; not the planted faults'
-# PlantedFault.* and faults/*, which run a broken RTL on purpose) with each
+# PlantedFault.*, LaneFault.* and faults/*, which run a broken RTL on
+# purpose) with each
 # test's coverage written to out/coverage/tests/, merges it and writes
 # out/coverage/ (DSH_COVERAGE_OUT):
 # merged.dat, cov.info and html/ (genhtml), report.md and summary.json.
@@ -24,7 +25,7 @@ mkdir -p "$OUT/tests"
 echo "== running the RTL tests with coverage into $OUT/tests"
 status=0
 DSH_COVERAGE_DIR="$OUT/tests" ctest --test-dir "$BUILD" -j "$JOBS" -L 'rtl|lockstep|replay|tools' -LE long \
-  -E 'PlantedFault|^faults/' --output-on-failure "$@" || status=$?
+  -E 'PlantedFault|LaneFault|^faults/' --output-on-failure "$@" || status=$?
 echo "== merging"
 verilator_coverage --write "$OUT/merged.dat" "$OUT"/tests/*.dat
 verilator_coverage --write-info "$OUT/cov.info" "$OUT/merged.dat"

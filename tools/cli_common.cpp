@@ -3,6 +3,7 @@
 
 #include <toml++/toml.h>
 
+#include <algorithm>
 #include <iostream>
 #include <sstream>
 
@@ -18,9 +19,31 @@ void add_config_options(CLI::App& app, ConfigCli& cli) {
                              (f.kind == ConfigField::Kind::PortList ? "" : ", default " + f.default_text()) + " (" +
                              f.spec + "; overrides the file)";
     app.add_option_function<std::string>(
-           "--" + name, [&cli, name](const std::string& v) { cli.flags[name] = v; }, help)
+           "--" + name,
+           [&cli, name](const std::string& v) {
+             cli.flags[name] = v;
+             cli.spelling[name] = "--" + name;
+           },
+           help)
         ->group("MMU configuration");
+    std::string dashed = name;
+    std::replace(dashed.begin(), dashed.end(), '_', '-');
+    if (dashed != name)
+      app.add_option_function<std::string>(
+             "--" + dashed,
+             [&cli, name, dashed](const std::string& v) {
+               cli.flags[name] = v;
+               cli.spelling[name] = "--" + dashed;
+             },
+             "--" + name)
+          ->group("");  // hidden: --help lists the field's own name
   }
+}
+
+std::string ConfigCli::naming_flag(const std::string& message) const {
+  for (const auto& [field, flag] : spelling)
+    if (message.compare(0, field.size() + 1, field + " ") == 0) return flag + message.substr(field.size());
+  return message;
 }
 
 void load_config_text(const std::string& text, const std::string& path, Config& c) {
@@ -83,7 +106,8 @@ Config resolve_config(const ConfigCli& cli, Config base) {
     try {
       base.set(k, v);
     } catch (const ConfigError& e) {
-      throw ConfigError(std::string("--") + e.what());
+      const std::string named = cli.naming_flag(e.what());
+      throw ConfigError(named != e.what() ? named : std::string("--") + e.what());
     }
   }
   return base;

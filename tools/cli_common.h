@@ -17,14 +17,29 @@ namespace dsh {
 
 struct ConfigCli {
   std::string file;
-  std::map<std::string, std::string> flags;
+  std::map<std::string, std::string> flags;     // field -> value
+  std::map<std::string, std::string> spelling;  // field -> the flag as given: --deq_per_cycle or --deq-per-cycle
+  // A ConfigError's message about a field given as a flag ("lanes = 3 is
+  // not a power of two ...") with the flag as given ("--lanes = 3 ...").
+  std::string naming_flag(const std::string& message) const;
 };
 
+// --<field> for every field of spec §1.2, also spelled with '-' for '_'
+// (--deq-per-cycle; not listed in --help).
 void add_config_options(CLI::App& app, ConfigCli& cli);
 
 // base, then the file's keys, then the flags. Not validated here: the model
 // validates against the widths of the backend it runs on.
 Config resolve_config(const ConfigCli& cli, Config base = Config{});
+// Runs check(), a ConfigError naming a flag's field rethrown with the flag.
+template <class Check>
+void naming_flags(const ConfigCli& cli, Check check) {
+  try {
+    check();
+  } catch (const ConfigError& e) {
+    throw ConfigError(cli.naming_flag(e.what()));
+  }
+}
 
 // Reads `key = value` pairs whose keys are the field names of spec §1.2.
 // Throws ConfigError "file:line: ..." on an unknown key or a bad value

@@ -22,12 +22,18 @@ bool vectors(const std::string& text) {
   const RtlWidths narrow{10, 4, 8};
   bool ok = true;
   std::vector<std::pair<Config, RtlWidths>> chips = {{small, narrow}, {Config{}, RtlWidths{}}};
-  // A header block (vector format §2): its chip too, when it is one.
+  // A header block (vector format §2): its chip too, when it is one; a
+  // format 3 one's rows through the format 3 reader (vector format §7).
   try {
     std::istringstream head(text);
     if (const auto h = read_vector_header(head, "fuzz.csv", VectorKind::Stimulus)) {
       h->config.validate();
-      chips.emplace_back(h->config, RtlWidths{});
+      if (h->format == kLaneVectorFormat) {
+        std::istringstream in(text);
+        read_lane_stimulus(in, "fuzz.csv", h->config, RtlWidths{});
+      } else {
+        chips.emplace_back(h->config, RtlWidths{});
+      }
     }
   } catch (const InputError&) {
     ok = false;

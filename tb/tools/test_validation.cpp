@@ -194,6 +194,51 @@ TEST(VectorHeader, OneLaneLeavesTheLaneFieldsOut) {
   EXPECT_NE(two.str().find("# lanes = 2\n"), std::string::npos) << two.str();
   EXPECT_EQ(two.str().find("deq_per_cycle"), std::string::npos) << two.str();
 }
+// Format 3 rows (vector format §7), typed from the spec: the dequeue slots,
+// then the enqueue slots; empty triples are empty slots; the writer gives
+// the same text back.
+TEST(LaneVectors, ReadsAndWritesSlots) {
+  Config c;
+  c.n_ports = 4;
+  c.n_queues = 2;
+  c.lanes = 2;
+  c.deq_per_cycle = 2;
+  const std::string columns =
+      "cycle,deq0_port,deq0_queue,deq0_cells,deq1_port,deq1_queue,deq1_cells,"
+      "enq0_port,enq0_queue,enq0_cells,enq1_port,enq1_queue,enq1_cells\n";
+  const std::string rows = "3,1,0,2,,,,2,1,5,3,0,1\n7,,,,0,1,4,,,,1,1,9\n";
+  std::ostringstream header;
+  write_lane_stimulus_header(header, c);
+  EXPECT_EQ(header.str().substr(0, 25), "# dsh-vectors 3 stimulus\n");
+  EXPECT_EQ(header.str().substr(header.str().size() - columns.size()), columns);
+  std::istringstream in(header.str() + rows);
+  const LaneStimulus st = read_lane_stimulus(in, "s.csv", c, RtlWidths{});
+  ASSERT_EQ(st.size(), 2u);
+  EXPECT_EQ(st.cycles[1], 7u);
+  const LaneCycleIn a = st.row(0), b = st.row(1);
+  EXPECT_TRUE(a.deq[0].valid && a.deq[0].port == 1 && a.deq[0].queue == 0 && a.deq[0].cells == 2);
+  EXPECT_FALSE(a.deq[1].valid);
+  EXPECT_TRUE(a.enq[0].valid && a.enq[0].port == 2 && a.enq[0].queue == 1 && a.enq[0].cells == 5);
+  EXPECT_TRUE(a.enq[1].valid && a.enq[1].port == 3 && a.enq[1].cells == 1);
+  EXPECT_FALSE(a.enq[2].valid) << "beyond the lanes";
+  EXPECT_TRUE(!b.deq[0].valid && b.deq[1].valid && b.deq[1].cells == 4 && !b.enq[0].valid && b.enq[1].cells == 9);
+  std::ostringstream back;
+  for (size_t i = 0; i < st.size(); ++i) write_lane_stimulus_row(back, st.cycles[i], st.row(i), c);
+  EXPECT_EQ(back.str(), rows);
+  auto err = [&](const std::string& text) {
+    return refusal([&] {
+      std::istringstream bad(text);
+      read_lane_stimulus(bad, "s.csv", c, RtlWidths{});
+    });
+  };
+  EXPECT_NE(err(columns + "0,,,,,,,1,0,1,1,0\n").find("s.csv:2: expected 13 fields, got 12"), std::string::npos);
+  EXPECT_NE(err(columns + "0,,,,,,,1,0,1,1,0,\n").find("s.csv:2: enq1 triple is partly empty"), std::string::npos);
+  EXPECT_NE(err(columns + "0,,,,,,,4,0,1,,,\n").find("enq0_port = 4 exceeds 3 (the 2-bit port index"),
+            std::string::npos);
+  EXPECT_NE(err("cycle,deq_port,deq_queue,deq_cells,enq_port,enq_queue,enq_cells\n").find("expected the header 'cycle,deq0_port"),
+            std::string::npos);
+}
+
 TEST(VectorHeader, Refusals) {
   auto err = [](const std::string& text, VectorKind k = VectorKind::Stimulus) {
     return refusal([&] {
@@ -208,7 +253,15 @@ TEST(VectorHeader, Refusals) {
   EXPECT_FALSE(read_vector_header(none, "v.csv", VectorKind::Stimulus)) << "no header: format 1";
   EXPECT_NE(err(ok, VectorKind::Response).find("v.csv:1: this is a stimulus file; expected a response file"),
             std::string::npos);
-  EXPECT_NE(err("# dsh-vectors 3 stimulus\n").find("v.csv:1: format = '3'"), std::string::npos);
+  EXPECT_NE(err("# dsh-vectors 4 stimulus\n").find("v.csv:1: format = '4'"), std::string::npos);
+  // Format 3 names lanes and deq_per_cycle too (vector format §7).
+  std::ostringstream lanes;
+  write_vector_header(lanes, VectorKind::Stimulus, Config{}, kLaneVectorFormat);
+  EXPECT_NE(lanes.str().find("# lanes = 1\n# deq_per_cycle = 1\n"), std::string::npos) << lanes.str();
+  std::string no_lanes = lanes.str();
+  no_lanes.erase(no_lanes.find("# lanes = 1\n"), 12);
+  EXPECT_NE(err(no_lanes).find("the header lacks lanes: a format 3 header gives every configuration field"),
+            std::string::npos);
   EXPECT_NE(err("# dsh-vectors 2\n").find("expected '# dsh-vectors 2 stimulus'"), std::string::npos);
   EXPECT_NE(err("# note\n" + ok).find("v.csv:2: the format line"), std::string::npos);
   EXPECT_NE(err("# dsh-vectors 2 stimulus\n# n_ports = 4\n").find("the header lacks n_queues"), std::string::npos);
