@@ -234,64 +234,45 @@ CollateralRun run_of(const nlohmann::json& j) {
 
 }  // namespace
 
-int collateral_main(const KeyStore& k, const NetSweepOptions& o, bool plot, const std::string& python,
-                    const std::string& plot_script, bool reproducible) {
+namespace {
+
+void report_collateral(const CollateralRun& r) {
+  std::fprintf(stderr,
+               "%s %s: F0 %.1f Gb/s before, during the fan-in (%.1f..%.1f us) mean %.1f min %.1f Gb/s; "
+               "lossless drops %llu; PAUSE frames S0..: ",
+               r.scheme.c_str(), r.cc.c_str(), r.f0_mean_before, r.fanin_start_us, r.fanin_end_us, r.f0_mean_during,
+               r.f0_min_during, (unsigned long long)r.lossless_drops);
+  for (auto n : r.pause_frames) std::fprintf(stderr, "%llu ", (unsigned long long)n);
+  std::fprintf(stderr, "; ECN marks: ");
+  for (auto n : r.ecn_marks) std::fprintf(stderr, "%llu ", (unsigned long long)n);
+  std::fprintf(stderr, "; %llu packets forwarded in %.2f s wall (%.2f M/s), %.0f us simulated%s%s\n",
+               (unsigned long long)r.packets_forwarded, r.wall_s, double(r.packets_forwarded) / r.wall_s / 1e6, r.sim_us,
+               r.triggered ? "" : "; the long flows never reached traffic.trigger_gbps",
+               r.error.empty() ? "" : ("; ERROR " + r.error).c_str());
+}
+
+}  // namespace
+
+int collateral_main(const KeyStore& k, const NetSweepOptions& o) {
   NetSetup s = build_setup(k);
   NetSweep sw;
   const std::string name = k.text("scenario.name");
   for (const auto& sch : s.schemes)
     for (const auto& cc : s.ccs) sw.points.push_back({net_point_id(name, sch, cc, nullptr), sch, cc, 0, "", {}});
   sw.params = net_point_params(k, {"run.schemes", "run.cc", "run.mismatch_dir", "run.kernel"}, {});
-  sw.run = [&](const std::vector<size_t>& todo, const NetPointDone& done) {
-    // Each run in a child process of the one pool (a SystemC kernel runs
-    // once per process), run.jobs at a time.
-    size_t next = 0;
-    run_pool(
-        unsigned(k.u64("run.jobs")),
-        [&]() -> std::optional<PoolTask> {
-          if (next == todo.size()) return std::nullopt;
-          const NetPoint& pt = sw.points[todo[next++]];
-          const Scheme scheme = scheme_from_string(pt.scheme);
-          return PoolTask{[&k, &s, scheme, pt] {
-                            try {
-                              return record(run_collateral(k, s, scheme, pt.cc)).dump();
-                            } catch (const std::exception& e) {
-                              CollateralRun r;
-                              r.scheme = pt.scheme;
-                              r.cc = pt.cc;
-                              r.error = e.what();
-                              return record(r).dump();
-                            }
-                          },
-                          ""};
-        },
-        [&](size_t task, const std::string& out, int st) {
-          const size_t i = todo[task];
-          const NetPoint& pt = sw.points[i];
-          CollateralRun r;
-          try {
-            r = run_of(nlohmann::json::parse(out));
-          } catch (...) {
-            r.scheme = pt.scheme;
-            r.cc = pt.cc;
-            r.error = "run process ended without a result (status " + std::to_string(st) + ")";
-          }
-          std::fprintf(stderr,
-                       "%s %s: F0 %.1f Gb/s before, during the fan-in (%.1f..%.1f us) mean %.1f min %.1f Gb/s; "
-                       "lossless drops %llu; PAUSE frames S0..: ",
-                       r.scheme.c_str(), r.cc.c_str(), r.f0_mean_before, r.fanin_start_us, r.fanin_end_us, r.f0_mean_during,
-                       r.f0_min_during, (unsigned long long)r.lossless_drops);
-          for (auto n : r.pause_frames) std::fprintf(stderr, "%llu ", (unsigned long long)n);
-          std::fprintf(stderr, "; ECN marks: ");
-          for (auto n : r.ecn_marks) std::fprintf(stderr, "%llu ", (unsigned long long)n);
-          std::fprintf(stderr, "; %llu packets forwarded in %.2f s wall (%.2f M/s), %.0f us simulated%s%s\n",
-                       (unsigned long long)r.packets_forwarded, r.wall_s, double(r.packets_forwarded) / r.wall_s / 1e6, r.sim_us,
-                       r.triggered ? "" : "; the long flows never reached traffic.trigger_gbps",
-                       r.error.empty() ? "" : ("; ERROR " + r.error).c_str());
-          done(i, record(r), r.error);
-          return true;
-        });
+  sw.jobs = unsigned(k.u64("run.jobs"));
+  sw.run_point = [&](size_t i) {
+    const NetPoint& pt = sw.points[i];
+    return record(run_collateral(k, s, scheme_from_string(pt.scheme), pt.cc));
   };
+  sw.failed_point = [&](size_t i, const std::string& why) {
+    CollateralRun r;
+    r.scheme = sw.points[i].scheme;
+    r.cc = sw.points[i].cc;
+    r.error = why;
+    return record(r);
+  };
+  sw.report = [](size_t, const nlohmann::ordered_json& m) { report_collateral(run_of(m)); };
   sw.point_status = [](const nlohmann::json& m) {
     if (!m.at("error").get<std::string>().empty() || m.at("lossless_drops").get<uint64_t>()) return int(kExitCheckFailed);
     return m.at("fanin_done").get<bool>() ? int(kExitOk) : int(kExitInvalidExperiment);
@@ -299,14 +280,15 @@ int collateral_main(const KeyStore& k, const NetSweepOptions& o, bool plot, cons
   sw.write_outputs = [&](const std::vector<nlohmann::json>& ms) {
     std::vector<CollateralRun> runs;
     for (const auto& m : ms) runs.push_back(run_of(m));
-    return write_collateral_outputs(k, s, runs, o.out_dir, plot, python, plot_script, reproducible);
+    return write_collateral_outputs(k, s, runs, o);
   };
   return run_net_sweep(sw, o);
 }
 
 int write_collateral_outputs(const KeyStore& k, const NetSetup& s, const std::vector<CollateralRun>& runs,
-                             const std::string& out_dir, bool plot, const std::string& python,
-                             const std::string& plot_script, bool reproducible) {
+                             const NetSweepOptions& o) {
+  const std::string& out_dir = o.out_dir;
+  const bool reproducible = o.reproducible;
   CollateralKeys c;
   k.fill(c);
   const double bin_us = c.bin_us;
@@ -404,15 +386,16 @@ int write_collateral_outputs(const KeyStore& k, const NetSetup& s, const std::ve
   write_file_atomically(out_dir + "/summary.json", j.dump(2) + "\n");
   write_file_atomically(out_dir + "/summary.txt", txt.str());
   std::fprintf(stderr, "%s", txt.str().c_str());
-  if (plot) {
+  bool png = false;
+  if (o.plot) {
     // The plot's y-axis ends a little above F0's own link rate (its sender's NIC).
     const Topology& t = *s.topo;
     const FlowEnds f0 = parse_flow(t, c.long_flows.at(0), "traffic.long_flows");
     char rate[32];
     std::snprintf(rate, sizeof rate, "%g", t.ports(t.host_node(f0.src)).at(0).gbps);
-    plot_net(python, plot_script, "'" + out_dir + "/throughput.csv' '" + out_dir + "/collateral.png' " + rate);
+    png = plot_net(o, "'" + out_dir + "/throughput.csv' '" + out_dir + "/collateral.png' " + rate);
   }
-  std::fprintf(stderr, "wrote %s/throughput.csv, summary.txt, summary.json%s\n", out_dir.c_str(), plot ? ", collateral.png" : "");
+  std::fprintf(stderr, "wrote %s/throughput.csv, summary.txt, summary.json%s\n", out_dir.c_str(), png ? ", collateral.png" : "");
   if (errors) return kExitCheckFailed;
   if (drops) return kExitCheckFailed;
   if (!all_done) return kExitInvalidExperiment;

@@ -56,12 +56,10 @@ struct NetSweepOptions;
 // Every scheme x cc as points (--list-points, --point, --merge, or the
 // default run resuming from out_dir/points), then throughput.csv,
 // summary.json, summary.txt and collateral.png in out_dir. The exit status.
-int collateral_main(const KeyStore& k, const NetSweepOptions& o, bool plot, const std::string& python,
-                    const std::string& plot_script, bool reproducible);
+int collateral_main(const KeyStore& k, const NetSweepOptions& o);
 
 // The outputs from the runs (scheme x cc, in run order).
 int write_collateral_outputs(const KeyStore& k, const NetSetup& s, const std::vector<CollateralRun>& runs,
-                             const std::string& out_dir, bool plot, const std::string& python,
-                             const std::string& plot_script, bool reproducible);
+                             const NetSweepOptions& o);
 
 }  // namespace dsh::net

@@ -283,62 +283,26 @@ DeadlockRun run_deadlock(const KeyStore& k, NetSetup& s, Scheme scheme, const st
 
 namespace {
 
-struct Job {
-  std::string scheme, cc, load;
-  uint64_t seed;
-  size_t point;  // index into the sweep's points
-};
+DeadlockRun failed_run(const NetPoint& p, const std::string& why) {
+  DeadlockRun r;
+  r.scheme = p.scheme;
+  r.cc = p.cc;
+  r.load = p.load;
+  r.seed = p.seed;
+  r.error = why;
+  return r;
+}
 
-// One process per run, `jobs` at a time (the one pool, child_process.h);
-// each sends its result as JSON.
-void run_all(const KeyStore& k, const std::vector<Job>& todo, unsigned jobs, double duration_ms,
-             const NetPointDone& done) {
-  size_t next = 0;
-  auto failed = [](const Job& j, const std::string& why) {
-    DeadlockRun r;
-    r.scheme = j.scheme;
-    r.cc = j.cc;
-    r.load = j.load;
-    r.seed = j.seed;
-    r.error = why;
-    return r;
-  };
-  run_pool(
-      jobs,
-      [&]() -> std::optional<PoolTask> {
-        if (next == todo.size()) return std::nullopt;
-        const Job j = todo[next++];
-        return PoolTask{[&k, j, duration_ms, failed] {
-                          try {
-                            NetSetup s = build_setup(k);
-                            const Scheme sch = scheme_from_string(j.scheme);
-                            return nlohmann::ordered_json(run_deadlock(k, s, sch, j.cc, j.seed, duration_ms, std::stod(j.load))).dump();
-                          } catch (const std::exception& e) {
-                            return nlohmann::ordered_json(failed(j, e.what())).dump();
-                          }
-                        },
-                        ""};
-      },
-      [&](size_t task, const std::string& out, int st) {
-        const Job& j = todo[task];
-        DeadlockRun r;
-        try {
-          r = nlohmann::json::parse(out).get<DeadlockRun>();
-        } catch (...) {
-          r = failed(j, "run process ended without a result (status " + std::to_string(st) + ")");
-        }
-        std::fprintf(stderr, "%s %s load %s seed %llu: %s%s; %llu flows (%llu done), %llu PAUSE frames, %llu lossless "
-                             "drops, %.2f ms simulated in %.1f s (CPU %.1f s, %.2f M packets/CPU s)%s%s\n",
-                     r.scheme.c_str(), r.cc.c_str(), r.load.c_str(), (unsigned long long)r.seed,
-                     r.deadlocked ? "DEADLOCK" : "no deadlock",
-                     r.deadlocked ? (" formed at " + std::to_string(r.onset_ms) + " ms (" + r.cycle + ")").c_str() : "",
-                     (unsigned long long)r.flows, (unsigned long long)r.flows_done, (unsigned long long)r.pause_frames,
-                     (unsigned long long)r.lossless_drops, r.sim_ms, r.wall_s, r.cpu_s,
-                     r.cpu_s > 0 ? double(r.packets_forwarded) / r.cpu_s / 1e6 : 0, r.error.empty() ? "" : "; ERROR ",
-                     r.error.c_str());
-        done(j.point, nlohmann::ordered_json(r), r.error);
-        return true;  // a failed run is reported in the outputs; the others go on
-      });
+void report_deadlock(const DeadlockRun& r) {
+  std::fprintf(stderr, "%s %s load %s seed %llu: %s%s; %llu flows (%llu done), %llu PAUSE frames, %llu lossless "
+                       "drops, %.2f ms simulated in %.1f s (CPU %.1f s, %.2f M packets/CPU s)%s%s\n",
+               r.scheme.c_str(), r.cc.c_str(), r.load.c_str(), (unsigned long long)r.seed,
+               r.deadlocked ? "DEADLOCK" : "no deadlock",
+               r.deadlocked ? (" formed at " + std::to_string(r.onset_ms) + " ms (" + r.cycle + ")").c_str() : "",
+               (unsigned long long)r.flows, (unsigned long long)r.flows_done, (unsigned long long)r.pause_frames,
+               (unsigned long long)r.lossless_drops, r.sim_ms, r.wall_s, r.cpu_s,
+               r.cpu_s > 0 ? double(r.packets_forwarded) / r.cpu_s / 1e6 : 0, r.error.empty() ? "" : "; ERROR ",
+               r.error.c_str());
 }
 
 double median(std::vector<double> v) {
@@ -350,10 +314,9 @@ double median(std::vector<double> v) {
 
 }  // namespace
 
-int deadlock_main(const KeyStore& k, const NetSweepOptions& o, bool plot, const std::string& python,
-                  const std::string& plot_script, bool full, bool reproducible) {
+int deadlock_main(const KeyStore& k, const NetSweepOptions& o) {
   NetSetup s = build_setup(k);
-  const std::string seeds_key = full ? "deadlock.full_seeds" : "deadlock.seeds";
+  const std::string seeds_key = o.full ? "deadlock.full_seeds" : "deadlock.seeds";
   std::vector<uint64_t> seeds;
   for (const auto& x : k.list(seeds_key)) {  // a seed given twice is one point
     const uint64_t seed = parse_uint(seeds_key, x, 0, ~uint64_t(0) >> 1);
@@ -363,50 +326,51 @@ int deadlock_main(const KeyStore& k, const NetSweepOptions& o, bool plot, const 
   const auto loads = deadlock_loads(k);
   DeadlockKeys d;
   k.fill(d);
-  const double duration_ms = full ? d.full_duration_ms : d.duration_ms;
-  const unsigned jobs = unsigned(k.u64("run.jobs"));
+  const double duration_ms = o.full ? d.full_duration_ms : d.duration_ms;
   // A point is one run; its result depends on the duration, not on which
   // key gave it nor on the other seeds and loads.
   NetSweep sw;
-  std::vector<Job> jobs_of_points;
   const std::string name = k.text("scenario.name");
   for (const auto& sch : s.schemes)
     for (const auto& cc : s.ccs)
       for (const auto& load : loads)
-        for (uint64_t seed : seeds) {
-          sw.points.push_back({net_point_id(name, sch, cc, &seed, load), sch, cc, seed, load, {}});
-          jobs_of_points.push_back({sch, cc, load, seed, sw.points.size() - 1});
-        }
+        for (uint64_t seed : seeds) sw.points.push_back({net_point_id(name, sch, cc, &seed, load), sch, cc, seed, load, {}});
   char dur[40];
   std::snprintf(dur, sizeof dur, "%.10g", duration_ms);
   sw.params = net_point_params(k,
                                {"run.jobs", "run.kernel", "run.schemes", "run.cc", "run.mismatch_dir", "traffic.load",
                                 "deadlock.seeds", "deadlock.full_seeds", "deadlock.full_duration_ms"},
                                {{"deadlock.duration_ms", dur}});
-  sw.run = [&](const std::vector<size_t>& todo, const NetPointDone& done) {
-    std::vector<Job> js;
-    for (size_t i : todo) js.push_back(jobs_of_points[i]);
+  sw.jobs = unsigned(k.u64("run.jobs"));
+  sw.starting = [&](const std::vector<size_t>& todo) {
     std::fprintf(stderr,
                  "dsh-sim: %s: %zu of %zu runs (%zu seeds x %zu loads x schemes x cc), %.1f ms each at most, %u at a "
                  "time\n",
-                 name.c_str(), js.size(), sw.points.size(), seeds.size(), loads.size(), duration_ms, jobs);
-    run_all(k, js, jobs, duration_ms, done);
+                 name.c_str(), todo.size(), sw.points.size(), seeds.size(), loads.size(), duration_ms, sw.jobs);
   };
+  sw.run_point = [&](size_t i) {
+    const NetPoint& p = sw.points[i];
+    NetSetup x = build_setup(k);
+    return nlohmann::ordered_json(
+        run_deadlock(k, x, scheme_from_string(p.scheme), p.cc, p.seed, duration_ms, std::stod(p.load)));
+  };
+  sw.failed_point = [&](size_t i, const std::string& why) { return nlohmann::ordered_json(failed_run(sw.points[i], why)); };
+  sw.report = [](size_t, const nlohmann::ordered_json& m) { report_deadlock(m.get<DeadlockRun>()); };
   sw.point_status = [](const nlohmann::json& m) {
     return m.at("lossless_drops").get<uint64_t>() || !m.at("error").get<std::string>().empty() ? kExitCheckFailed : kExitOk;
   };
   sw.write_outputs = [&](const std::vector<nlohmann::json>& ms) {
     std::vector<DeadlockRun> runs;
     for (const auto& m : ms) runs.push_back(m.get<DeadlockRun>());
-    return write_deadlock_outputs(k, *s.topo, runs, seeds, duration_ms, o.out_dir, plot, python, plot_script,
-                                  reproducible);
+    return write_deadlock_outputs(k, *s.topo, runs, seeds, duration_ms, o);
   };
   return run_net_sweep(sw, o);
 }
 
 int write_deadlock_outputs(const KeyStore& k, const Topology& topo, std::vector<DeadlockRun> runs,
-                           const std::vector<uint64_t>& seeds, double duration_ms, const std::string& out_dir,
-                           bool plot, const std::string& python, const std::string& plot_script, bool reproducible) {
+                           const std::vector<uint64_t>& seeds, double duration_ms, const NetSweepOptions& o) {
+  const std::string& out_dir = o.out_dir;
+  const bool reproducible = o.reproducible;
   std::sort(runs.begin(), runs.end(), [](const DeadlockRun& a, const DeadlockRun& b) {
     const double la = std::stod(a.load), lb = std::stod(b.load);
     return std::tie(a.scheme, a.cc, la, a.seed) < std::tie(b.scheme, b.cc, lb, b.seed);
@@ -527,8 +491,8 @@ int write_deadlock_outputs(const KeyStore& k, const Topology& topo, std::vector<
   write_file_atomically(out_dir + "/summary.json", j.dump(2) + "\n");
   write_file_atomically(out_dir + "/summary.txt", txt.str());
   std::fprintf(stderr, "%s", txt.str().c_str());
-  if (plot) plot_net(python, plot_script, "--deadlock '" + out_dir + "/summary.json' '" + out_dir + "/deadlock.png'");
-  std::fprintf(stderr, "wrote %s/deadlock.csv, summary.txt, summary.json%s\n", out_dir.c_str(), plot ? ", deadlock.png" : "");
+  const bool png = o.plot && plot_net(o, "--deadlock '" + out_dir + "/summary.json' '" + out_dir + "/deadlock.png'");
+  std::fprintf(stderr, "wrote %s/deadlock.csv, summary.txt, summary.json%s\n", out_dir.c_str(), png ? ", deadlock.png" : "");
   if (errors || drops) return kExitCheckFailed;
   return kExitOk;
 }
