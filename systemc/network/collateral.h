@@ -51,6 +51,14 @@ DSH_JSON_RECORD(CollateralRun, scheme, cc, triggered, fanin_done, fanin_start_us
 
 CollateralRun run_collateral(const KeyStore& k, NetSetup& s, Scheme scheme, const std::string& cc);
 
+// Shared by collateral.cpp and collateral_outputs.cpp.
+struct FlowEnds {
+  int src, dst;
+};
+FlowEnds parse_flow(const Topology& t, const std::string& item, const std::string& what);  // "SRC>DST" of two hosts
+double gbps(uint64_t bytes, double us);
+uint64_t sum_us(const std::vector<uint64_t>& v, long a, long b);  // bytes in [a, b) us of a per-microsecond series
+
 struct NetSweepOptions;
 
 // Every scheme x cc as points (--list-points, --point, --merge, or the
