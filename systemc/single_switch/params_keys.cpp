@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The single-switch scenarios' keys: each declared once, bound to its
 // Params field (params.h).
+#include <algorithm>
+#include <cmath>
 #include <sstream>
 
 #include "input.h"
@@ -10,6 +12,17 @@
 namespace dsh::sc {
 
 namespace {
+
+// Strict numbers (common/input.h): what names the key in the message.
+double to_num(const std::string& what, const std::string& v, double lo = -1e300, double hi = 1e300,
+              bool lo_open = false) {
+  return parse_real(what, v, lo, hi, lo_open);
+}
+
+long long to_int(const std::string& what, const std::string& v, long long lo = -(1LL << 31),
+                 long long hi = (1LL << 31) - 1) {
+  return parse_int(what, v, lo, hi);
+}
 
 std::vector<std::pair<int, double>> parse_port_rates(const std::string& v) {
   std::vector<std::pair<int, double>> out;
@@ -123,6 +136,41 @@ KeyStore s1_keys() {
   k.bind(text_key("run.rtl_variant", "", "rtl/lockstep: RTL parameter set by name (default: the one matching the chip)"),
          &Params::rtl_variant);
   return k;
+}
+
+std::vector<int> parse_int_list(const std::string& s, const std::string& what) {
+  std::vector<int> out;
+  for (const auto& item : list_items(s)) {
+    const auto dots = item.find("..");
+    if (dots == std::string::npos) {
+      out.push_back(int(to_int(what, item)));
+      continue;
+    }
+    const long long a = to_int(what, trim_item(item.substr(0, dots))), b = to_int(what, trim_item(item.substr(dots + 2)));
+    if (b < a || b - a > 100000)
+      throw ConfigError(what + " = " + quoted(item) + ": a range a..b needs a <= b and at most 100000 values");
+    for (long long i = a; i <= b; ++i) out.push_back(int(i));
+    if (out.size() > 100000) throw ConfigError(what + ": more than 100000 values");
+  }
+  return out;
+}
+
+std::vector<double> parse_num_list(const std::string& s, const std::string& what) {
+  std::vector<double> out;
+  for (const auto& item : list_items(s)) {
+    if (std::count(item.begin(), item.end(), ':') != 2) {
+      out.push_back(to_num(what, item));
+      continue;
+    }
+    const auto c1 = item.find(':'), c2 = item.rfind(':');
+    const double lo = to_num(what, item.substr(0, c1)), hi = to_num(what, item.substr(c1 + 1, c2 - c1 - 1)),
+                 step = to_num(what, item.substr(c2 + 1));
+    if (step <= 0 || hi < lo || (hi - lo) / step > 10000)
+      throw ConfigError(what + " = " + quoted(item) + ": a range lo:hi:step needs lo <= hi, step > 0 and at most 10000 steps");
+    for (double x = lo; x <= hi + step * 1e-9; x += step) out.push_back(std::round(x * 1e9) / 1e9);
+    if (out.size() > 10000) throw ConfigError(what + ": more than 10000 values");
+  }
+  return out;
 }
 
 }  // namespace dsh::sc
