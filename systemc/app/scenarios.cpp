@@ -26,22 +26,6 @@ KeyStore network_keys() {
 
 int single_switch(const SimOptions& o, const ScenarioKind&) { return run_single_switch(o); }
 
-int collateral(const KeyStore& k, const net::NetSweepOptions& so, const SimOptions& o, const std::string& python) {
-  return net::collateral_main(k, so, !o.no_plot, python, o.plot_script, o.reproducible);
-}
-
-int deadlock(const KeyStore& k, const net::NetSweepOptions& so, const SimOptions& o, const std::string& python) {
-  return net::deadlock_main(k, so, !o.no_plot, python, o.plot_script, o.full, o.reproducible);
-}
-
-int benchmark(const KeyStore& k, const net::NetSweepOptions& so, const SimOptions& o, const std::string& python) {
-  return net::benchmark_main(k, so, !o.no_plot, python, o.plot_script, o.full, o.reproducible);
-}
-
-int pfc_storm(const KeyStore& k, const net::NetSweepOptions& so, const SimOptions& o, const std::string& python) {
-  return net::pfc_storm_main(k, so, !o.no_plot, python, o.plot_script, o.reproducible);
-}
-
 }  // namespace
 
 const std::vector<ScenarioKind>& scenario_kinds() {
@@ -49,13 +33,13 @@ const std::vector<ScenarioKind>& scenario_kinds() {
       {"pfc-avoidance", "S1: the pause-free burst sweep of one switch", false, false, single_switch_keys, single_switch, nullptr, nullptr},
       {"saturate", "S4: one switch, every flow endless (the worst-case headroom)", false, false, single_switch_keys, single_switch, nullptr, nullptr},
       {"collateral-damage", "S2: a fan-in's collateral damage on long flows", true, false, network_keys<net::declare_collateral_keys>, net::run_network,
-       net::validate_collateral, collateral},
+       net::validate_collateral, net::collateral_main},
       {"deadlock", "S3: PFC deadlocks of a leaf-spine with failed links", true, true, network_keys<net::declare_deadlock_keys>, net::run_network, net::validate_deadlock,
-       deadlock},
+       net::deadlock_main},
       {"benchmark", "the paper's benchmark traffic (Fig. 14, 15, 5)", true, true, network_keys<net::declare_benchmark_keys>, net::run_network, net::validate_benchmark,
-       benchmark},
+       net::benchmark_main},
       {"pfc-storm", "S6: a NIC's PFC storm spreading through a leaf-spine, with and without the watchdog", true, false,
-       network_keys<net::declare_pfc_storm_keys>, net::run_network, net::validate_pfc_storm, pfc_storm},
+       network_keys<net::declare_pfc_storm_keys>, net::run_network, net::validate_pfc_storm, net::pfc_storm_main},
   };
   return kinds;
 }

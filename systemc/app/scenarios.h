@@ -27,7 +27,7 @@ struct ScenarioKind {
   int (*run)(const SimOptions&, const ScenarioKind&);  // dsh-sim's exit status
   // A network kind: its checks beyond the keys, and its points and outputs.
   void (*validate)(const KeyStore&, const net::NetSetup&);
-  int (*run_points)(const KeyStore&, const net::NetSweepOptions&, const SimOptions&, const std::string& python);
+  int (*run_points)(const KeyStore&, const net::NetSweepOptions&);
 };
 
 const std::vector<ScenarioKind>& scenario_kinds();

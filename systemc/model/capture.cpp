@@ -47,8 +47,8 @@ const char* event_name(Event::Kind k) {
 
 }  // namespace
 
-Capture::Capture(Fabric& fab, const std::string& path, const std::string& links) : fab_(fab) {
-  const Topology& t = fab.topo();
+std::set<std::pair<int, int>> capture_ports(const Topology& t, const std::string& links) {
+  std::set<std::pair<int, int>> ports_;
   auto add_link = [&](int a, int b) {
     bool any = false;
     for (int x : {a, b}) {
@@ -82,6 +82,11 @@ Capture::Capture(Fabric& fab, const std::string& path, const std::string& links)
       throw ConfigError("capture.links: \"" + name + "\" is not a link (A-B, two nodes' names joined by '-', e.g. " +
                         t.name(0) + "-" + t.name(t.ports(0).at(0).peer) + ")");
   }
+  return ports_;
+}
+
+Capture::Capture(Fabric& fab, const std::string& path, const std::string& links)
+    : fab_(fab), ports_(capture_ports(fab.topo(), links)) {
   pcap_ = std::fopen(path.c_str(), "wb");
   csv_ = pcap_ ? std::fopen((path + ".csv").c_str(), "w") : nullptr;
   if (!pcap_ || !csv_) {

@@ -26,6 +26,11 @@
 
 namespace dsh::net {
 
+// The (node, port) pairs whose transmissions capture `links` ("A-B" by
+// their nodes' names, comma-separated; empty: every link) of `t`: both
+// directions of each. ConfigError naming a link that is not one.
+std::set<std::pair<int, int>> capture_ports(const Topology& t, const std::string& links);
+
 class Capture {
  public:
   // Captures the links named in `links` ("A-B" by their nodes' names,

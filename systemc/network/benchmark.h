@@ -108,7 +108,22 @@ struct NetSweepOptions;
 
 // --list-points, --point, --merge, or every point not yet done in
 // OUT/points; then flows.csv, summary.json, summary.txt and benchmark.png.
-int benchmark_main(const KeyStore& k, const NetSweepOptions& o, bool plot, const std::string& python,
-                   const std::string& plot_script, bool full, bool reproducible);
+int benchmark_main(const KeyStore& k, const NetSweepOptions& o);
+
+// Shared by the benchmark's files: benchmark.cpp (keys, points),
+// bench_run.cpp (one point), bench_stats.cpp (FCT statistics) and
+// bench_outputs.cpp (the outputs).
+inline const char* const kBenchKinds[] = {"background", "fanin"};  // a point's "kinds": flow groups 1 and 2
+std::string num_text(double x);                                     // "%.10g"
+std::string cdf_path(const KeyStore& k, const std::string& workload);
+struct MeanInterval;
+nlohmann::ordered_json interval_json(const MeanInterval& mi);  // n, mean[, lo, hi], 4 decimals
+// The outputs from every point's metrics (ids: the points' IDs, in the same
+// order; their .flows.csv files in points_dir, and its subdirectories for
+// a merge). The exit status.
+int write_benchmark_outputs(const KeyStore& k, const NetSetup& s, const std::vector<nlohmann::json>& ms,
+                            const std::vector<std::string>& ids, const std::string& points_dir, bool merge,
+                            const std::vector<uint64_t>& seeds, const std::vector<std::string>& loads,
+                            const NetSweepOptions& o);
 
 }  // namespace dsh::net

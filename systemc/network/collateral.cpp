@@ -48,12 +48,6 @@ void declare_collateral_keys(KeyStore& k) {
   k.bind(real_key("traffic.max_run_us", 1, 1e7, false, "5000", "a run stops here at the latest"), &C::max_run_us);
 }
 
-namespace {
-
-struct FlowEnds {
-  int src, dst;
-};
-
 FlowEnds parse_flow(const Topology& t, const std::string& item, const std::string& what) {
   const auto gt = item.find('>');
   if (gt == std::string::npos) throw ConfigError(what + ": " + quoted(item) + " is not SRC>DST");
@@ -71,12 +65,11 @@ uint64_t sum_us(const std::vector<uint64_t>& v, long a, long b) {
   return s;
 }
 
-}  // namespace
-
 void validate_collateral(const KeyStore& k, const NetSetup& s) {
   const Topology& t = *s.topo;
   CollateralKeys c;
   k.fill(c);
+  check_class_queues(k, s, "traffic.class", c.cls);
   const auto& longs = c.long_flows;
   if (longs.size() != 2) k.refuse("traffic.long_flows", "expected 2 flows (F0, F1), got " + std::to_string(longs.size()));
   for (const auto& x : longs) {
@@ -95,6 +88,40 @@ void validate_collateral(const KeyStore& k, const NetSetup& s) {
   if (c.max_run_us <= c.fanin_latest_us)
     k.refuse("traffic.max_run_us", "must be above traffic.fanin_latest_us = " + k.text("traffic.fanin_latest_us"));
 }
+
+namespace {
+
+// The run's counts per switch and F0's throughput before and during the
+// fan-in ([start_ps, end_ps)).
+void collect_results(CollateralRun& r, Fabric& fab, const NetSetup& s, const CollateralKeys& c, uint64_t start_ps,
+                     uint64_t end_ps) {
+  const Topology& t = *s.topo;
+  const double bin_us = c.bin_us;
+  r.lossless_drops = fab.lossless_drops();
+  r.packets_forwarded = fab.forwarded();
+  r.reordered = fab.reordered();
+  const bool lanes = std::any_of(s.chips.begin(), s.chips.end(), [](const ChipSpec& c) { return c.mmu.lanes > 1; });
+  for (size_t sw = 0; sw < t.n_switches(); ++sw) {
+    r.pause_frames.push_back(fab.stats(int(sw)).pause_frames);
+    r.ecn_marks.push_back(fab.stats(int(sw)).ecn_marked);
+    if (lanes) r.max_enq_per_cycle.push_back(fab.stats(int(sw)).max_enq_slots);
+  }
+  r.fanin_start_us = double(start_ps) / 1e6;
+  r.fanin_end_us = double(end_ps) / 1e6;
+  if (r.fanin_done) {
+    // Microsecond resolution: the window [start, end) rounded outwards.
+    const long a = long(start_ps / 1000000), b = long((end_ps + 999999) / 1000000);
+    r.f0_mean_during = gbps(sum_us(r.f0_bytes_per_us, a, b), double(b - a));
+    const long bl = std::max(1L, long(bin_us));
+    double mn = 1e300;
+    for (long x = a; x < b; x += bl) mn = std::min(mn, gbps(sum_us(r.f0_bytes_per_us, x, std::min(b, x + bl)), double(std::min(b, x + bl) - x)));
+    r.f0_min_during = mn;
+    const long before = long(c.before_us);
+    r.f0_mean_before = gbps(sum_us(r.f0_bytes_per_us, std::max(0L, a - before), a), double(a - std::max(0L, a - before)));
+  }
+}
+
+}  // namespace
 
 CollateralRun run_collateral(const KeyStore& k, NetSetup& s, Scheme scheme, const std::string& cc) {
   CollateralRun r;
@@ -191,28 +218,7 @@ CollateralRun run_collateral(const KeyStore& k, NetSetup& s, Scheme scheme, cons
       }
     }
   }
-  r.lossless_drops = fab.lossless_drops();
-  r.packets_forwarded = fab.forwarded();
-  r.reordered = fab.reordered();
-  const bool lanes = std::any_of(s.chips.begin(), s.chips.end(), [](const ChipSpec& c) { return c.mmu.lanes > 1; });
-  for (size_t sw = 0; sw < t.n_switches(); ++sw) {
-    r.pause_frames.push_back(fab.stats(int(sw)).pause_frames);
-    r.ecn_marks.push_back(fab.stats(int(sw)).ecn_marked);
-    if (lanes) r.max_enq_per_cycle.push_back(fab.stats(int(sw)).max_enq_slots);
-  }
-  r.fanin_start_us = double(start_ps) / 1e6;
-  r.fanin_end_us = double(end_ps) / 1e6;
-  if (r.fanin_done) {
-    // Microsecond resolution: the window [start, end) rounded outwards.
-    const long a = long(start_ps / 1000000), b = long((end_ps + 999999) / 1000000);
-    r.f0_mean_during = gbps(sum_us(r.f0_bytes_per_us, a, b), double(b - a));
-    const long bl = std::max(1L, long(bin_us));
-    double mn = 1e300;
-    for (long x = a; x < b; x += bl) mn = std::min(mn, gbps(sum_us(r.f0_bytes_per_us, x, std::min(b, x + bl)), double(std::min(b, x + bl) - x)));
-    r.f0_min_during = mn;
-    const long before = long(c.before_us);
-    r.f0_mean_before = gbps(sum_us(r.f0_bytes_per_us, std::max(0L, a - before), a), double(a - std::max(0L, a - before)));
-  }
+  collect_results(r, fab, s, c, start_ps, end_ps);
   return r;
 }
 
@@ -234,64 +240,45 @@ CollateralRun run_of(const nlohmann::json& j) {
 
 }  // namespace
 
-int collateral_main(const KeyStore& k, const NetSweepOptions& o, bool plot, const std::string& python,
-                    const std::string& plot_script, bool reproducible) {
+namespace {
+
+void report_collateral(const CollateralRun& r) {
+  std::fprintf(stderr,
+               "%s %s: F0 %.1f Gb/s before, during the fan-in (%.1f..%.1f us) mean %.1f min %.1f Gb/s; "
+               "lossless drops %llu; PAUSE frames S0..: ",
+               r.scheme.c_str(), r.cc.c_str(), r.f0_mean_before, r.fanin_start_us, r.fanin_end_us, r.f0_mean_during,
+               r.f0_min_during, (unsigned long long)r.lossless_drops);
+  for (auto n : r.pause_frames) std::fprintf(stderr, "%llu ", (unsigned long long)n);
+  std::fprintf(stderr, "; ECN marks: ");
+  for (auto n : r.ecn_marks) std::fprintf(stderr, "%llu ", (unsigned long long)n);
+  std::fprintf(stderr, "; %llu packets forwarded in %.2f s wall (%.2f M/s), %.0f us simulated%s%s\n",
+               (unsigned long long)r.packets_forwarded, r.wall_s, double(r.packets_forwarded) / r.wall_s / 1e6, r.sim_us,
+               r.triggered ? "" : "; the long flows never reached traffic.trigger_gbps",
+               r.error.empty() ? "" : ("; ERROR " + r.error).c_str());
+}
+
+}  // namespace
+
+int collateral_main(const KeyStore& k, const NetSweepOptions& o) {
   NetSetup s = build_setup(k);
   NetSweep sw;
   const std::string name = k.text("scenario.name");
   for (const auto& sch : s.schemes)
     for (const auto& cc : s.ccs) sw.points.push_back({net_point_id(name, sch, cc, nullptr), sch, cc, 0, "", {}});
   sw.params = net_point_params(k, {"run.schemes", "run.cc", "run.mismatch_dir", "run.kernel"}, {});
-  sw.run = [&](const std::vector<size_t>& todo, const NetPointDone& done) {
-    // Each run in a child process of the one pool (a SystemC kernel runs
-    // once per process), run.jobs at a time.
-    size_t next = 0;
-    run_pool(
-        unsigned(k.u64("run.jobs")),
-        [&]() -> std::optional<PoolTask> {
-          if (next == todo.size()) return std::nullopt;
-          const NetPoint& pt = sw.points[todo[next++]];
-          const Scheme scheme = scheme_from_string(pt.scheme);
-          return PoolTask{[&k, &s, scheme, pt] {
-                            try {
-                              return record(run_collateral(k, s, scheme, pt.cc)).dump();
-                            } catch (const std::exception& e) {
-                              CollateralRun r;
-                              r.scheme = pt.scheme;
-                              r.cc = pt.cc;
-                              r.error = e.what();
-                              return record(r).dump();
-                            }
-                          },
-                          ""};
-        },
-        [&](size_t task, const std::string& out, int st) {
-          const size_t i = todo[task];
-          const NetPoint& pt = sw.points[i];
-          CollateralRun r;
-          try {
-            r = run_of(nlohmann::json::parse(out));
-          } catch (...) {
-            r.scheme = pt.scheme;
-            r.cc = pt.cc;
-            r.error = "run process ended without a result (status " + std::to_string(st) + ")";
-          }
-          std::fprintf(stderr,
-                       "%s %s: F0 %.1f Gb/s before, during the fan-in (%.1f..%.1f us) mean %.1f min %.1f Gb/s; "
-                       "lossless drops %llu; PAUSE frames S0..: ",
-                       r.scheme.c_str(), r.cc.c_str(), r.f0_mean_before, r.fanin_start_us, r.fanin_end_us, r.f0_mean_during,
-                       r.f0_min_during, (unsigned long long)r.lossless_drops);
-          for (auto n : r.pause_frames) std::fprintf(stderr, "%llu ", (unsigned long long)n);
-          std::fprintf(stderr, "; ECN marks: ");
-          for (auto n : r.ecn_marks) std::fprintf(stderr, "%llu ", (unsigned long long)n);
-          std::fprintf(stderr, "; %llu packets forwarded in %.2f s wall (%.2f M/s), %.0f us simulated%s%s\n",
-                       (unsigned long long)r.packets_forwarded, r.wall_s, double(r.packets_forwarded) / r.wall_s / 1e6, r.sim_us,
-                       r.triggered ? "" : "; the long flows never reached traffic.trigger_gbps",
-                       r.error.empty() ? "" : ("; ERROR " + r.error).c_str());
-          done(i, record(r), r.error);
-          return true;
-        });
+  sw.jobs = unsigned(k.u64("run.jobs"));
+  sw.run_point = [&](size_t i) {
+    const NetPoint& pt = sw.points[i];
+    return record(run_collateral(k, s, scheme_from_string(pt.scheme), pt.cc));
   };
+  sw.failed_point = [&](size_t i, const std::string& why) {
+    CollateralRun r;
+    r.scheme = sw.points[i].scheme;
+    r.cc = sw.points[i].cc;
+    r.error = why;
+    return record(r);
+  };
+  sw.report = [](size_t, const nlohmann::ordered_json& m) { report_collateral(run_of(m)); };
   sw.point_status = [](const nlohmann::json& m) {
     if (!m.at("error").get<std::string>().empty() || m.at("lossless_drops").get<uint64_t>()) return int(kExitCheckFailed);
     return m.at("fanin_done").get<bool>() ? int(kExitOk) : int(kExitInvalidExperiment);
@@ -299,124 +286,9 @@ int collateral_main(const KeyStore& k, const NetSweepOptions& o, bool plot, cons
   sw.write_outputs = [&](const std::vector<nlohmann::json>& ms) {
     std::vector<CollateralRun> runs;
     for (const auto& m : ms) runs.push_back(run_of(m));
-    return write_collateral_outputs(k, s, runs, o.out_dir, plot, python, plot_script, reproducible);
+    return write_collateral_outputs(k, s, runs, o);
   };
   return run_net_sweep(sw, o);
-}
-
-int write_collateral_outputs(const KeyStore& k, const NetSetup& s, const std::vector<CollateralRun>& runs,
-                             const std::string& out_dir, bool plot, const std::string& python,
-                             const std::string& plot_script, bool reproducible) {
-  CollateralKeys c;
-  k.fill(c);
-  const double bin_us = c.bin_us;
-  // throughput.csv: per run, 10 us bins from before_us ahead of the fan-in to the end.
-  std::ostringstream csv;
-  csv << "scheme,cc,t_us,f0_gbps,f1_gbps,fanin_gbps\n";
-  for (const auto& r : runs) {
-    const long bl = std::max(1L, long(bin_us));
-    const long a0 = long(r.fanin_start_us) - long(c.before_us);
-    const long end = long(r.sim_us);
-    for (long x = std::max(0L, a0 - (a0 % bl + bl) % bl); x + bl <= end; x += bl) {
-      char b[200];
-      std::snprintf(b, sizeof b, "%s,%s,%.1f,%.3f,%.3f,%.3f\n", r.scheme.c_str(), r.cc.c_str(), double(x) - r.fanin_start_us,
-                    gbps(sum_us(r.f0_bytes_per_us, x, x + bl), double(bl)), gbps(sum_us(r.f1_bytes_per_us, x, x + bl), double(bl)),
-                    gbps(sum_us(r.fanin_bytes_per_us, x, x + bl), double(bl)));
-      csv << b;
-    }
-  }
-  nlohmann::json j;
-  j["scenario"] = k.text("scenario.name");
-  j["kind"] = "collateral-damage";
-  j["backend"] = k.text("run.backend");
-  j["rtl_switches"] = k.list("net.rtl_switches");
-  uint64_t fwd = 0, drops = 0;
-  double wall = 0, cpu = 0;
-  bool errors = false, all_done = true;
-  for (const auto& r : runs) {
-    nlohmann::json x;
-    x["f0_mean_gbps_during_fanin"] = r.f0_mean_during;
-    x["f0_min_gbps_during_fanin"] = r.f0_min_during;
-    x["f0_mean_gbps_before_fanin"] = r.f0_mean_before;
-    x["lossless_drops"] = r.lossless_drops;
-    x["fanin_start_us"] = r.fanin_start_us;
-    x["fanin_end_us"] = r.fanin_end_us;
-    x["fanin_completed"] = r.fanin_done;
-    x["triggered_at_trigger_gbps"] = r.triggered;
-    x["pause_frames_per_switch"] = r.pause_frames;
-    x["packets_forwarded"] = r.packets_forwarded;
-    x["reordered_packets"] = r.reordered;
-    x["sim_us"] = r.sim_us;
-    x["wall_s"] = r.wall_s;
-    x["cpu_s"] = r.cpu_s;
-    if (reproducible) x["wall_s"] = x["cpu_s"] = nullptr;
-    if (!r.error.empty()) x["error"] = r.error;
-    x["lockstep_mismatch"] = dsh::is_lockstep_report(r.error);
-    j["results"][r.scheme][r.cc] = x;
-    fwd += r.packets_forwarded;
-    drops += r.lossless_drops;
-    wall += r.wall_s;
-    cpu += r.cpu_s;
-    errors |= !r.error.empty();
-    all_done &= r.fanin_done;
-  }
-  j["speed"] = {{"packets_forwarded", fwd},
-                {"wall_s", wall},
-                {"cpu_s", cpu},
-                {"packets_per_wall_s", wall > 0 ? double(fwd) / wall : 0},
-                {"packets_per_cpu_s", cpu > 0 ? double(fwd) / cpu : 0}};
-  if (reproducible)
-    for (const char* f : {"wall_s", "cpu_s", "packets_per_wall_s", "packets_per_cpu_s"}) j["speed"][f] = nullptr;
-  nlohmann::json targets;
-  for (const auto& cc : s.ccs) {
-    const CollateralRun *d = nullptr, *si = nullptr;
-    for (const auto& r : runs) {
-      if (r.cc != cc) continue;
-      (r.scheme == "dsh" ? d : si) = &r;
-    }
-    if (d) targets[cc]["dsh_f0_mean_during_ge_45"] = d->f0_mean_during >= 45;
-    if (d && si) targets[cc]["sih_f0_mean_during_le_80pct_of_dsh"] = si->f0_mean_during <= 0.8 * d->f0_mean_during;
-  }
-  targets["zero_lossless_drops"] = drops == 0;
-  j["targets"] = targets;
-  std::ostringstream txt;
-  txt << "S2 collateral damage (" << k.text("scenario.name") << "), backend " << k.text("run.backend");
-  if (!k.list("net.rtl_switches").empty()) txt << " on " << k.text("net.rtl_switches");
-  txt << "\nF0 throughput, Gb/s (during = from the fan-in's first packet until its last flow completed)\n";
-  txt << "scheme  cc      before  during-mean  during-min  fan-in us      drops  PAUSE frames per switch\n";
-  for (const auto& r : runs) {
-    char b[300];
-    std::snprintf(b, sizeof b, "%-7s %-7s %6.1f  %11.1f  %10.1f  %6.1f..%-6.1f %5llu  ", r.scheme.c_str(), r.cc.c_str(),
-                  r.f0_mean_before, r.f0_mean_during, r.f0_min_during, r.fanin_start_us, r.fanin_end_us,
-                  (unsigned long long)r.lossless_drops);
-    txt << b;
-    for (auto n : r.pause_frames) txt << n << " ";
-    txt << "\n";
-  }
-  char b[200];
-  std::snprintf(b, sizeof b,
-                "speed: %llu packets forwarded (all switches) in %.2f s wall = %.2f M packets/s (CPU time %.2f s = %.2f M/s; "
-                "wall > CPU when other processes share the cores)\n",
-                (unsigned long long)fwd, wall, wall > 0 ? double(fwd) / wall / 1e6 : 0, cpu, cpu > 0 ? double(fwd) / cpu / 1e6 : 0);
-  if (!reproducible) txt << b;
-  txt << "targets: " << targets.dump() << "\n";
-  write_file_atomically(out_dir + "/throughput.csv", csv.str());
-  write_file_atomically(out_dir + "/summary.json", j.dump(2) + "\n");
-  write_file_atomically(out_dir + "/summary.txt", txt.str());
-  std::fprintf(stderr, "%s", txt.str().c_str());
-  if (plot) {
-    // The plot's y-axis ends a little above F0's own link rate (its sender's NIC).
-    const Topology& t = *s.topo;
-    const FlowEnds f0 = parse_flow(t, c.long_flows.at(0), "traffic.long_flows");
-    char rate[32];
-    std::snprintf(rate, sizeof rate, "%g", t.ports(t.host_node(f0.src)).at(0).gbps);
-    plot_net(python, plot_script, "'" + out_dir + "/throughput.csv' '" + out_dir + "/collateral.png' " + rate);
-  }
-  std::fprintf(stderr, "wrote %s/throughput.csv, summary.txt, summary.json%s\n", out_dir.c_str(), plot ? ", collateral.png" : "");
-  if (errors) return kExitCheckFailed;
-  if (drops) return kExitCheckFailed;
-  if (!all_done) return kExitInvalidExperiment;
-  return kExitOk;
 }
 
 }  // namespace dsh::net

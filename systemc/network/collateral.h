@@ -51,17 +51,23 @@ DSH_JSON_RECORD(CollateralRun, scheme, cc, triggered, fanin_done, fanin_start_us
 
 CollateralRun run_collateral(const KeyStore& k, NetSetup& s, Scheme scheme, const std::string& cc);
 
+// Shared by collateral.cpp and collateral_outputs.cpp.
+struct FlowEnds {
+  int src, dst;
+};
+FlowEnds parse_flow(const Topology& t, const std::string& item, const std::string& what);  // "SRC>DST" of two hosts
+double gbps(uint64_t bytes, double us);
+uint64_t sum_us(const std::vector<uint64_t>& v, long a, long b);  // bytes in [a, b) us of a per-microsecond series
+
 struct NetSweepOptions;
 
 // Every scheme x cc as points (--list-points, --point, --merge, or the
 // default run resuming from out_dir/points), then throughput.csv,
 // summary.json, summary.txt and collateral.png in out_dir. The exit status.
-int collateral_main(const KeyStore& k, const NetSweepOptions& o, bool plot, const std::string& python,
-                    const std::string& plot_script, bool reproducible);
+int collateral_main(const KeyStore& k, const NetSweepOptions& o);
 
 // The outputs from the runs (scheme x cc, in run order).
 int write_collateral_outputs(const KeyStore& k, const NetSetup& s, const std::vector<CollateralRun>& runs,
-                             const std::string& out_dir, bool plot, const std::string& python,
-                             const std::string& plot_script, bool reproducible);
+                             const NetSweepOptions& o);
 
 }  // namespace dsh::net

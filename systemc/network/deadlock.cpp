@@ -113,6 +113,7 @@ void validate_deadlock(const KeyStore& k, const NetSetup& s) {
   }
   DeadlockKeys d;
   k.fill(d);
+  check_class_queues(k, s, "traffic.class", d.cls);
   const uint64_t nmin = d.fanin_min, nmax = d.fanin_max;
   if (nmax < nmin) k.refuse("traffic.fanin_max", "below traffic.fanin_min = " + k.text("traffic.fanin_min"));
   const auto& pairs = d.pairs;
@@ -171,6 +172,28 @@ OfferedLoad offered_load(const KeyStore& k, const Topology& t, double load) {
     }
   return o;
 }
+
+namespace {
+
+// The run's end: its error (a lockstep model checks the cycles still in
+// flight), drops, packets, finished flows and PAUSE frames.
+void collect_results(DeadlockRun& r, Fabric& fab) {
+  const Topology& t = fab.topo();
+  r.sim_ms = double(fab.events().now()) / 1e9;
+  r.error = fab.error;
+  if (r.error.empty())
+    for (size_t sw = 0; sw < t.n_switches(); ++sw) try {
+        fab.mmu(int(sw)).finish();
+      } catch (const std::exception& e) {
+        r.error = e.what();
+      }
+  r.lossless_drops = fab.lossless_drops();
+  r.packets_forwarded = fab.forwarded();
+  for (const auto& f : fab.flows()) r.flows_done += f.done;
+  for (size_t sw = 0; sw < t.n_switches(); ++sw) r.pause_frames += fab.stats(int(sw)).pause_frames;
+}
+
+}  // namespace
 
 DeadlockRun run_deadlock(const KeyStore& k, NetSetup& s, Scheme scheme, const std::string& cc, uint64_t seed,
                          double duration_ms, double load) {
@@ -266,94 +289,38 @@ DeadlockRun run_deadlock(const KeyStore& k, NetSetup& s, Scheme scheme, const st
   fab.run(end_ps);
   r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   r.cpu_s = double(std::clock() - cpu0) / CLOCKS_PER_SEC;
-  r.sim_ms = double(ev.now()) / 1e9;
-  r.error = fab.error;
-  if (r.error.empty())
-    for (size_t sw = 0; sw < t.n_switches(); ++sw) try {
-        fab.mmu(int(sw)).finish();
-      } catch (const std::exception& e) {
-        r.error = e.what();
-      }
-  r.lossless_drops = fab.lossless_drops();
-  r.packets_forwarded = fab.forwarded();
-  for (const auto& f : fab.flows()) r.flows_done += f.done;
-  for (size_t sw = 0; sw < t.n_switches(); ++sw) r.pause_frames += fab.stats(int(sw)).pause_frames;
+  collect_results(r, fab);
   return r;
 }
 
 namespace {
 
-struct Job {
-  std::string scheme, cc, load;
-  uint64_t seed;
-  size_t point;  // index into the sweep's points
-};
-
-// One process per run, `jobs` at a time (the one pool, child_process.h);
-// each sends its result as JSON.
-void run_all(const KeyStore& k, const std::vector<Job>& todo, unsigned jobs, double duration_ms,
-             const NetPointDone& done) {
-  size_t next = 0;
-  auto failed = [](const Job& j, const std::string& why) {
-    DeadlockRun r;
-    r.scheme = j.scheme;
-    r.cc = j.cc;
-    r.load = j.load;
-    r.seed = j.seed;
-    r.error = why;
-    return r;
-  };
-  run_pool(
-      jobs,
-      [&]() -> std::optional<PoolTask> {
-        if (next == todo.size()) return std::nullopt;
-        const Job j = todo[next++];
-        return PoolTask{[&k, j, duration_ms, failed] {
-                          try {
-                            NetSetup s = build_setup(k);
-                            const Scheme sch = scheme_from_string(j.scheme);
-                            return nlohmann::ordered_json(run_deadlock(k, s, sch, j.cc, j.seed, duration_ms, std::stod(j.load))).dump();
-                          } catch (const std::exception& e) {
-                            return nlohmann::ordered_json(failed(j, e.what())).dump();
-                          }
-                        },
-                        ""};
-      },
-      [&](size_t task, const std::string& out, int st) {
-        const Job& j = todo[task];
-        DeadlockRun r;
-        try {
-          r = nlohmann::json::parse(out).get<DeadlockRun>();
-        } catch (...) {
-          r = failed(j, "run process ended without a result (status " + std::to_string(st) + ")");
-        }
-        std::fprintf(stderr, "%s %s load %s seed %llu: %s%s; %llu flows (%llu done), %llu PAUSE frames, %llu lossless "
-                             "drops, %.2f ms simulated in %.1f s (CPU %.1f s, %.2f M packets/CPU s)%s%s\n",
-                     r.scheme.c_str(), r.cc.c_str(), r.load.c_str(), (unsigned long long)r.seed,
-                     r.deadlocked ? "DEADLOCK" : "no deadlock",
-                     r.deadlocked ? (" formed at " + std::to_string(r.onset_ms) + " ms (" + r.cycle + ")").c_str() : "",
-                     (unsigned long long)r.flows, (unsigned long long)r.flows_done, (unsigned long long)r.pause_frames,
-                     (unsigned long long)r.lossless_drops, r.sim_ms, r.wall_s, r.cpu_s,
-                     r.cpu_s > 0 ? double(r.packets_forwarded) / r.cpu_s / 1e6 : 0, r.error.empty() ? "" : "; ERROR ",
-                     r.error.c_str());
-        done(j.point, nlohmann::ordered_json(r), r.error);
-        return true;  // a failed run is reported in the outputs; the others go on
-      });
+DeadlockRun failed_run(const NetPoint& p, const std::string& why) {
+  DeadlockRun r;
+  r.scheme = p.scheme;
+  r.cc = p.cc;
+  r.load = p.load;
+  r.seed = p.seed;
+  r.error = why;
+  return r;
 }
 
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+void report_deadlock(const DeadlockRun& r) {
+  std::fprintf(stderr, "%s %s load %s seed %llu: %s%s; %llu flows (%llu done), %llu PAUSE frames, %llu lossless "
+                       "drops, %.2f ms simulated in %.1f s (CPU %.1f s, %.2f M packets/CPU s)%s%s\n",
+               r.scheme.c_str(), r.cc.c_str(), r.load.c_str(), (unsigned long long)r.seed,
+               r.deadlocked ? "DEADLOCK" : "no deadlock",
+               r.deadlocked ? (" formed at " + std::to_string(r.onset_ms) + " ms (" + r.cycle + ")").c_str() : "",
+               (unsigned long long)r.flows, (unsigned long long)r.flows_done, (unsigned long long)r.pause_frames,
+               (unsigned long long)r.lossless_drops, r.sim_ms, r.wall_s, r.cpu_s,
+               r.cpu_s > 0 ? double(r.packets_forwarded) / r.cpu_s / 1e6 : 0, r.error.empty() ? "" : "; ERROR ",
+               r.error.c_str());
 }
-
 }  // namespace
 
-int deadlock_main(const KeyStore& k, const NetSweepOptions& o, bool plot, const std::string& python,
-                  const std::string& plot_script, bool full, bool reproducible) {
+int deadlock_main(const KeyStore& k, const NetSweepOptions& o) {
   NetSetup s = build_setup(k);
-  const std::string seeds_key = full ? "deadlock.full_seeds" : "deadlock.seeds";
+  const std::string seeds_key = o.full ? "deadlock.full_seeds" : "deadlock.seeds";
   std::vector<uint64_t> seeds;
   for (const auto& x : k.list(seeds_key)) {  // a seed given twice is one point
     const uint64_t seed = parse_uint(seeds_key, x, 0, ~uint64_t(0) >> 1);
@@ -363,174 +330,45 @@ int deadlock_main(const KeyStore& k, const NetSweepOptions& o, bool plot, const 
   const auto loads = deadlock_loads(k);
   DeadlockKeys d;
   k.fill(d);
-  const double duration_ms = full ? d.full_duration_ms : d.duration_ms;
-  const unsigned jobs = unsigned(k.u64("run.jobs"));
+  const double duration_ms = o.full ? d.full_duration_ms : d.duration_ms;
   // A point is one run; its result depends on the duration, not on which
   // key gave it nor on the other seeds and loads.
   NetSweep sw;
-  std::vector<Job> jobs_of_points;
   const std::string name = k.text("scenario.name");
   for (const auto& sch : s.schemes)
     for (const auto& cc : s.ccs)
       for (const auto& load : loads)
-        for (uint64_t seed : seeds) {
-          sw.points.push_back({net_point_id(name, sch, cc, &seed, load), sch, cc, seed, load, {}});
-          jobs_of_points.push_back({sch, cc, load, seed, sw.points.size() - 1});
-        }
+        for (uint64_t seed : seeds) sw.points.push_back({net_point_id(name, sch, cc, &seed, load), sch, cc, seed, load, {}});
   char dur[40];
   std::snprintf(dur, sizeof dur, "%.10g", duration_ms);
   sw.params = net_point_params(k,
                                {"run.jobs", "run.kernel", "run.schemes", "run.cc", "run.mismatch_dir", "traffic.load",
                                 "deadlock.seeds", "deadlock.full_seeds", "deadlock.full_duration_ms"},
                                {{"deadlock.duration_ms", dur}});
-  sw.run = [&](const std::vector<size_t>& todo, const NetPointDone& done) {
-    std::vector<Job> js;
-    for (size_t i : todo) js.push_back(jobs_of_points[i]);
+  sw.jobs = unsigned(k.u64("run.jobs"));
+  sw.starting = [&](const std::vector<size_t>& todo) {
     std::fprintf(stderr,
                  "dsh-sim: %s: %zu of %zu runs (%zu seeds x %zu loads x schemes x cc), %.1f ms each at most, %u at a "
                  "time\n",
-                 name.c_str(), js.size(), sw.points.size(), seeds.size(), loads.size(), duration_ms, jobs);
-    run_all(k, js, jobs, duration_ms, done);
+                 name.c_str(), todo.size(), sw.points.size(), seeds.size(), loads.size(), duration_ms, sw.jobs);
   };
+  sw.run_point = [&](size_t i) {
+    const NetPoint& p = sw.points[i];
+    NetSetup x = build_setup(k);
+    return nlohmann::ordered_json(
+        run_deadlock(k, x, scheme_from_string(p.scheme), p.cc, p.seed, duration_ms, std::stod(p.load)));
+  };
+  sw.failed_point = [&](size_t i, const std::string& why) { return nlohmann::ordered_json(failed_run(sw.points[i], why)); };
+  sw.report = [](size_t, const nlohmann::ordered_json& m) { report_deadlock(m.get<DeadlockRun>()); };
   sw.point_status = [](const nlohmann::json& m) {
     return m.at("lossless_drops").get<uint64_t>() || !m.at("error").get<std::string>().empty() ? kExitCheckFailed : kExitOk;
   };
   sw.write_outputs = [&](const std::vector<nlohmann::json>& ms) {
     std::vector<DeadlockRun> runs;
     for (const auto& m : ms) runs.push_back(m.get<DeadlockRun>());
-    return write_deadlock_outputs(k, *s.topo, runs, seeds, duration_ms, o.out_dir, plot, python, plot_script,
-                                  reproducible);
+    return write_deadlock_outputs(k, *s.topo, runs, seeds, duration_ms, o);
   };
   return run_net_sweep(sw, o);
-}
-
-int write_deadlock_outputs(const KeyStore& k, const Topology& topo, std::vector<DeadlockRun> runs,
-                           const std::vector<uint64_t>& seeds, double duration_ms, const std::string& out_dir,
-                           bool plot, const std::string& python, const std::string& plot_script, bool reproducible) {
-  std::sort(runs.begin(), runs.end(), [](const DeadlockRun& a, const DeadlockRun& b) {
-    const double la = std::stod(a.load), lb = std::stod(b.load);
-    return std::tie(a.scheme, a.cc, la, a.seed) < std::tie(b.scheme, b.cc, lb, b.seed);
-  });
-  const auto loads = deadlock_loads(k);
-  const std::string unit = k.text("traffic.load_unit");
-  std::ostringstream csv;
-  csv << "scheme,cc,load,seed,deadlocked,onset_ms,detected_ms,sim_ms,lossless_drops,pause_frames,flows,flows_done,"
-         "packets_forwarded,cpu_s,wall_s,cycle,error\n";
-  nlohmann::json j;
-  j["scenario"] = k.text("scenario.name");
-  j["kind"] = "deadlock";
-  j["backend"] = k.text("run.backend");
-  j["rtl_switches"] = k.list("net.rtl_switches");
-  j["routes"] = k.list("net.routes").empty() ? "ecmp" : "pinned";
-  j["duration_ms"] = duration_ms;
-  j["seeds"] = seeds;
-  DeadlockKeys d;
-  k.fill(d);
-  j["still_us"] = d.still_us;
-  j["load_unit"] = unit;
-  j["loads"] = loads;
-  // The paper's Fig. 12: fraction of 100 runs of 100 ms that deadlocked.
-  j["paper"] = {{"sih", {{"dcqcn", 1.0}, {"powertcp", 1.0}}}, {"dsh", {{"dcqcn", 0.04}, {"powertcp", 0.0}}}};
-  for (const auto& l : loads) {
-    const OfferedLoad ol = offered_load(k, topo, std::stod(l));
-    j["offered"][l] = {{"busiest_link", ol.link}, {"gbps", ol.gbps}, {"utilisation", ol.utilisation}};
-  }
-  bool errors = false;
-  uint64_t drops = 0, fwd = 0;
-  double cpu = 0;
-  for (const auto& r : runs) {
-    char b[400], times[64] = ",";  // --reproducible: no CPU or wall seconds
-    if (!reproducible) std::snprintf(times, sizeof times, "%.2f,%.2f", r.cpu_s, r.wall_s);
-    std::snprintf(b, sizeof b, "%s,%s,%s,%llu,%d,%.4f,%.4f,%.4f,%llu,%llu,%llu,%llu,%llu,%s,", r.scheme.c_str(),
-                  r.cc.c_str(), r.load.c_str(), (unsigned long long)r.seed, int(r.deadlocked), r.onset_ms, r.detected_ms,
-                  r.sim_ms, (unsigned long long)r.lossless_drops, (unsigned long long)r.pause_frames,
-                  (unsigned long long)r.flows, (unsigned long long)r.flows_done, (unsigned long long)r.packets_forwarded, times);
-    std::string err = r.error;
-    std::replace(err.begin(), err.end(), ',', ';');
-    std::replace(err.begin(), err.end(), '\n', ' ');
-    csv << b << r.cycle << "," << err << "\n";
-    auto& x = j["results"][r.scheme][r.cc][r.load];
-    if (x.is_null())
-      x = {{"runs", 0}, {"deadlocked_runs", 0}, {"onset_ms", nlohmann::json::array()}, {"lossless_drops", 0}};
-    x["runs"] = x["runs"].get<int>() + 1;
-    if (r.deadlocked) {
-      x["deadlocked_runs"] = x["deadlocked_runs"].get<int>() + 1;
-      x["onset_ms"].push_back(r.onset_ms);
-    }
-    x["lossless_drops"] = x["lossless_drops"].get<uint64_t>() + r.lossless_drops;
-    if (!r.error.empty()) x["errors"].push_back("seed " + std::to_string(r.seed) + ": " + r.error);
-    errors |= !r.error.empty();
-    drops += r.lossless_drops;
-    fwd += r.packets_forwarded;
-    cpu += r.cpu_s;
-  }
-  nlohmann::json targets;
-  for (auto& [sch, by_cc] : j["results"].items())
-    for (auto& [cc, by_load] : by_cc.items())
-      for (auto& [load, x] : by_load.items()) {
-        auto v = x["onset_ms"].get<std::vector<double>>();
-        std::sort(v.begin(), v.end());
-        x["onset_ms"] = v;
-        const uint64_t n = x["runs"].get<uint64_t>(), d = x["deadlocked_runs"].get<uint64_t>();
-        const Interval ci = wilson_interval(d, n);
-        x["deadlocked_fraction"] = double(d) / double(n);
-        x["ci95"] = {ci.lo, ci.hi};
-        x["median_onset_ms"] = v.empty() ? nlohmann::json(nullptr) : nlohmann::json(median(v));
-        // Does the 95 % interval hold the paper's fraction (DCQCN: SIH 100 %, DSH 4 %)?
-        if (cc == "dcqcn") {
-          const double paper = sch == "sih" ? 1.0 : 0.04;
-          targets["load=" + load][sch + "_dcqcn_ci_holds_paper_" + (sch == "sih" ? "100pct" : "4pct")] =
-              paper >= ci.lo - 1e-12 && paper <= ci.hi + 1e-12;
-        }
-      }
-  targets["zero_lossless_drops"] = drops == 0;
-  j["targets"] = targets;
-  j["speed"] = {{"packets_forwarded", fwd}, {"cpu_s", cpu}, {"packets_per_cpu_s", cpu > 0 ? double(fwd) / cpu : 0}};
-  if (reproducible) j["speed"]["cpu_s"] = j["speed"]["packets_per_cpu_s"] = nullptr;
-  std::ostringstream txt;
-  txt << "S3 deadlock (" << k.text("scenario.name") << "): " << seeds.size() << " seeds, " << duration_ms
-      << " ms each at most, routes " << j["routes"].get<std::string>() << "; load = a fraction of "
-      << (unit == "receiver" ? "one receiver's downlink per leaf pair" : "the destination leaf's downlinks together")
-      << "; a deadlock = a cycle of paused links with no packet moving for " << k.text("deadlock.still_us") << " us\n";
-  for (const auto& l : loads) {
-    const auto& of = j["offered"][l];
-    char b[200];
-    std::snprintf(b, sizeof b, "load %s: busiest switch-to-switch link %s offered %.0f Gb/s, %.2f of its rate%s\n", l.c_str(),
-                  of["busiest_link"].get<std::string>().c_str(), of["gbps"].get<double>(),
-                  of["utilisation"].get<double>(), of["utilisation"].get<double>() > 1 ? " (OVERLOADED)" : "");
-    txt << b;
-  }
-  txt << "scheme  cc      load    runs  deadlocked  fraction  95 % CI (Wilson)  onset ms: median (min..max)\n";
-  for (auto& [sch, by_cc] : j["results"].items())
-    for (auto& [cc, by_load] : by_cc.items())
-      for (const auto& l : loads) {
-        if (!by_load.contains(l)) continue;
-        const auto& x = by_load[l];
-        const auto v = x["onset_ms"].get<std::vector<double>>();
-        char b[300];
-        std::snprintf(b, sizeof b, "%-7s %-7s %-7s %4d  %10d  %7.1f %%  [%5.1f, %5.1f] %%  ", sch.c_str(), cc.c_str(),
-                      l.c_str(), x["runs"].get<int>(), x["deadlocked_runs"].get<int>(),
-                      100 * x["deadlocked_fraction"].get<double>(), 100 * x["ci95"][0].get<double>(),
-                      100 * x["ci95"][1].get<double>());
-        txt << b;
-        if (v.empty()) txt << "-";
-        else {
-          std::snprintf(b, sizeof b, "%.2f (%.2f..%.2f)", median(v), v.front(), v.back());
-          txt << b;
-        }
-        txt << "\n";
-      }
-  txt << "paper (Fig. 12, 100 runs x 100 ms): SIH 100 % with DCQCN and PowerTCP; DSH 4 % with DCQCN, 0 % with "
-         "PowerTCP\n";
-  txt << "targets: " << targets.dump() << "\n";
-  write_file_atomically(out_dir + "/deadlock.csv", csv.str());
-  write_file_atomically(out_dir + "/summary.json", j.dump(2) + "\n");
-  write_file_atomically(out_dir + "/summary.txt", txt.str());
-  std::fprintf(stderr, "%s", txt.str().c_str());
-  if (plot) plot_net(python, plot_script, "--deadlock '" + out_dir + "/summary.json' '" + out_dir + "/deadlock.png'");
-  std::fprintf(stderr, "wrote %s/deadlock.csv, summary.txt, summary.json%s\n", out_dir.c_str(), plot ? ", deadlock.png" : "");
-  if (errors || drops) return kExitCheckFailed;
-  return kExitOk;
 }
 
 }  // namespace dsh::net

@@ -67,12 +67,10 @@ struct NetSweepOptions;
 // The runs of the default command (or --full) as points: --list-points,
 // --point, --merge or every point not already done in out_dir/points, then
 // deadlock.csv, summary.json, summary.txt and deadlock.png. The exit status.
-int deadlock_main(const KeyStore& k, const NetSweepOptions& o, bool plot, const std::string& python,
-                  const std::string& plot_script, bool full, bool reproducible);
+int deadlock_main(const KeyStore& k, const NetSweepOptions& o);
 
 // The outputs from the runs (any order; one per scheme, cc, load and seed).
 int write_deadlock_outputs(const KeyStore& k, const Topology& topo, std::vector<DeadlockRun> runs,
-                           const std::vector<uint64_t>& seeds, double duration_ms, const std::string& out_dir,
-                           bool plot, const std::string& python, const std::string& plot_script, bool reproducible);
+                           const std::vector<uint64_t>& seeds, double duration_ms, const NetSweepOptions& o);
 
 }  // namespace dsh::net

@@ -56,6 +56,40 @@ sc::PointScan scan(const NetSweep& sw, const std::string& dir, bool merge) {
   });
 }
 
+// Runs the points `todo` in the pool and calls done as each ends.
+void run_points(const NetSweep& sw, const std::vector<size_t>& todo, const NetPointDone& done) {
+  if (sw.starting) sw.starting(todo);
+  size_t next = 0;
+  run_pool(
+      sw.jobs,
+      [&]() -> std::optional<PoolTask> {
+        if (next == todo.size()) return std::nullopt;
+        const size_t i = todo[next++];
+        return PoolTask{[&sw, i] {
+                          try {
+                            return sw.run_point(i).dump();
+                          } catch (const std::exception& e) {
+                            return sw.failed_point(i, e.what()).dump();
+                          }
+                        },
+                        sw.partial_file ? sw.partial_file(i) : ""};
+      },
+      [&](size_t task, const std::string& out, int st) {
+        const size_t i = todo[task];
+        nlohmann::ordered_json m;
+        try {
+          m = nlohmann::ordered_json::parse(out);
+        } catch (...) {
+          m = sw.failed_point(i, "point process ended without a result (status " + std::to_string(st) + ")");
+        }
+        sw.report(i, m);
+        done(i, m, m.value("error", std::string()));
+        return true;  // a failed point is reported; the others go on
+      });
+}
+
+int failed_status(bool mismatch) { return mismatch ? kExitCheckFailed : kExitToolFailed; }
+
 }  // namespace
 
 std::string net_points_dir(const NetSweepOptions& o) {
@@ -92,10 +126,10 @@ int run_net_sweep(const NetSweep& sw, const NetSweepOptions& o) {
       }
     }
     int status = kExitOk;
-    sw.run({size_t(hit - sw.points.begin())}, [&](size_t, const nlohmann::ordered_json& m, const std::string& error) {
+    run_points(sw, {size_t(hit - sw.points.begin())}, [&](size_t, const nlohmann::ordered_json& m, const std::string& error) {
       if (!error.empty()) {
         std::fprintf(stderr, "dsh-sim: point %s failed, no result file written: %s\n", hit->id.c_str(), error.c_str());
-        status = kExitCheckFailed;
+        status = failed_status(is_lockstep_report(error));
         return;
       }
       write_file_atomically(path, sc::point_record_text(hit->id, sw.params, m));
@@ -136,13 +170,17 @@ int run_net_sweep(const NetSweep& sw, const NetSweepOptions& o) {
                  sw.points.size() - todo.size(), sw.points.size(), dir.c_str(),
                  found.stale ? (", " + std::to_string(found.stale) + " stale files (other parameters) to be replaced").c_str() : "",
                  found.ignored ? (", " + std::to_string(found.ignored) + " other files ignored").c_str() : "");
-  size_t finished = 0;
+  size_t finished = 0, failed = 0;
+  bool mismatch = false;
   if (!todo.empty())
-    sw.run(todo, [&](size_t i, const nlohmann::ordered_json& m, const std::string& error) {
+    run_points(sw, todo, [&](size_t i, const nlohmann::ordered_json& m, const std::string& error) {
       metrics[i] = nlohmann::json::parse(m.dump());
       if (error.empty()) {
         write_file_atomically(point_path(dir, sw.points[i]), sc::point_record_text(sw.points[i].id, sw.params, m));
         ++finished;
+      } else {
+        ++failed;
+        mismatch |= is_lockstep_report(error);
       }
     });
   if (pool_interrupted()) {  // the finished points keep their files; no output looks complete
@@ -150,16 +188,23 @@ int run_net_sweep(const NetSweep& sw, const NetSweepOptions& o) {
                          "outputs written (the same command resumes)\n", finished, dir.c_str());
     return pool_interrupted_status();
   }
+  if (failed) {  // a summary over the points that ran would read as a result
+    std::fprintf(stderr, "dsh-sim: %zu of %zu points failed (above), no outputs written; %zu finished points kept in %s "
+                         "(the same command runs the rest)\n", failed, todo.size(), finished, dir.c_str());
+    return failed_status(mismatch);
+  }
   return sw.write_outputs(metrics);
 }
 
-void plot_net(const std::string& python, const std::string& plot_script, const std::string& args) {
+bool plot_net(const NetSweepOptions& o, const std::string& args) {
   try {
-    const std::string cmd = "'" + python + "' '" + given_or_resource(plot_script, DSH_PLOT_NET_SCRIPT) + "' " + args;
-    if (std::system(cmd.c_str()) != 0) std::fprintf(stderr, "dsh-sim: plot failed: %s\n", cmd.c_str());
+    const std::string cmd = "'" + o.python + "' '" + given_or_resource(o.plot_script, DSH_PLOT_NET_SCRIPT) + "' " + args;
+    if (std::system(cmd.c_str()) == 0) return true;
+    std::fprintf(stderr, "dsh-sim: plot failed: %s\n", cmd.c_str());
   } catch (const ResourceError& e) {
     std::fprintf(stderr, "dsh-sim: plot failed: %s\n", e.what());
   }
+  return false;
 }
 
 }  // namespace dsh::net

@@ -247,6 +247,9 @@ void configure_run(NetSetup& s, const KeyStore& k, Scheme scheme, const std::str
       if (std::any_of(etas.begin(), etas.end(), [&](uint64_t e) { return e != etas[0]; })) m.port_headroom_cells = etas;
     }
     m.scheme = scheme;
+    if (t.ports(int(sw)).size() > m.n_ports)  // the chip against the topology, before any run
+      throw ConfigError("chip.n_ports = " + std::to_string(m.n_ports) + k.where("chip.n_ports") + ": switch " + name +
+                        " has " + std::to_string(t.ports(int(sw)).size()) + " links, one port each");
     const bool named = s.rtl_switches.empty() ||
                        std::find(s.rtl_switches.begin(), s.rtl_switches.end(), name) != s.rtl_switches.end();
     c.backend = named ? s.backend : Backend::Golden;
@@ -257,6 +260,14 @@ void configure_run(NetSetup& s, const KeyStore& k, Scheme scheme, const std::str
     }
     s.chips.push_back(c);
   }
+}
+
+void check_class_queues(const KeyStore& k, const NetSetup& s, const std::string& key, uint64_t cls) {
+  for (size_t sw = 0; sw < s.chips.size(); ++sw)
+    if (cls >= s.chips[sw].mmu.n_queues)
+      k.refuse(key, "switch " + s.topo->name(int(sw)) + "'s chip has no queue for it (chip.n_queues = " +
+                        std::to_string(s.chips[sw].mmu.n_queues) + ": queues 0.." +
+                        std::to_string(s.chips[sw].mmu.n_queues - 1) + ")");
 }
 
 namespace {

@@ -55,6 +55,9 @@ struct NetSetup {
 // `cc` pick the MMU scheme and congestion control of one run.
 NetSetup build_setup(const KeyStore& k);
 void configure_run(NetSetup& s, const KeyStore& k, Scheme scheme, const std::string& cc);
+// Refuses `key`, a lossless traffic class, when a switch's chip (s.chips,
+// as configure_run left them) has no queue for it.
+void check_class_queues(const KeyStore& k, const NetSetup& s, const std::string& key, uint64_t cls);
 
 // dsh-sim --pcap: the file every run of this process captures into ("":
 // none; dsh-sim asks it for one point, --point ID, so the file is that

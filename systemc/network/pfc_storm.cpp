@@ -222,8 +222,8 @@ PfcStormRun run_pfc_storm(const KeyStore& k, NetSetup& s, Scheme scheme, const s
   return r;
 }
 
-int pfc_storm_main(const KeyStore& k, const NetSweepOptions& o, bool plot, const std::string& python,
-                   const std::string& plot_script, bool reproducible) {
+// Every scheme x cc x watchdog as one point of the harness.
+int pfc_storm_main(const KeyStore& k, const NetSweepOptions& o) {
   NetSetup s = build_setup(k);
   PfcStormKeys c;
   k.fill(c);
@@ -233,49 +233,29 @@ int pfc_storm_main(const KeyStore& k, const NetSweepOptions& o, bool plot, const
     for (const auto& cc : s.ccs)
       for (const auto& w : c.watchdog) sw.points.push_back({net_point_id(name, sch, cc, nullptr, "", {{"watchdog", w}}), sch, cc, 0, "", {{"watchdog", w}}});
   sw.params = net_point_params(k, {"run.schemes", "run.cc", "run.watchdog", "run.mismatch_dir", "run.kernel"}, {});
-  sw.run = [&](const std::vector<size_t>& todo, const NetPointDone& done) {
-    size_t next = 0;
-    run_pool(
-        unsigned(k.u64("run.jobs")),
-        [&]() -> std::optional<PoolTask> {
-          if (next == todo.size()) return std::nullopt;
-          const NetPoint& pt = sw.points[todo[next++]];
-          return PoolTask{[&k, &s, pt] {
-                            const bool wd = pt.extra.at(0).second == "on";
-                            try {
-                              return nlohmann::ordered_json(run_pfc_storm(k, s, scheme_from_string(pt.scheme), pt.cc, wd)).dump();
-                            } catch (const std::exception& e) {
-                              PfcStormRun r;
-                              r.scheme = pt.scheme;
-                              r.watchdog = wd;
-                              r.error = e.what();
-                              return nlohmann::ordered_json(r).dump();
-                            }
-                          },
-                          ""};
-        },
-        [&](size_t task, const std::string& out, int st) {
-          const size_t i = todo[task];
-          const NetPoint& pt = sw.points[i];
-          PfcStormRun r;
-          try {
-            r = nlohmann::json::parse(out).get<PfcStormRun>();
-          } catch (...) {
-            r.scheme = pt.scheme;
-            r.watchdog = pt.extra.at(0).second == "on";
-            r.error = "run process ended without a result (status " + std::to_string(st) + ")";
-          }
-          std::fprintf(stderr,
-                       "%s %s watchdog %s: innocent %.1f Gb/s before the storm, min %.1f; recovered %.1f us after its "
-                       "start (bound %.1f); paused at most %u switches, %u hosts; storms %llu restores %llu dropped "
-                       "%llu pauses ignored %llu%s%s\n",
-                       r.scheme.c_str(), pt.cc.c_str(), r.watchdog ? "on" : "off", r.pre_gbps, r.min_gbps, r.recovered_us,
-                       r.bound_us, r.max_switches_paused, r.max_hosts_paused, (unsigned long long)r.storms,
-                       (unsigned long long)r.restores, (unsigned long long)r.wd_dropped,
-                       (unsigned long long)r.pauses_ignored, r.error.empty() ? "" : "; ERROR ", r.error.c_str());
-          done(i, nlohmann::ordered_json(r), r.error);
-          return true;
-        });
+  sw.jobs = unsigned(k.u64("run.jobs"));
+  const auto watchdog_on = [&sw](size_t i) { return sw.points[i].extra.at(0).second == "on"; };
+  sw.run_point = [&](size_t i) {
+    const NetPoint& pt = sw.points[i];
+    return nlohmann::ordered_json(run_pfc_storm(k, s, scheme_from_string(pt.scheme), pt.cc, watchdog_on(i)));
+  };
+  sw.failed_point = [&](size_t i, const std::string& why) {
+    PfcStormRun r;
+    r.scheme = sw.points[i].scheme;
+    r.watchdog = watchdog_on(i);
+    r.error = why;
+    return nlohmann::ordered_json(r);
+  };
+  sw.report = [&](size_t i, const nlohmann::ordered_json& m) {
+    const PfcStormRun r = m.get<PfcStormRun>();
+    std::fprintf(stderr,
+                 "%s %s watchdog %s: innocent %.1f Gb/s before the storm, min %.1f; recovered %.1f us after its "
+                 "start (bound %.1f); paused at most %u switches, %u hosts; storms %llu restores %llu dropped "
+                 "%llu pauses ignored %llu%s%s\n",
+                 r.scheme.c_str(), sw.points[i].cc.c_str(), r.watchdog ? "on" : "off", r.pre_gbps, r.min_gbps, r.recovered_us,
+                 r.bound_us, r.max_switches_paused, r.max_hosts_paused, (unsigned long long)r.storms,
+                 (unsigned long long)r.restores, (unsigned long long)r.wd_dropped, (unsigned long long)r.pauses_ignored,
+                 r.error.empty() ? "" : "; ERROR ", r.error.c_str());
   };
   sw.point_status = [](const nlohmann::json& m) {
     if (!m.at("error").get<std::string>().empty() || m.at("lossless_drops").get<uint64_t>()) return int(kExitCheckFailed);
@@ -284,13 +264,13 @@ int pfc_storm_main(const KeyStore& k, const NetSweepOptions& o, bool plot, const
   sw.write_outputs = [&](const std::vector<nlohmann::json>& ms) {
     std::vector<PfcStormRun> runs;
     for (const auto& m : ms) runs.push_back(m.get<PfcStormRun>());
-    return write_pfc_storm_outputs(k, runs, o.out_dir, plot, python, plot_script, reproducible);
+    return write_pfc_storm_outputs(k, runs, o);
   };
   return run_net_sweep(sw, o);
 }
 
-int write_pfc_storm_outputs(const KeyStore& k, const std::vector<PfcStormRun>& runs, const std::string& out_dir, bool plot,
-                            const std::string& python, const std::string& plot_script, bool reproducible) {
+int write_pfc_storm_outputs(const KeyStore& k, const std::vector<PfcStormRun>& runs, const NetSweepOptions& o) {
+  const std::string& out_dir = o.out_dir;
   PfcStormKeys c;
   k.fill(c);
   const size_t bin = std::max<size_t>(1, size_t(c.bin_us));
@@ -322,7 +302,7 @@ int write_pfc_storm_outputs(const KeyStore& k, const std::vector<PfcStormRun>& r
                           "max_switches_paused", "max_hosts_paused", "all_switches_paused_us", "first_host_paused_us", "switches_paused", "storms", "restores",
                           "pauses_ignored", "wd_dropped", "lossless_drops", "sim_us", "wall_s", "cpu_s"})
       x[f] = nlohmann::ordered_json(r)[f];
-    if (reproducible) x["wall_s"] = x["cpu_s"] = nullptr;
+    if (o.reproducible) x["wall_s"] = x["cpu_s"] = nullptr;
     if (!r.error.empty()) x["error"] = r.error;
     j["results"][r.scheme][r.watchdog ? "watchdog_on" : "watchdog_off"] = x;
     errors |= !r.error.empty();
@@ -356,9 +336,8 @@ int write_pfc_storm_outputs(const KeyStore& k, const std::vector<PfcStormRun>& r
   write_file_atomically(out_dir + "/summary.json", j.dump(2) + "\n");
   write_file_atomically(out_dir + "/summary.txt", txt.str());
   std::fprintf(stderr, "%s", txt.str().c_str());
-  if (plot)
-    plot_net(python, plot_script, "--storm '" + out_dir + "/storm.csv' '" + out_dir + "/pfc_storm.png' " + k.text("storm.start_us"));
-  std::fprintf(stderr, "wrote %s/storm.csv, summary.txt, summary.json%s\n", out_dir.c_str(), plot ? ", pfc_storm.png" : "");
+  const bool png = o.plot && plot_net(o, "--storm '" + out_dir + "/storm.csv' '" + out_dir + "/pfc_storm.png' " + k.text("storm.start_us"));
+  std::fprintf(stderr, "wrote %s/storm.csv, summary.txt, summary.json%s\n", out_dir.c_str(), png ? ", pfc_storm.png" : "");
   if (errors || drops) return kExitCheckFailed;
   return kExitOk;
 }

@@ -66,11 +66,9 @@ struct NetSweepOptions;
 
 // Every scheme x watchdog as points, then storm.csv, summary.json,
 // summary.txt and pfc_storm.png in out_dir. The exit status.
-int pfc_storm_main(const KeyStore& k, const NetSweepOptions& o, bool plot, const std::string& python,
-                   const std::string& plot_script, bool reproducible);
+int pfc_storm_main(const KeyStore& k, const NetSweepOptions& o);
 
 // The outputs from the runs (in point order).
-int write_pfc_storm_outputs(const KeyStore& k, const std::vector<PfcStormRun>& runs, const std::string& out_dir, bool plot,
-                            const std::string& python, const std::string& plot_script, bool reproducible);
+int write_pfc_storm_outputs(const KeyStore& k, const std::vector<PfcStormRun>& runs, const NetSweepOptions& o);
 
 }  // namespace dsh::net

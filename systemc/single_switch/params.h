@@ -156,6 +156,9 @@ struct Params {
 
 // Parses "a,b,c" with ranges "a..b" (hosts) and "lo:hi:step" (numbers);
 // `what` names the key in a refusal.
+// Every single-switch key at its default, bound to Params (params_keys.cpp).
+KeyStore s1_keys();
+
 std::vector<int> parse_int_list(const std::string& s, const std::string& what = "value");
 std::vector<double> parse_num_list(const std::string& s, const std::string& what = "value");
 

@@ -91,6 +91,29 @@ PointResult decode(const PointSpec& spec, const std::string& buf, int status) {
 
 }  // namespace
 
+namespace {
+
+// Closes a point's VCD, converts it to FST (vcd2fst) and writes the .gtkw;
+// the note printed about them.
+std::string close_trace(sc_core::sc_trace_file* tf, const Params& p, const std::string& stem, uint64_t end_ps) {
+  std::string note;
+  sc_core::sc_close_vcd_trace_file(tf);
+  const std::string vcd = stem + ".vcd", fst = stem + ".fst";
+  const std::string cmd = "vcd2fst '" + vcd + "' '" + fst + "' > /dev/null 2>&1";
+  if (std::system(cmd.c_str()) == 0) {
+    std::remove(vcd.c_str());
+    std::ofstream(stem + ".gtkw") << gtkw_text(p, fst, end_ps);
+    note = "trace: " + fst + " (gtkwave " + stem + ".gtkw)";
+  } else {
+    std::ofstream(stem + ".gtkw") << gtkw_text(p, vcd, end_ps);
+    note = "trace: " + vcd + " (vcd2fst failed; gtkwave " + stem + ".gtkw)";
+  }
+  note += "\nMMU stimulus: " + stem + ".stim.csv (dsh-replay FILE -b rtl --fst F: every RTL signal)";
+  return note;
+}
+
+}  // namespace
+
 PointResult run_point(const Params& p, const PointSpec& s) {
   PointResult r;
   r.spec = s;
@@ -153,20 +176,7 @@ PointResult run_point(const Params& p, const PointSpec& s) {
       }
     }
     const uint64_t end_ps = sw.events().now();
-    if (tf) {
-      sc_core::sc_close_vcd_trace_file(tf);
-      const std::string vcd = s.trace_stem + ".vcd", fst = s.trace_stem + ".fst";
-      const std::string cmd = "vcd2fst '" + vcd + "' '" + fst + "' > /dev/null 2>&1";
-      if (std::system(cmd.c_str()) == 0) {
-        std::remove(vcd.c_str());
-        std::ofstream(s.trace_stem + ".gtkw") << gtkw_text(p, fst, end_ps);
-        r.note = "trace: " + fst + " (gtkwave " + s.trace_stem + ".gtkw)";
-      } else {
-        std::ofstream(s.trace_stem + ".gtkw") << gtkw_text(p, vcd, end_ps);
-        r.note = "trace: " + vcd + " (vcd2fst failed; gtkwave " + s.trace_stem + ".gtkw)";
-      }
-      r.note += "\nMMU stimulus: " + s.trace_stem + ".stim.csv (dsh-replay FILE -b rtl --fst F: every RTL signal)";
-    }
+    if (tf) r.note = close_trace(tf, p, s.trace_stem, end_ps);
     const net::SwitchStats& st = fab.stats(0);
     m.fanin_pause_us = sw.fanin_paused_us();
     m.fanin_pause_frames = sw.stats().fanin_pause_frames;

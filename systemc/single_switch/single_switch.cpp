@@ -9,9 +9,7 @@ namespace dsh::sc {
 
 using net::Fabric;
 
-namespace {
-
-std::unique_ptr<net::Topology> star(const Params& p) {
+std::unique_ptr<net::Topology> star_topology(const Params& p) {
   std::vector<std::string> hosts;
   std::vector<net::LinkSpec> links;
   for (unsigned i = 0; i < p.mmu.n_ports; ++i) {
@@ -20,6 +18,8 @@ std::unique_ptr<net::Topology> star(const Params& p) {
   }
   return std::make_unique<net::Topology>(std::vector<std::string>{"switch"}, hosts, links, std::vector<net::Route>{});
 }
+
+namespace {
 
 net::FabricParams fabric_params(const Params& p) {
   net::FabricParams f;
@@ -36,7 +36,7 @@ uint64_t ps_of_ns(double ns) { return uint64_t(std::llround(ns * 1000.0)); }
 
 }  // namespace
 
-SingleSwitch::SingleSwitch(const Params& p, std::unique_ptr<MmuModel> mmu) : p_(p), topo_(star(p)) {
+SingleSwitch::SingleSwitch(const Params& p, std::unique_ptr<MmuModel> mmu) : p_(p), topo_(star_topology(p)) {
   std::vector<net::SwitchChip> chips;
   chips.push_back(net::SwitchChip{p.cell_bytes, p.mmu_clock_ghz, std::move(mmu)});
   fab_ = std::make_unique<Fabric>(*topo_, std::move(chips), fabric_params(p));

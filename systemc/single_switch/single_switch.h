@@ -22,6 +22,10 @@
 
 namespace dsh::sc {
 
+// The single switch's topology: node "switch" with one host per port
+// ("host0", "host1", ...), each link at its port's rate.
+std::unique_ptr<net::Topology> star_topology(const Params& p);
+
 // Flow groups of a single-switch scenario.
 inline constexpr int kBackground = 0, kFanin = 1, kReverse = 2;
 

@@ -89,6 +89,27 @@ class NetSim(unittest.TestCase):
             self.assertIn(name, log)
             self.assertFalse(os.path.exists(os.path.join(out, "summary.json")), "a refused run wrote a summary")
 
+    def test_class_without_queue_is_refused_before_any_run(self):
+        out = fresh("noqueue")
+        rc, log = run(S3, "--set", "chip.n_queues=2", "--set", "traffic.class=3", "--list-points")
+        self.assertEqual(rc, 2, log)
+        self.assertIn("traffic.class = '3' (--set): switch", log)
+        self.assertNotIn("deadlock,", log, "a refused setup listed points")
+        self.assertFalse(os.path.exists(out))
+
+    def test_failed_points_write_no_outputs(self):
+        # A planted RTL fault (tb/faults, fault 3) makes the lockstep switch
+        # S1 mismatch its golden model: the run's one point fails.
+        out = fresh("failed")
+        rc, log = run(S2, "-b", "lockstep", "--set", "net.rtl_switches=S1", "--set", "run.cc=none", "--set",
+                      "run.schemes=dsh", "--set", "run.rtl_fault=3", "-j", "1", "--no-plot", "-o", out)
+        self.assertEqual(rc, 1, log)  # a lockstep mismatch
+        self.assertIn("1 of 1 points failed", log)
+        self.assertNotIn("S2 collateral damage", log, "a summary of failed points")
+        self.assertNotIn("wrote", log)
+        self.assertEqual(sorted(os.listdir(out)), ["points"])
+        self.assertEqual(os.listdir(os.path.join(out, "points")), [], "a failed point kept a result file")
+
 
 if __name__ == "__main__":
     unittest.main(argv=sys.argv[:1])
