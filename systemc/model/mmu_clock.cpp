@@ -20,6 +20,8 @@ MmuClock::MmuClock(NetContext& ctx, MmuClient& client, int sw, std::string name,
   enq_.resize(c.lanes);
   cur_ops_.reset(new Op[c.lanes + c.deq_per_cycle]);
   cur_pkts_.reset(new Pkt*[c.lanes]);
+  retire_ops_.reset(new Op[c.lanes + c.deq_per_cycle]);
+  retire_pkts_.reset(new Pkt*[c.lanes]);
 }
 
 void MmuClock::read_state_in_step() {
@@ -180,19 +182,18 @@ void MmuClock::step(const Op* ops, Slots s, Pkt* const* pkts) {
   in_flight_.pop_front();
   real_in_flight_ -= !done.idle();
   if (out.error) throw std::runtime_error(error_at(cycle - kRtlLatency, out));
-  retire_ops_.clear();
+  Op* const ops_out = retire_ops_.get();
   for (uint32_t i = 0; i < done.n_deq + done.n_enq; ++i) {
-    retire_ops_.push_back(flight_ops_.front());
+    ops_out[i] = flight_ops_.front();
     flight_ops_.pop_front();
   }
-  if (ctx_.obs.on_retire && !done.idle()) ctx_.obs.on_retire(sw_, retire_ops_.data(), unsigned(retire_ops_.size()));
-  retire_pkts_.clear();
+  if (ctx_.obs.on_retire && !done.idle()) ctx_.obs.on_retire(sw_, ops_out, done.n_deq + done.n_enq);
+  Pkt** const pkts_out = retire_pkts_.get();
   for (uint32_t i = 0; i < done.n_enq; ++i) {
-    retire_pkts_.push_back(flight_pkts_.front());
+    pkts_out[i] = flight_pkts_.front();
     flight_pkts_.pop_front();
   }
-  if (done.n_enq || out.n_events)
-    keep_results(cycle + 1, out, retire_ops_.data() + done.n_deq, retire_pkts_.data(), done.n_enq);
+  if (done.n_enq || out.n_events) keep_results(cycle + 1, out, ops_out + done.n_deq, pkts_out, done.n_enq);
 }
 
 // The cycles since the last one stepped, up to c: stepped idle (skipped at

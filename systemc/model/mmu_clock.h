@@ -152,8 +152,8 @@ class MmuClock {
   Ring<Op> flight_ops_;
   Ring<Pkt*> flight_pkts_;
   size_t real_in_flight_ = 0;
-  std::vector<Op> retire_ops_;     // the cycle whose results come out: its slots
-  std::vector<Pkt*> retire_pkts_;  // and its packets
+  std::unique_ptr<Op[]> retire_ops_;     // the cycle whose results come out: its slots (Slots order)
+  std::unique_ptr<Pkt*[]> retire_pkts_;  // and its enqueues' packets
   Ring<Decided> decided_;
   Ring<Admit> admits_;
   Ring<Event> events_;
