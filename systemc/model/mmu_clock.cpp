@@ -16,9 +16,12 @@ MmuClock::MmuClock(NetContext& ctx, MmuClient& client, int sw, std::string name,
   const Config& c = mmu_->config();
   lane_mask_ = c.lanes - 1;  // a power of two (Config::validate)
   deq_slots_ = c.deq_per_cycle;
+  one_event_ = c.lanes == 1 && c.deq_per_cycle == 1;
   enq_.resize(c.lanes);
   cur_ops_.reset(new Op[c.lanes + c.deq_per_cycle]);
   cur_pkts_.reset(new Pkt*[c.lanes]);
+  retire_ops_.reset(new Op[c.lanes + c.deq_per_cycle]);
+  retire_pkts_.reset(new Pkt*[c.lanes]);
 }
 
 void MmuClock::read_state_in_step() {
@@ -26,58 +29,67 @@ void MmuClock::read_state_in_step() {
   if (last_wanted_ != ~uint64_t(0))
     throw std::logic_error("switch " + name_ + ": on_retire and on_mmu_out must be set before its MMU runs");
   held_ = false;
-  line_.assign(kRtlLatency, LineCycle{});
+  line_on_ = true;
+  line_out_.reset(new Op[lane_mask_ + 1 + deq_slots_]);
 }
 
-// The model stepped with the slots: written into in_, cleared after.
-const LaneCycleOut& MmuClock::model_step(const Op* ops, Slots s) {
+// The model stepped with the slots. One lane and one dequeue slot: its
+// one-event step (the same cycle, spec §4.7) without the multi-event
+// cycle's slot arrays. Otherwise the slots are written into in_ and cleared
+// after.
+MmuClock::Out MmuClock::model_step(const Op* ops, Slots s) {
+  if (one_event_) {
+    CycleIn in;
+    if (s.n_deq) in.deq = ops[0];
+    if (s.n_enq) in.enq = ops[s.n_deq];
+    const CycleOut& o = mmu_->step(in);
+    return Out{&o.thr, &o.region, o.events.data(), o.n_events, o.error(), o.enq_error};
+  }
   for (uint32_t k = 0; k < s.n_deq; ++k) in_.deq[k] = ops[k];
   for (uint32_t i = 0; i < s.n_enq; ++i) in_.enq[ops[s.n_deq + i].port & lane_mask_] = ops[s.n_deq + i];
-  const LaneCycleOut& out = mmu_->step_lanes(in_);
+  const LaneCycleOut& o = mmu_->step_lanes(in_);
   for (uint32_t k = 0; k < s.n_deq; ++k) in_.deq[k].valid = false;
   for (uint32_t i = 0; i < s.n_enq; ++i) in_.enq[ops[s.n_deq + i].port & lane_mask_].valid = false;
-  return out;
+  bool enq_error = false;
+  if (o.error())
+    for (uint32_t l = 0; l <= lane_mask_; ++l) enq_error |= o.enq_error[l];
+  return Out{&o.thr, o.region.data(), o.events.data(), o.n_events, o.error(), enq_error};
 }
 
 // Through the delay line, if any: the model takes the input of kRtlLatency
 // cycles ago (idle while the line fills).
-const LaneCycleOut& MmuClock::step_model(const Op* ops, Slots s) {
-  if (line_.empty()) return model_step(ops, s);
-  LineCycle& slot = line_[line_next_];
-  std::swap(slot, line_out_);
-  slot.n_deq = s.n_deq;
-  slot.ops.clear();
-  if (!s.idle()) slot.ops.insert(slot.ops.end(), ops, ops + s.n_deq + s.n_enq);
-  if (++line_next_ == line_.size()) line_next_ = 0;
-  if (line_filled_ < line_.size()) {
+MmuClock::Out MmuClock::step_model(const Op* ops, Slots s) {
+  if (!line_on_) return model_step(ops, s);
+  line_.push_back(s);
+  for (uint32_t i = 0; i < s.n_deq + s.n_enq; ++i) line_ops_.push_back(ops[i]);
+  if (line_filled_ < kRtlLatency) {
     ++line_filled_;
     return idle_out_;
   }
-  const LineCycle& o = line_out_;
-  return model_step(o.ops.data(), Slots{o.n_deq, uint32_t(o.ops.size() - o.n_deq)});
+  const Slots o = line_.front();
+  line_.pop_front();
+  for (uint32_t i = 0; i < o.n_deq + o.n_enq; ++i) {
+    line_out_[i] = line_ops_.front();
+    line_ops_.pop_front();
+  }
+  return model_step(line_out_.get(), o);
 }
 
-bool MmuClock::line_quiet() const {
-  for (const LineCycle& c : line_)
-    if (!c.ops.empty()) return false;
-  return mmu_->quiet();
-}
+bool MmuClock::line_quiet() const { return line_ops_.empty() && mmu_->quiet(); }
 
 // n idle cycles: stepped while the delay line or the model is busy, then
 // skipped. Returns the last cycle's thresholds.
 Thresholds MmuClock::skip_model(uint64_t n) {
-  if (line_.empty()) return mmu_->skip_idle(n).thr;
-  Thresholds thr = idle_out_.thr;
-  for (; n && !line_quiet(); --n) thr = step_model(nullptr, Slots{}).thr;
+  if (!line_on_) return mmu_->skip_idle(n).thr;
+  Thresholds thr = idle_thr_;
+  for (; n && !line_quiet(); --n) thr = *step_model(nullptr, Slots{}).thr;
   if (!n) return thr;
   return mmu_->skip_idle(n).thr;
 }
 
-std::string MmuClock::error_at(uint64_t cycle, const LaneCycleOut& out) const {
-  bool enq = false;
-  for (uint32_t l = 0; l <= lane_mask_; ++l) enq |= out.enq_error[l];
+std::string MmuClock::error_at(uint64_t cycle, const Out& out) const {
   return "switch " + name_ + ": MMU protocol error at cycle " + std::to_string(cycle) +
-         (enq ? " (enqueue)" : " (dequeue)");
+         (out.enq_error ? " (enqueue)" : " (dequeue)");
 }
 
 // Cycle c starts at c * period: the first one at or after now.
@@ -116,7 +128,7 @@ void MmuClock::want(uint64_t c) {
 
 // Results to act at the start of cycle `act`: each enqueue's region (its
 // lane's) and the events.
-void MmuClock::keep_results(uint64_t act, const LaneCycleOut& out, const Op* enq_ops, Pkt* const* pkts,
+void MmuClock::keep_results(uint64_t act, const Out& out, const Op* enq_ops, Pkt* const* pkts,
                             uint32_t n_enq) {
   st_.peak_s = std::max(st_.peak_s, mmu_->s());
   decided_.push_back({act, n_enq, out.n_events});
@@ -142,14 +154,14 @@ void MmuClock::act_results() {
 // Steps one cycle; a cycle whose results come out (packets admitted or
 // dropped, PAUSE/RESUME events) keeps them to act at its end.
 void MmuClock::step(const Op* ops, Slots s, Pkt* const* pkts) {
-  const LaneCycleOut& out = step_model(ops, s);
-  if (ctx_.obs.on_mmu_out) ctx_.obs.on_mmu_out(sw_, out.thr);
+  const Out out = step_model(ops, s);
+  if (ctx_.obs.on_mmu_out) ctx_.obs.on_mmu_out(sw_, *out.thr);
   const uint64_t cycle = next_cycle_;
   st_.mmu_cycles = ++next_cycle_;
   const bool real = !s.idle();
   st_.mmu_busy_cycles += real;
   if (held_) {  // decided now; held until the cycle its results act
-    if (out.error()) throw std::runtime_error(error_at(cycle, out));
+    if (out.error) throw std::runtime_error(error_at(cycle, out));
     if (s.n_enq || out.n_events) {
       keep_results(cycle + kRtlLatency + 1, out, ops + s.n_deq, pkts, s.n_enq);
       want(cycle + kRtlLatency + 1);
@@ -169,20 +181,19 @@ void MmuClock::step(const Op* ops, Slots s, Pkt* const* pkts) {
   const Slots done = in_flight_.front();
   in_flight_.pop_front();
   real_in_flight_ -= !done.idle();
-  if (out.error()) throw std::runtime_error(error_at(cycle - kRtlLatency, out));
-  retire_ops_.clear();
+  if (out.error) throw std::runtime_error(error_at(cycle - kRtlLatency, out));
+  Op* const ops_out = retire_ops_.get();
   for (uint32_t i = 0; i < done.n_deq + done.n_enq; ++i) {
-    retire_ops_.push_back(flight_ops_.front());
+    ops_out[i] = flight_ops_.front();
     flight_ops_.pop_front();
   }
-  if (ctx_.obs.on_retire && !done.idle()) ctx_.obs.on_retire(sw_, retire_ops_.data(), unsigned(retire_ops_.size()));
-  retire_pkts_.clear();
+  if (ctx_.obs.on_retire && !done.idle()) ctx_.obs.on_retire(sw_, ops_out, done.n_deq + done.n_enq);
+  Pkt** const pkts_out = retire_pkts_.get();
   for (uint32_t i = 0; i < done.n_enq; ++i) {
-    retire_pkts_.push_back(flight_pkts_.front());
+    pkts_out[i] = flight_pkts_.front();
     flight_pkts_.pop_front();
   }
-  if (done.n_enq || out.n_events)
-    keep_results(cycle + 1, out, retire_ops_.data() + done.n_deq, retire_pkts_.data(), done.n_enq);
+  if (done.n_enq || out.n_events) keep_results(cycle + 1, out, ops_out + done.n_deq, pkts_out, done.n_enq);
 }
 
 // The cycles since the last one stepped, up to c: stepped idle (skipped at

@@ -96,9 +96,14 @@ class MmuClock {
     uint32_t n_deq = 0, n_enq = 0;
     bool idle() const { return n_deq == 0 && n_enq == 0; }
   };
-  struct LineCycle {  // a cycle in the delay line
-    uint32_t n_deq = 0;
-    std::vector<Op> ops;
+  // A stepped cycle's results, of the one-event cycle (one lane, one
+  // dequeue slot) or the multi-event one: region[l] of enqueue lane l.
+  struct Out {
+    const Thresholds* thr;
+    const Region* region;
+    const Event* events;
+    unsigned n_events;
+    bool error, enq_error;  // any slot's protocol error; any enqueue's
   };
   struct Decided {  // results to act at the start of cycle `act`: n_enq of admits_, n_events of events_
     uint64_t act;
@@ -118,13 +123,13 @@ class MmuClock {
   void step(const Op* ops, Slots s, Pkt* const* pkts);
   void tick(uint64_t cycle);
   void tick_steps(uint64_t cycle);
-  void keep_results(uint64_t act, const LaneCycleOut& out, const Op* enq_ops, Pkt* const* pkts, uint32_t n_enq);
+  void keep_results(uint64_t act, const Out& out, const Op* enq_ops, Pkt* const* pkts, uint32_t n_enq);
   void act_results();
-  const LaneCycleOut& step_model(const Op* ops, Slots s);
-  const LaneCycleOut& model_step(const Op* ops, Slots s);
+  Out step_model(const Op* ops, Slots s);
+  Out model_step(const Op* ops, Slots s);
   Thresholds skip_model(uint64_t n);
   bool line_quiet() const;
-  std::string error_at(uint64_t cycle, const LaneCycleOut& out) const;
+  std::string error_at(uint64_t cycle, const Out& out) const;
 
   NetContext& ctx_;
   MmuClient& client_;
@@ -135,6 +140,7 @@ class MmuClock {
   uint64_t period_ps_ = 1000;
   bool held_ = false;
   uint32_t lane_mask_ = 0, deq_slots_ = 1;
+  bool one_event_ = false;  // one lane, one dequeue slot: the model's step() is its step_lanes() (spec §4.7)
   std::vector<Ring<Req>> enq_;  // per lane
   size_t enq_waiting_ = 0;
   Ring<Req> deq_;
@@ -146,8 +152,8 @@ class MmuClock {
   Ring<Op> flight_ops_;
   Ring<Pkt*> flight_pkts_;
   size_t real_in_flight_ = 0;
-  std::vector<Op> retire_ops_;     // the cycle whose results come out: its slots
-  std::vector<Pkt*> retire_pkts_;  // and its packets
+  std::unique_ptr<Op[]> retire_ops_;     // the cycle whose results come out: its slots (Slots order)
+  std::unique_ptr<Pkt*[]> retire_pkts_;  // and its enqueues' packets
   Ring<Decided> decided_;
   Ring<Admit> admits_;
   Ring<Event> events_;
@@ -155,10 +161,15 @@ class MmuClock {
   uint64_t next_cycle_ = 0;               // cycles stepped so far
   uint64_t last_wanted_ = ~uint64_t(0);   // the cycle last given an event (or a reserved place)
   bool last_reserved_ = false;            // last_wanted_ is a reserved place, not an event
-  std::vector<LineCycle> line_;  // the delay line (empty: none); line_[line_next_] is the oldest
-  LineCycle line_out_;           // the cycle leaving the line
-  size_t line_next_ = 0, line_filled_ = 0;
-  LaneCycleOut idle_out_;
+  // The delay line (line_on_): the inputs of the last kRtlLatency cycles
+  // stepped, the oldest first; idle while the first kRtlLatency fill it.
+  bool line_on_ = false;
+  Ring<Slots> line_;
+  Ring<Op> line_ops_;
+  std::unique_ptr<Op[]> line_out_;  // the cycle leaving the line
+  size_t line_filled_ = 0;
+  Thresholds idle_thr_;
+  Out idle_out_{&idle_thr_, nullptr, nullptr, 0, false, false};
 };
 
 }  // namespace dsh::net
