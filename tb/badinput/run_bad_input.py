@@ -62,7 +62,7 @@ def make_fixtures(w, vectors, scenarios):
     # Header blocks (vector format §2) gone wrong, from the shipped stimulus.
     block = [l for l in lines if l.startswith("# ")][:13]
     rest = "\n".join(lines[13:]) + "\n"
-    (w / "hdr_v3.csv").write_text("\n".join(["# dsh-vectors 3 stimulus"] + block[1:]) + "\n" + rest)
+    (w / "hdr_v4.csv").write_text("\n".join(["# dsh-vectors 4 stimulus"] + block[1:]) + "\n" + rest)
     (w / "hdr_short.csv").write_text("\n".join(block[:-1]) + "\n" + rest)
     (w / "hdr_repeat.csv").write_text("\n".join(block + ["# n_ports = 2"]) + "\n" + rest)
     (w / "hdr_bad_value.csv").write_text("\n".join(block[:-1] + ["# thresh_latency = 9"]) + "\n" + rest)
