@@ -28,4 +28,5 @@ dsh_stage_wb.sv
 dsh_lane.sv
 dsh_deq_route.sv
 dsh_pool_prefix.sv
+dsh_sum_tree.sv
 dsh_mmu.sv

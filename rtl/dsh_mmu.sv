@@ -367,15 +367,19 @@ module dsh_mmu #(
   // lane's shared admission added its size (spec §4.7); B_s - S for the
   // threshold pipeline. Each lane's pool compare is S - (what every lane
   // drained) <= B_s - (P_l + s), in its stage E.
-  logic [PoolW-1:0] shared_add;
-  always_comb begin
-    deq_shared_all = '0;
-    shared_add     = '0;
-    for (int l = 0; l < NumLanes; l++) begin
-      deq_shared_all += ln_e_dw[l*LSizeW +: LSizeW];
-      if (ln_e_shared[l]) shared_add += PoolW'(ln_e_cells[l*LSizeW +: LSizeW]);
-    end
+  // Both sums are trees (dsh_sum_tree): a running sum over 32 lanes is a
+  // chain of 31 adders from a lane's stage E to S.
+  logic [PoolW-1:0]           shared_add;
+  logic [NumLanes*LSizeW-1:0] shared_cells;
+  for (genvar l = 0; l < NumLanes; l++) begin : gen_shared_cells
+    assign shared_cells[l*LSizeW +: LSizeW] = ln_e_shared[l] ? ln_e_cells[l*LSizeW +: LSizeW] : '0;
   end
+  dsh_sum_tree #(.N(NumLanes), .InW(LSizeW), .OutW(LSizeW)) u_drained_sum (
+    .terms_i(ln_e_dw), .sum_o(deq_shared_all)
+  );
+  dsh_sum_tree #(.N(NumLanes), .InW(LSizeW), .OutW(PoolW)) u_shared_sum (
+    .terms_i(shared_cells), .sum_o(shared_add)
+  );
   // The regions are E's late signals. With one lane both results are summed
   // before the region is known and the region picks one, so no carry chain
   // follows it (the one-lane pipeline's timing); with lanes the shared
