@@ -287,7 +287,9 @@ RunFabric::RunFabric(const NetSetup& s)
 
 RunFabric::~RunFabric() = default;
 
-double RunFabric::wall_s() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); }
+double RunFabric::wall_s() const {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
 
 double RunFabric::cpu_s() const { return double(std::clock() - cpu0) / CLOCKS_PER_SEC; }
 

@@ -273,7 +273,8 @@ void generation_summary(const Params& p, const std::vector<SweepChip>& chips, co
   std::snprintf(line, sizeof line,
                 "drops: %llu in %zu points; simulation within +-3%% of the buffer of the theorems up to %g Gb/s: %s; "
                 "at every rate: %s\n",
-                (unsigned long long)t.drops, t.n_valid, kCheckUpToGbps, within_checked ? "yes" : "NO", within ? "yes" : "NO");
+                (unsigned long long)t.drops, t.n_valid, kCheckUpToGbps, within_checked ? "yes" : "NO",
+                within ? "yes" : "NO");
   sum << line << timing << "\n";
   js["invalid_points"] = t.invalid.size();
   js["within_3pct_up_to_400gbps"] = within_checked;
