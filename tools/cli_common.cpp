@@ -100,6 +100,13 @@ int parse_command_line(CLI::App& app, int argc, char** argv, const char* tool) {
   }
 }
 
+int bad_input(const char* tool, const std::exception& e) {
+  std::cerr << tool << ": error: " << e.what() << '\n';
+  if (std::string(e.what()).find("no RTL model") != std::string::npos)
+    std::cerr << tool << ": the golden model runs any configuration: --backend golden\n";
+  return kExitBadInput;
+}
+
 Config resolve_config(const ConfigCli& cli, Config base) {
   if (!cli.file.empty()) load_config_file(cli.file, base);
   for (const auto& [k, v] : cli.flags) {

@@ -52,4 +52,8 @@ void load_config_text(const std::string& text, const std::string& name, Config& 
 // 0 after --help, 2 for a bad command line ("<tool>: error: ..." on stderr).
 int parse_command_line(CLI::App& app, int argc, char** argv, const char* tool);
 
+// A check's refusal on stderr, "<tool>: error: ...", with the way out when
+// the chip has no RTL model; returns the exit status (2).
+int bad_input(const char* tool, const std::exception& e);
+
 }  // namespace dsh

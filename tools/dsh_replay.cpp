@@ -227,10 +227,7 @@ int main(int argc, char** argv) {
   try {
     r = check(app, o);
   } catch (const std::exception& e) {
-    std::cerr << "dsh-replay: error: " << e.what() << '\n';
-    if (std::string(e.what()).find("no RTL model") != std::string::npos)
-      std::cerr << "dsh-replay: the golden model runs any configuration: --backend golden\n";
-    return kExitBadInput;
+    return bad_input("dsh-replay", e);
   }
   install_interrupt_cleanup("dsh-replay", "no response written");
   try {

@@ -318,10 +318,7 @@ int main(int argc, char** argv) {
   try {
     r = check(app, o);
   } catch (const std::exception& e) {
-    std::cerr << "dsh-run: error: " << e.what() << '\n';
-    if (std::string(e.what()).find("no RTL model") != std::string::npos)
-      std::cerr << "dsh-run: the golden model runs any configuration: --backend golden\n";
-    return kExitBadInput;
+    return bad_input("dsh-run", e);
   }
   // An output on stdout takes it: the report goes to stderr.
   if (o.stim_out == "-" || (r.fst_on && o.fst_path == "-")) report_to_stderr();

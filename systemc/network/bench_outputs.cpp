@@ -95,24 +95,18 @@ struct Totals {
 
 Totals add_points(const std::vector<nlohmann::json>& ms) {
   Totals tot;
-  auto& cells = tot.cells;
-  auto& errors = tot.errors;
-  auto& fwd = tot.fwd;
-  auto& cpu = tot.cpu;
-  auto& wall = tot.wall;
-  auto& rss = tot.rss;
   auto key = [](const nlohmann::json& m) {
     return m["workload"].get<std::string>() + "|" + m["buffer_mb"].get<std::string>() + "|" +
            m["cc"].get<std::string>() + "|" + m["load"].get<std::string>() + "|" + m["scheme"].get<std::string>();
   };
   for (const auto& m : ms) {
     if (!m.value("error", std::string()).empty()) {
-      errors.push_back(m["scheme"].get<std::string>() + " " + m["cc"].get<std::string>() + " " +
+      tot.errors.push_back(m["scheme"].get<std::string>() + " " + m["cc"].get<std::string>() + " " +
                        m["workload"].get<std::string>() + " load " + m["load"].get<std::string>() + " seed " +
                        std::to_string(m["seed"].get<uint64_t>()) + ": " + m["error"].get<std::string>());
       continue;
     }
-    Cell& c = cells[key(m)];
+    Cell& c = tot.cells[key(m)];
     ++c.runs;
     c.drops += m["lossless_drops"].get<uint64_t>();
     c.pauses += m["pause_frames"].get<uint64_t>();
@@ -141,10 +135,10 @@ Totals add_points(const std::vector<nlohmann::json>& ms) {
       c.all[i].merge(FctStats::from_json(x["all"]));
       for (const auto& [b, st] : x["buckets"].items()) c.buckets[i][b].merge(FctStats::from_json(st));
     }
-    fwd += m["packets_forwarded"].get<uint64_t>();
-    cpu += m["cpu_s"].get<double>();
-    wall += m["wall_s"].get<double>();
-    rss = std::max(rss, m["max_rss_mb"].get<double>());
+    tot.fwd += m["packets_forwarded"].get<uint64_t>();
+    tot.cpu += m["cpu_s"].get<double>();
+    tot.wall += m["wall_s"].get<double>();
+    tot.rss = std::max(tot.rss, m["max_rss_mb"].get<double>());
   }
   return tot;
 }

@@ -4,16 +4,13 @@
 #include <sys/resource.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <ctime>
 #include <filesystem>
 #include <functional>
 
 #include "benchmark.h"
 #include "input.h"
-#include "tlm_netlist.h"
 #include "workload.h"
 
 namespace dsh::net {
@@ -225,33 +222,28 @@ class Arrivals {
   unsigned open_streams_ = 0;
 };
 
-// Fig. 5: the chip's buffer for this point.
-void set_buffer(NetSetup& s, const BenchJob& j) {
+}  // namespace
+
+void set_buffer(const KeyStore& k, NetSetup& s, const std::string& scheme, const std::string& buffer_mb) {
   for (size_t sw = 0; sw < s.chips.size(); ++sw) {
     ChipSpec& c = s.chips[sw];
-    c.mmu.buffer_cells = uint64_t(std::stod(j.buffer_mb) * 1048576.0 / double(c.cell_bytes));
+    c.mmu.buffer_cells = uint64_t(std::stod(buffer_mb) * 1048576.0 / double(c.cell_bytes));
     try {
       c.mmu.validate(widths_for(c.mmu, c.backend));
     } catch (const ConfigError& e) {
-      throw ConfigError("bench.buffer_mb = " + j.buffer_mb + ": " + j.scheme + " on switch " + s.topo->name(int(sw)) +
-                        ": " + e.what());
+      throw ConfigError("bench.buffer_mb = " + buffer_mb + k.where("bench.buffer_mb") + ": " + scheme + " on switch " +
+                        s.topo->name(int(sw)) + ": " + e.what());
     }
   }
 }
 
-}  // namespace
-
 nlohmann::ordered_json run_benchmark(const KeyStore& k, NetSetup& s, const BenchJob& j, const std::string& flows_csv) {
   configure_run(s, k, scheme_from_string(j.scheme), j.cc);
-  if (!j.buffer_mb.empty()) set_buffer(s, j);
+  if (!j.buffer_mb.empty()) set_buffer(k, s, j.scheme, j.buffer_mb);
   s.fp.seed = j.seed;
   const Topology& t = *s.topo;
-  const auto t0 = std::chrono::steady_clock::now();
-  const std::clock_t cpu0 = std::clock();
-  Fabric fab(t, s.chips, s.fp);
-  const std::unique_ptr<Capture> capture = attach_capture(fab, s);
-  std::unique_ptr<tlmnet::Netlist> netlist;  // run.kernel = systemc (each point is its own process)
-  if (s.kernel == Kernel::SystemC) netlist = std::make_unique<tlmnet::Netlist>(fab);
+  RunFabric run(s);
+  Fabric& fab = run.fab;
   std::vector<double> clocks;
   for (const auto& c : s.chips) clocks.push_back(c.mmu_clock_ghz);
   BenchKeys bk;
@@ -281,13 +273,7 @@ nlohmann::ordered_json run_benchmark(const KeyStore& k, NetSetup& s, const Bench
   m["buffer_mb"] = j.buffer_mb;
   m["load"] = j.load;
   m["seed"] = j.seed;
-  std::string error = fab.error;
-  if (error.empty())
-    for (size_t sw = 0; sw < t.n_switches(); ++sw) try {
-        fab.mmu(int(sw)).finish();
-      } catch (const std::exception& e) {
-        error = e.what();
-      }
+  const std::string error = run.end_error();
   const uint64_t run_end_ps = fab.events().now();
   for (size_t fi = 0; fi < fab.flows().size(); ++fi)
     if (!fab.flows()[fi].done) log.unfinished(int32_t(fi), fab.flows()[fi], run_end_ps);
@@ -309,8 +295,8 @@ nlohmann::ordered_json run_benchmark(const KeyStore& k, NetSetup& s, const Bench
   m["ecn_marked"] = ecn;                                // DCQCN: packets the switches marked
   m["packets_forwarded"] = fab.forwarded();
   m["sim_ms"] = double(fab.events().now()) / 1e9;
-  m["wall_s"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  m["cpu_s"] = double(std::clock() - cpu0) / CLOCKS_PER_SEC;
+  m["wall_s"] = run.wall_s();
+  m["cpu_s"] = run.cpu_s();
   m["max_rss_mb"] = double(ru.ru_maxrss) / 1024.0;
   m["error"] = error;
   return m;

@@ -180,6 +180,16 @@ void validate_benchmark(const KeyStore& k, const NetSetup& s) {
                                           " hosts are outside the largest rack");
   if (b.fanin_class >= uint64_t(k.i64("chip.n_queues")))
     k.refuse("traffic.fanin_class", "not a lossless class of the chip (chip.n_queues = " + k.text("chip.n_queues") + ")");
+  // Every buffer of bench.buffer_mb on every switch's chip, as each point
+  // sets it (s is const: a setup of its own to configure).
+  const auto buffers = real_items(k, "bench.buffer_mb", 0, 1e4);
+  if (buffers.empty()) return;
+  NetSetup x = build_setup(k);
+  for (const auto& sch : x.schemes)
+    for (const auto& cc : x.ccs) {
+      configure_run(x, k, scheme_from_string(sch), cc);
+      for (const auto& buf : buffers) set_buffer(k, x, sch, buf);
+    }
 }
 
 std::vector<std::string> bucket_names(const std::vector<uint64_t>& edges) {

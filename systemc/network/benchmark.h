@@ -100,6 +100,11 @@ struct BenchJob {
   uint64_t seed = 0;
 };
 
+// Fig. 5: every chip of `s`, as configure_run left it for `scheme`, given a
+// buffer of `buffer_mb` MiB; a ConfigError naming bench.buffer_mb when a
+// chip cannot take it.
+void set_buffer(const KeyStore& k, NetSetup& s, const std::string& scheme, const std::string& buffer_mb);
+
 // One point: flows streamed to flows_csv (written under a temporary name,
 // renamed when the run ends; "" writes none); the metrics as JSON.
 nlohmann::ordered_json run_benchmark(const KeyStore& k, NetSetup& s, const BenchJob& j, const std::string& flows_csv);

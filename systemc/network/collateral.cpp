@@ -4,17 +4,14 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <ctime>
 #include <sstream>
 
 #include "child_process.h"
 #include "cli_common.h"
 #include "mmu_model.h"
 #include "net_points.h"
-#include "tlm_netlist.h"
 #include "output.h"
 
 namespace dsh::net {
@@ -129,12 +126,8 @@ CollateralRun run_collateral(const KeyStore& k, NetSetup& s, Scheme scheme, cons
   r.cc = cc;
   configure_run(s, k, scheme, cc);
   const Topology& t = *s.topo;
-  const auto t0 = std::chrono::steady_clock::now();
-  const std::clock_t cpu0 = std::clock();
-  Fabric fab(t, s.chips, s.fp);
-  const std::unique_ptr<Capture> capture = attach_capture(fab, s);
-  std::unique_ptr<tlmnet::Netlist> netlist;
-  if (s.kernel == Kernel::SystemC) netlist = std::make_unique<tlmnet::Netlist>(fab);
+  RunFabric run(s);
+  Fabric& fab = run.fab;
   CollateralKeys c;
   k.fill(c);
   const uint8_t cls = uint8_t(c.cls);
@@ -205,19 +198,10 @@ CollateralRun run_collateral(const KeyStore& k, NetSetup& s, Scheme scheme, cons
   };
   ev.at(uint64_t(settle_us * 1e6), check);
   fab.run(uint64_t(max_us * 1e6));
-  r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  r.cpu_s = double(std::clock() - cpu0) / CLOCKS_PER_SEC;
+  r.wall_s = run.wall_s();
+  r.cpu_s = run.cpu_s();
   r.sim_us = double(ev.now()) / 1e6;
-  r.error = fab.error;
-  if (r.error.empty()) {
-    for (size_t sw = 0; sw < t.n_switches(); ++sw) {
-      try {
-        fab.mmu(int(sw)).finish();  // a lockstep model checks the cycles still in flight
-      } catch (const std::exception& e) {
-        r.error = e.what();
-      }
-    }
-  }
+  r.error = run.end_error();
   collect_results(r, fab, s, c, start_ps, end_ps);
   return r;
 }

@@ -47,12 +47,6 @@ struct RunTotals {
 
 nlohmann::json summary_json(const KeyStore& k, const NetSetup& s, const std::vector<CollateralRun>& runs,
                             bool reproducible, RunTotals& tot) {
-  uint64_t& fwd = tot.fwd;
-  uint64_t& drops = tot.drops;
-  double& wall = tot.wall;
-  double& cpu = tot.cpu;
-  bool& errors = tot.errors;
-  bool& all_done = tot.all_done;
   nlohmann::json j;
   j["scenario"] = k.text("scenario.name");
   j["kind"] = "collateral-damage";
@@ -78,18 +72,18 @@ nlohmann::json summary_json(const KeyStore& k, const NetSetup& s, const std::vec
     if (!r.error.empty()) x["error"] = r.error;
     x["lockstep_mismatch"] = dsh::is_lockstep_report(r.error);
     j["results"][r.scheme][r.cc] = x;
-    fwd += r.packets_forwarded;
-    drops += r.lossless_drops;
-    wall += r.wall_s;
-    cpu += r.cpu_s;
-    errors |= !r.error.empty();
-    all_done &= r.fanin_done;
+    tot.fwd += r.packets_forwarded;
+    tot.drops += r.lossless_drops;
+    tot.wall += r.wall_s;
+    tot.cpu += r.cpu_s;
+    tot.errors |= !r.error.empty();
+    tot.all_done &= r.fanin_done;
   }
-  j["speed"] = {{"packets_forwarded", fwd},
-                {"wall_s", wall},
-                {"cpu_s", cpu},
-                {"packets_per_wall_s", wall > 0 ? double(fwd) / wall : 0},
-                {"packets_per_cpu_s", cpu > 0 ? double(fwd) / cpu : 0}};
+  j["speed"] = {{"packets_forwarded", tot.fwd},
+                {"wall_s", tot.wall},
+                {"cpu_s", tot.cpu},
+                {"packets_per_wall_s", tot.wall > 0 ? double(tot.fwd) / tot.wall : 0},
+                {"packets_per_cpu_s", tot.cpu > 0 ? double(tot.fwd) / tot.cpu : 0}};
   if (reproducible)
     for (const char* f : {"wall_s", "cpu_s", "packets_per_wall_s", "packets_per_cpu_s"}) j["speed"][f] = nullptr;
   nlohmann::json targets;
@@ -102,7 +96,7 @@ nlohmann::json summary_json(const KeyStore& k, const NetSetup& s, const std::vec
     if (d) targets[cc]["dsh_f0_mean_during_ge_45"] = d->f0_mean_during >= 45;
     if (d && si) targets[cc]["sih_f0_mean_during_le_80pct_of_dsh"] = si->f0_mean_during <= 0.8 * d->f0_mean_during;
   }
-  targets["zero_lossless_drops"] = drops == 0;
+  targets["zero_lossless_drops"] = tot.drops == 0;
   j["targets"] = targets;
   return j;
 }

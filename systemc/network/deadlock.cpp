@@ -7,9 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
-#include <ctime>
 #include <deque>
 #include <functional>
 #include <sstream>
@@ -18,7 +16,6 @@
 #include "cli_common.h"
 #include "deadlock_detector.h"
 #include "net_points.h"
-#include "tlm_netlist.h"
 #include "output.h"
 #include "stats.h"
 #include "workload.h"
@@ -175,18 +172,13 @@ OfferedLoad offered_load(const KeyStore& k, const Topology& t, double load) {
 
 namespace {
 
-// The run's end: its error (a lockstep model checks the cycles still in
-// flight), drops, packets, finished flows and PAUSE frames.
-void collect_results(DeadlockRun& r, Fabric& fab) {
+// The run's end: its error (RunFabric::end_error), drops, packets, finished
+// flows and PAUSE frames.
+void collect_results(DeadlockRun& r, RunFabric& run) {
+  Fabric& fab = run.fab;
   const Topology& t = fab.topo();
   r.sim_ms = double(fab.events().now()) / 1e9;
-  r.error = fab.error;
-  if (r.error.empty())
-    for (size_t sw = 0; sw < t.n_switches(); ++sw) try {
-        fab.mmu(int(sw)).finish();
-      } catch (const std::exception& e) {
-        r.error = e.what();
-      }
+  r.error = run.end_error();
   r.lossless_drops = fab.lossless_drops();
   r.packets_forwarded = fab.forwarded();
   for (const auto& f : fab.flows()) r.flows_done += f.done;
@@ -205,12 +197,8 @@ DeadlockRun run_deadlock(const KeyStore& k, NetSetup& s, Scheme scheme, const st
   configure_run(s, k, scheme, cc);
   s.fp.seed = seed;
   const Topology& t = *s.topo;
-  const auto t0 = std::chrono::steady_clock::now();
-  const std::clock_t cpu0 = std::clock();
-  Fabric fab(t, s.chips, s.fp);
-  const std::unique_ptr<Capture> capture = attach_capture(fab, s);
-  std::unique_ptr<tlmnet::Netlist> netlist;  // run.kernel = systemc (each run is its own process)
-  if (s.kernel == Kernel::SystemC) netlist = std::make_unique<tlmnet::Netlist>(fab);
+  RunFabric run(s);
+  Fabric& fab = run.fab;
   const SizeCdf cdf = SizeCdf::load(k.path("traffic.cdf"));
   DeadlockKeys d;
   k.fill(d);
@@ -287,9 +275,9 @@ DeadlockRun run_deadlock(const KeyStore& k, NetSetup& s, Scheme scheme, const st
   };
   ev.at(check_ps, check);
   fab.run(end_ps);
-  r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  r.cpu_s = double(std::clock() - cpu0) / CLOCKS_PER_SEC;
-  collect_results(r, fab);
+  r.wall_s = run.wall_s();
+  r.cpu_s = run.cpu_s();
+  collect_results(r, run);
   return r;
 }
 

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "input.h"
+#include "tlm_netlist.h"
 #include "watchdog_keys.h"
 
 namespace dsh::net {
@@ -279,9 +280,28 @@ std::string& capture_file() {
 
 void set_capture_file(const std::string& path) { capture_file() = path; }
 
-std::unique_ptr<Capture> attach_capture(Fabric& fab, const NetSetup& s) {
-  if (capture_file().empty()) return nullptr;
-  return std::make_unique<Capture>(fab, capture_file(), s.capture_links);
+RunFabric::RunFabric(const NetSetup& s)
+    : fab(*s.topo, s.chips, s.fp),
+      capture(capture_file().empty() ? nullptr : std::make_unique<Capture>(fab, capture_file(), s.capture_links)),
+      netlist(s.kernel == Kernel::SystemC ? std::make_unique<tlmnet::Netlist>(fab) : nullptr) {}
+
+RunFabric::~RunFabric() = default;
+
+double RunFabric::wall_s() const {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+double RunFabric::cpu_s() const { return double(std::clock() - cpu0) / CLOCKS_PER_SEC; }
+
+std::string RunFabric::end_error() {
+  std::string error = fab.error;
+  if (error.empty())
+    for (size_t sw = 0; sw < fab.topo().n_switches(); ++sw) try {
+        fab.mmu(int(sw)).finish();
+      } catch (const std::exception& e) {
+        error = e.what();
+      }
+  return error;
 }
 
 }  // namespace dsh::net

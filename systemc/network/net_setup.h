@@ -5,6 +5,8 @@
 // backend, the transport and DCQCN settings.
 #pragma once
 
+#include <chrono>
+#include <ctime>
 #include <memory>
 #include <string>
 #include <vector>
@@ -14,6 +16,10 @@
 #include "switch_keys.h"
 #include "wire_params.h"
 #include "topology.h"
+
+namespace dsh::tlmnet {
+class Netlist;
+}
 
 namespace dsh::net {
 
@@ -61,10 +67,28 @@ void check_class_queues(const KeyStore& k, const NetSetup& s, const std::string&
 
 // dsh-sim --pcap: the file every run of this process captures into ("":
 // none; dsh-sim asks it for one point, --point ID, so the file is that
-// point's). attach_capture captures s.capture_links of `fab` when a file is
-// set (null otherwise); the capture must outlive the run.
+// point's). Each RunFabric captures s.capture_links into it when one is set.
 void set_capture_file(const std::string& path);
-std::unique_ptr<Capture> attach_capture(Fabric& fab, const NetSetup& s);
+
+// One run's fabric, built from the setup as configure_run left it (the
+// setup must outlive it), with its capture (set_capture_file) and, for
+// run.kernel = systemc, its SystemC netlist (each run is its own process).
+// The run's wall and CPU clocks start before the fabric is built.
+struct RunFabric {
+  explicit RunFabric(const NetSetup& s);
+  ~RunFabric();
+  double wall_s() const;  // since the clocks started
+  double cpu_s() const;
+  // The fabric's error, else the last a switch's MMU model raises at the
+  // run's end (a lockstep model checks the cycles still in flight).
+  std::string end_error();
+
+  const std::chrono::steady_clock::time_point t0 = std::chrono::steady_clock::now();
+  const std::clock_t cpu0 = std::clock();
+  Fabric fab;
+  const std::unique_ptr<Capture> capture;
+  const std::unique_ptr<tlmnet::Netlist> netlist;
+};
 
 // eta in cells of each of switch `sw`'s n_ports ports: the spec §1.3
 // formula at the rate and delay of the port's link, plus the switch's

@@ -4,9 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
-#include <ctime>
 #include <set>
 #include <sstream>
 
@@ -14,7 +12,6 @@
 #include "cli_common.h"
 #include "net_points.h"
 #include "output.h"
-#include "tlm_netlist.h"
 
 namespace dsh::net {
 
@@ -98,12 +95,8 @@ PfcStormRun run_pfc_storm(const KeyStore& k, NetSetup& s, Scheme scheme, const s
   const Topology& t = *s.topo;
   PfcStormKeys c;
   k.fill(c);
-  const auto t0 = std::chrono::steady_clock::now();
-  const std::clock_t cpu0 = std::clock();
-  Fabric fab(t, s.chips, s.fp);
-  const std::unique_ptr<Capture> capture = attach_capture(fab, s);
-  std::unique_ptr<tlmnet::Netlist> netlist;
-  if (s.kernel == Kernel::SystemC) netlist = std::make_unique<tlmnet::Netlist>(fab);
+  RunFabric run(s);
+  Fabric& fab = run.fab;
   const int storm_host = s.fp.storm.host;
   std::vector<bool> innocent;  // by flow index
   for (const auto& item : c.flows) {
@@ -148,18 +141,10 @@ PfcStormRun run_pfc_storm(const KeyStore& k, NetSetup& s, Scheme scheme, const s
   };
   ev.at(0, sample);
   fab.run(uint64_t(c.duration_us * 1e6));
-  r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  r.cpu_s = double(std::clock() - cpu0) / CLOCKS_PER_SEC;
+  r.wall_s = run.wall_s();
+  r.cpu_s = run.cpu_s();
   r.sim_us = double(ev.now()) / 1e6;
-  r.error = fab.error;
-  if (r.error.empty())
-    for (size_t sw = 0; sw < t.n_switches(); ++sw) {
-      try {
-        fab.mmu(int(sw)).finish();
-      } catch (const std::exception& e) {
-        r.error = e.what();
-      }
-    }
+  r.error = run.end_error();
   r.lossless_drops = fab.lossless_drops();
   for (size_t sw = 0; sw < t.n_switches(); ++sw)
     for (size_t p = 0; p < t.ports(int(sw)).size(); ++p) {

@@ -83,10 +83,6 @@ std::string timing_line(const Params& p, const SweepTally& t, double wall, const
 void single_chip_summary(const Params& p, const std::vector<SweepChip>& chips, const std::vector<Chain>& chains,
                          const SweepTally& t, const std::string& timing, double wall, const SweepOptions& o,
                          nlohmann::ordered_json& js, std::ostringstream& sum) {
-  const bool lossy = p.lossy();
-  const auto& invalid = t.invalid;
-  const uint64_t drops = t.drops;
-  const size_t n_valid = t.n_valid;
   char line[512];
   bool within = true;
   const double sum_cycles = t.sum_cycles;
@@ -95,7 +91,7 @@ void single_chip_summary(const Params& p, const std::vector<SweepChip>& chips, c
   const double k = am.congested ? double(am.bursty) / am.congested : 1.0;
   sum << "scenario " << p.name << ", backend " << to_string(p.backend) << ", " << cp.mmu_config(Scheme::DSH).describe()
       << "\n";
-  if (lossy)
+  if (p.lossy())
     sum << "LOSSY by configuration: chip.headroom_cells = " << p.mmu.headroom_cells << " is below the link's need of "
         << p.link_headroom_cells() << " cells (run.allow_lossy); drops are results, not failures\n";
   std::snprintf(line, sizeof line,
@@ -107,7 +103,7 @@ void single_chip_summary(const Params& p, const std::vector<SweepChip>& chips, c
   sum << "scheme  sim bytes%  sim cells%  theorem(phi)  diff(cells)  theorem(phi=0)  eq.(19) k=" << k << "  bracket\n";
   js["scenario"] = p.name;
   js["backend"] = to_string(p.backend);
-  js["lossy"] = lossy;
+  js["lossy"] = p.lossy();
   js["schemes"] = nlohmann::ordered_json::object();
   std::map<Scheme, double> sim_pct, pred_pct;
   for (const auto& e : chains) {
@@ -135,10 +131,10 @@ void single_chip_summary(const Params& p, const std::vector<SweepChip>& chips, c
                                                  {"theorem_bytes_pct", sig6(r.bytes_pct)}};
   }
   for (const auto& [sch, why] : chips[0].infeasible) sum << sch << ": infeasible on this chip, not run: " << why << "\n";
-  for (const auto& v : invalid) sum << "invalid point " << v.second << "\n";
+  for (const auto& v : t.invalid) sum << "invalid point " << v.second << "\n";
   js["infeasible"] = nlohmann::ordered_json::array();
   for (const auto& [sch, why] : chips[0].infeasible) js["infeasible"].push_back(sch);
-  js["invalid_points"] = invalid.size();
+  js["invalid_points"] = t.invalid.size();
   if (sim_pct.count(Scheme::DSH) && sim_pct.count(Scheme::SIH) && sim_pct[Scheme::SIH] > 0) {
     std::snprintf(line, sizeof line, "DSH/SIH ratio: simulated %.2f, theorem %.2f\n",
                   sim_pct[Scheme::DSH] / sim_pct[Scheme::SIH], pred_pct[Scheme::DSH] / pred_pct[Scheme::SIH]);
@@ -147,7 +143,7 @@ void single_chip_summary(const Params& p, const std::vector<SweepChip>& chips, c
     js["ratio_theorem"] = sig6(pred_pct[Scheme::DSH] / pred_pct[Scheme::SIH]);
   }
   std::snprintf(line, sizeof line, "drops: %llu in %zu points; simulation within +-3%% of the buffer of the theorems: %s\n",
-                (unsigned long long)drops, n_valid, within ? "yes" : "NO");
+                (unsigned long long)t.drops, t.n_valid, within ? "yes" : "NO");
   sum << line << timing << "\n";
   if (p.backend == Backend::Lockstep)
     sum << "lockstep: golden and RTL matched " << uint64_t(sum_cycles) << " cycles ("
@@ -155,7 +151,7 @@ void single_chip_summary(const Params& p, const std::vector<SweepChip>& chips, c
                            : "all outputs, touched queues and ports each cycle, every queue and port every " +
                                  std::to_string(kFullCompareEvery) + " cycles")
         << ")\n";
-  js["drops"] = drops;
+  js["drops"] = t.drops;
   if (o.reproducible) js["wall_s"] = nullptr;
   else js["wall_s"] = sig6(wall);
 }
@@ -247,15 +243,11 @@ void generation_row(const Params& p, const std::vector<SweepChip>& chips, const 
 void generation_summary(const Params& p, const std::vector<SweepChip>& chips, const std::vector<Chain>& chains,
                         const SweepTally& t, const std::string& timing, double wall, const SweepOptions& o,
                         nlohmann::ordered_json& js, std::ostringstream& sum) {
-  const bool lossy = p.lossy();
-  const auto& invalid = t.invalid;
-  const uint64_t drops = t.drops;
-  const size_t n_valid = t.n_valid;
   char line[512];
   bool within = true;
   js["scenario"] = p.name;
   js["backend"] = to_string(p.backend);
-  js["lossy"] = lossy;
+  js["lossy"] = p.lossy();
   js["basis"] = {{"n_ports", p.mmu.n_ports},
                  {"n_queues", p.mmu.n_queues},
                  {"prop_delay_ns", p.prop_delay_ns},
@@ -277,15 +269,16 @@ void generation_summary(const Params& p, const std::vector<SweepChip>& chips, co
   for (size_t c = 0; c < chips.size(); ++c) generation_row(p, chips, chains, c, js, sum, within, within_checked);
   for (const auto& c : chips)
     for (const auto& [sch, why] : c.infeasible) sum << c.label << " Gb/s " << sch << ": infeasible, not run: " << why << "\n";
-  for (const auto& v : invalid) sum << "invalid point " << v.second << "\n";
+  for (const auto& v : t.invalid) sum << "invalid point " << v.second << "\n";
   std::snprintf(line, sizeof line,
                 "drops: %llu in %zu points; simulation within +-3%% of the buffer of the theorems up to %g Gb/s: %s; "
                 "at every rate: %s\n",
-                (unsigned long long)drops, n_valid, kCheckUpToGbps, within_checked ? "yes" : "NO", within ? "yes" : "NO");
+                (unsigned long long)t.drops, t.n_valid, kCheckUpToGbps, within_checked ? "yes" : "NO",
+                within ? "yes" : "NO");
   sum << line << timing << "\n";
-  js["invalid_points"] = invalid.size();
+  js["invalid_points"] = t.invalid.size();
   js["within_3pct_up_to_400gbps"] = within_checked;
-  js["drops"] = drops;
+  js["drops"] = t.drops;
   if (o.reproducible) js["wall_s"] = nullptr;
   else js["wall_s"] = sig6(wall);
 }

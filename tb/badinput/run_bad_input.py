@@ -43,6 +43,9 @@ def make_fixtures(w, vectors, scenarios):
             shutil.copy(f, w / f.name)
     for f in Path(scenarios).glob("*.toml"):
         shutil.copy(f, w / f.name)
+    (w / "data").mkdir()  # the benchmark's flow-size CDFs, beside scenarios/ in the checkout
+    for f in (Path(scenarios).parent / "data").glob("*.cdf"):
+        shutil.copy(f, w / "data" / f.name)
     stim = (w / "sih_p2q1_stim.csv").read_bytes()
     resp = (w / "sih_p2q1_resp.csv").read_bytes()
     cfg = (w / "sih_p2q1.toml").read_bytes()
