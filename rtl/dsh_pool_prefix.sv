@@ -32,21 +32,23 @@ module dsh_pool_prefix #(
       a_cells_q[l*SizeW +: SizeW] <= ok_i[l] ? cells_i[l*SizeW +: SizeW] : '0;
   end
 
-  // Inclusive prefix sums P_l + s as a Sklansky network: log2 NumLanes
-  // adder levels, where a running sum is NumLanes - 1 adders in a row.
-  // Level k adds, to every lane whose bit k - 1 is set, the sum of the
-  // block of 2^(k-1) lanes just below its own block. Level k's sum of lane
-  // l is at [(k*NumLanes + l)*PoolW +: PoolW].
+  // P_l as a Sklansky network over the sizes shifted up one lane (lane l
+  // gets lane l - 1's, lane 0 none): log2 NumLanes adder levels, where a
+  // running sum is NumLanes - 1 adders in a row. Level k adds, to every
+  // lane whose bit k - 1 is set, the sum of the block of 2^(k-1) lanes
+  // just below its own block. Level k's sum of lane l is at
+  // [(k*NumLanes + l)*PoolW +: PoolW].
   localparam int unsigned Levels = $clog2(NumLanes);
   logic [(Levels+1)*NumLanes*PoolW-1:0] level /*verilator split_var*/;
-  for (genvar l = 0; l < NumLanes; l++) begin : gen_leaf
-    assign level[l*PoolW +: PoolW] = PoolW'(a_cells_q[l*SizeW +: SizeW]);
+  assign level[0 +: PoolW] = '0;
+  for (genvar l = 1; l < NumLanes; l++) begin : gen_leaf
+    assign level[l*PoolW +: PoolW] = PoolW'(a_cells_q[(l-1)*SizeW +: SizeW]);
   end
   for (genvar k = 1; k <= Levels; k++) begin : gen_level
     for (genvar l = 0; l < NumLanes; l++) begin : gen_lane
-      localparam int unsigned Half  = 1 << (k - 1);
-      localparam int unsigned Here  = (k*NumLanes + l)*PoolW;
-      localparam int unsigned Prev  = ((k-1)*NumLanes + l)*PoolW;
+      localparam int unsigned Half = 1 << (k - 1);
+      localparam int unsigned Here = (k*NumLanes + l)*PoolW;
+      localparam int unsigned Prev = ((k-1)*NumLanes + l)*PoolW;
       if ((l / Half) % 2 == 1) begin : gen_add
         localparam int unsigned Below = ((k-1)*NumLanes + (l / Half) * Half - 1)*PoolW;  // top of the block below
         assign level[Here +: PoolW] = level[Prev +: PoolW] + level[Below +: PoolW];
@@ -55,15 +57,18 @@ module dsh_pool_prefix #(
       end
     end
   end
-  logic [NumLanes*PoolW-1:0] incl;
-  assign incl = level[Levels*NumLanes*PoolW +: NumLanes*PoolW];
-  always_ff @(posedge clk_i) sum_o <= incl;
+  logic [NumLanes*PoolW-1:0] p_before;  // P_l of lane l at [l*PoolW +: PoolW]
+  assign p_before = level[Levels*NumLanes*PoolW +: NumLanes*PoolW];
+  always_ff @(posedge clk_i) begin
+    for (int l = 0; l < NumLanes; l++)
+      sum_o[l*PoolW +: PoolW] <= p_before[l*PoolW +: PoolW] + PoolW'(a_cells_q[l*SizeW +: SizeW]);
+  end
 
-  // The network against the running sum's definition: lane 0's sum is its
-  // own size, each other lane's the one before plus its own.
-  `ASSERT(PrefixLane0Own_A, incl[0 +: PoolW] == PoolW'(a_cells_q[0 +: SizeW]))
+  // The network against the running sum's definition: lane 0 has nothing
+  // before it, each other lane the one before and its size.
+  `ASSERT(PrefixLane0Own_A, p_before[0 +: PoolW] == '0)
   for (genvar l = 1; l < NumLanes; l++) begin : g_check
-    `ASSERT(PrefixGrows_A, incl[l*PoolW +: PoolW] == incl[(l-1)*PoolW +: PoolW] + PoolW'(a_cells_q[l*SizeW +: SizeW]))
+    `ASSERT(PrefixGrows_A, p_before[l*PoolW +: PoolW] == p_before[(l-1)*PoolW +: PoolW] + PoolW'(a_cells_q[(l-1)*SizeW +: SizeW]))
   end
   // Cover: every lane with a packet in one cycle.
   `COVER(PrefixAllLanes_C, &ok_i)

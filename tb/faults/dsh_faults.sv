@@ -117,8 +117,7 @@ module dsh_pool_prefix_faults;
   int unsigned fault;
   initial fault = planted();
   always_comb begin
-    // Each lane's sum is its own size: the network's leaves.
-    if (fault == FaultPoolPrefix) force dsh_pool_prefix.incl = dsh_pool_prefix.level[$bits(dsh_pool_prefix.incl)-1:0];
+    if (fault == FaultPoolPrefix) force dsh_pool_prefix.p_before = '0;
   end
 endmodule
 
