@@ -218,81 +218,79 @@ uint64_t add_results(nlohmann::ordered_json& j, const std::map<std::string, Cell
   return drops;
 }
 
+// Each (workload, buffer, cc, load, kind) that both schemes ran, with the
+// kind's records of SIH and DSH.
+template <class F>
+void for_each_pair(nlohmann::ordered_json& j, F&& f) {
+  if (!j.contains("results")) return;
+  for (auto& [wl, by_buf] : j["results"].items())
+    for (auto& [buf, by_cc] : by_buf.items())
+      for (auto& [cc, by_load] : by_cc.items())
+        for (auto& [load, by_scheme] : by_load.items()) {
+          if (!by_scheme.contains("sih") || !by_scheme.contains("dsh")) continue;
+          for (const char* kind : kBenchKinds) f(wl, buf, cc, load, kind, by_scheme["sih"][kind], by_scheme["dsh"][kind]);
+        }
+}
+
 // Average FCT normalised to SIH (the paper's Fig. 14/15 y-axis).
 void normalised_table(nlohmann::ordered_json& j, std::ostringstream& txt) {
   txt << "workload    buffer cc       bgload kind        SIH mean us  DSH mean us  DSH/SIH  reduction  p99 SIH/DSH us   "
          "unfinished SIH/DSH\n";
-  if (j.contains("results"))
-    for (auto& [wl, by_buf] : j["results"].items())
-      for (auto& [buf, by_cc] : by_buf.items())
-        for (auto& [cc, by_load] : by_cc.items())
-          for (auto& [load, by_scheme] : by_load.items()) {
-            if (!by_scheme.contains("sih") || !by_scheme.contains("dsh")) continue;
-            for (const char* kind : kBenchKinds) {
-              const auto& a = by_scheme["sih"][kind];
-              const auto& b = by_scheme["dsh"][kind];
-              if (a["all"]["n"].get<uint64_t>() == 0 || b["all"]["n"].get<uint64_t>() == 0) continue;
-              const double sm = a["all"]["mean_fct_us"], dm = b["all"]["mean_fct_us"];
-              j["normalised"][wl][buf][cc][load][kind] = std::round(dm / sm * 10000) / 10000;
-              const double sl = a["with_unfinished"]["all"]["mean_fct_us"], dl = b["with_unfinished"]["all"]["mean_fct_us"];
-              j["normalised_with_unfinished"][wl][buf][cc][load][kind] = std::round(dl / sl * 10000) / 10000;
-              char line[400];
-              std::snprintf(line, sizeof line, "%-11s %-6s %-8s %-6s %-10s %12.2f %12.2f %8.3f %9.1f%% %8.1f/%-8.1f %6llu/%llu\n",
-                            wl.c_str(), buf.c_str(), cc.c_str(), load.c_str(), kind, sm, dm, dm / sm,
-                            100 * (1 - dm / sm), a["all"]["p99_fct_us"].get<double>(),
-                            b["all"]["p99_fct_us"].get<double>(),
-                            (unsigned long long)a["unfinished"].get<uint64_t>(),
-                            (unsigned long long)b["unfinished"].get<uint64_t>());
-              txt << line;
-            }
-          }
+  for_each_pair(j, [&](const std::string& wl, const std::string& buf, const std::string& cc, const std::string& load,
+                       const char* kind, const nlohmann::ordered_json& a, const nlohmann::ordered_json& b) {
+    if (a["all"]["n"].get<uint64_t>() == 0 || b["all"]["n"].get<uint64_t>() == 0) return;
+    const double sm = a["all"]["mean_fct_us"], dm = b["all"]["mean_fct_us"];
+    j["normalised"][wl][buf][cc][load][kind] = std::round(dm / sm * 10000) / 10000;
+    const double sl = a["with_unfinished"]["all"]["mean_fct_us"], dl = b["with_unfinished"]["all"]["mean_fct_us"];
+    j["normalised_with_unfinished"][wl][buf][cc][load][kind] = std::round(dl / sl * 10000) / 10000;
+    char line[400];
+    std::snprintf(line, sizeof line, "%-11s %-6s %-8s %-6s %-10s %12.2f %12.2f %8.3f %9.1f%% %8.1f/%-8.1f %6llu/%llu\n",
+                  wl.c_str(), buf.c_str(), cc.c_str(), load.c_str(), kind, sm, dm, dm / sm, 100 * (1 - dm / sm),
+                  a["all"]["p99_fct_us"].get<double>(), b["all"]["p99_fct_us"].get<double>(),
+                  (unsigned long long)a["unfinished"].get<uint64_t>(),
+                  (unsigned long long)b["unfinished"].get<uint64_t>());
+    txt << line;
+  });
 }
 
 // The same with each unfinished flow counted at its elapsed time (a lower
 // bound of its FCT), and the DSH/SIH ratios of each seed's pair of runs
 // with their mean and 95 % t interval over the seeds.
 void seed_tables(nlohmann::ordered_json& j, std::ostringstream& txt) {
-  if (j.contains("results")) {
-    txt << "with the unfinished flows counted at their elapsed time (lower bounds):\n"
-           "workload    buffer cc       bgload kind        SIH mean us  DSH mean us  DSH/SIH  p99 SIH/DSH us   censored "
-           "SIH/DSH\n";
-    for (auto& [wl, by_buf] : j["results"].items())
-      for (auto& [buf, by_cc] : by_buf.items())
-        for (auto& [cc, by_load] : by_cc.items())
-          for (auto& [load, by_scheme] : by_load.items()) {
-            if (!by_scheme.contains("sih") || !by_scheme.contains("dsh")) continue;
-            for (const char* kind : kBenchKinds) {
-              const auto& a = by_scheme["sih"][kind]["with_unfinished"]["all"];
-              const auto& b = by_scheme["dsh"][kind]["with_unfinished"]["all"];
-              if (a["n"].get<uint64_t>() == 0 || b["n"].get<uint64_t>() == 0) continue;
-              const double sm = a["mean_fct_us"], dm = b["mean_fct_us"];
+  if (!j.contains("results")) return;
+  txt << "with the unfinished flows counted at their elapsed time (lower bounds):\n"
+         "workload    buffer cc       bgload kind        SIH mean us  DSH mean us  DSH/SIH  p99 SIH/DSH us   censored "
+         "SIH/DSH\n";
+  for_each_pair(j, [&](const std::string& wl, const std::string& buf, const std::string& cc, const std::string& load,
+                       const char* kind, const nlohmann::ordered_json& sih, const nlohmann::ordered_json& dsh) {
+    const auto& a = sih["with_unfinished"]["all"];
+    const auto& b = dsh["with_unfinished"]["all"];
+    if (a["n"].get<uint64_t>() == 0 || b["n"].get<uint64_t>() == 0) return;
+    const double sm = a["mean_fct_us"], dm = b["mean_fct_us"];
+    char line[400];
+    std::snprintf(line, sizeof line, "%-11s %-6s %-8s %-6s %-10s %12.2f %12.2f %8.3f %8.1f/%-8.1f %6llu/%llu\n",
+                  wl.c_str(), buf.c_str(), cc.c_str(), load.c_str(), kind, sm, dm, dm / sm,
+                  a["p99_fct_us"].get<double>(), b["p99_fct_us"].get<double>(),
+                  (unsigned long long)a["censored"].get<uint64_t>(), (unsigned long long)b["censored"].get<uint64_t>());
+    txt << line;
+  });
+  txt << "DSH/SIH per seed pair: mean [95 % t interval] over n seeds\n"
+         "workload    buffer cc       bgload kind        metric                    mean   [lo, hi]          n\n";
+  for (auto& [wl, by_buf] : j["ratios_over_seeds"].items())
+    for (auto& [buf, by_cc] : by_buf.items())
+      for (auto& [cc, by_load] : by_cc.items())
+        for (auto& [load, by_kind] : by_load.items())
+          for (auto& [kind, by_metric] : by_kind.items())
+            for (auto& [metric, r] : by_metric.items()) {
+              char iv[64] = "(one seed)";
+              if (r.contains("lo"))
+                std::snprintf(iv, sizeof iv, "[%.3f, %.3f]", r["lo"].get<double>(), r["hi"].get<double>());
               char line[400];
-              std::snprintf(line, sizeof line, "%-11s %-6s %-8s %-6s %-10s %12.2f %12.2f %8.3f %8.1f/%-8.1f %6llu/%llu\n",
-                            wl.c_str(), buf.c_str(), cc.c_str(), load.c_str(), kind, sm, dm, dm / sm,
-                            a["p99_fct_us"].get<double>(), b["p99_fct_us"].get<double>(),
-                            (unsigned long long)a["censored"].get<uint64_t>(),
-                            (unsigned long long)b["censored"].get<uint64_t>());
+              std::snprintf(line, sizeof line, "%-11s %-6s %-8s %-6s %-10s %-24s %6.3f  %-17s %llu\n", wl.c_str(),
+                            buf.c_str(), cc.c_str(), load.c_str(), kind.c_str(), metric.c_str(),
+                            r["mean"].get<double>(), iv, (unsigned long long)r["n"].get<uint64_t>());
               txt << line;
             }
-          }
-    txt << "DSH/SIH per seed pair: mean [95 % t interval] over n seeds\n"
-           "workload    buffer cc       bgload kind        metric                    mean   [lo, hi]          n\n";
-    for (auto& [wl, by_buf] : j["ratios_over_seeds"].items())
-      for (auto& [buf, by_cc] : by_buf.items())
-        for (auto& [cc, by_load] : by_cc.items())
-          for (auto& [load, by_kind] : by_load.items())
-            for (auto& [kind, by_metric] : by_kind.items())
-              for (auto& [metric, r] : by_metric.items()) {
-                char iv[64] = "(one seed)";
-                if (r.contains("lo"))
-                  std::snprintf(iv, sizeof iv, "[%.3f, %.3f]", r["lo"].get<double>(), r["hi"].get<double>());
-                char line[400];
-                std::snprintf(line, sizeof line, "%-11s %-6s %-8s %-6s %-10s %-24s %6.3f  %-17s %llu\n", wl.c_str(),
-                              buf.c_str(), cc.c_str(), load.c_str(), kind.c_str(), metric.c_str(),
-                              r["mean"].get<double>(), iv, (unsigned long long)r["n"].get<uint64_t>());
-                txt << line;
-              }
-  }
 }
 
 // Fig. 5's form: mean background FCT per buffer (one scheme at a time).
