@@ -56,7 +56,7 @@ void Mmu::reset() {
   s_head_ = 0;
   thr_s_ = 0;
   thr_ = thresholds_for(0);
-  s_ = buffered_ = errors_ = cycle_ = idle_run_ = 0;
+  s_ = pool_base_ = buffered_ = errors_ = cycle_ = idle_run_ = 0;
   error_sticky_ = false;
   out_ = CycleOut{};
 }
@@ -187,6 +187,7 @@ const CycleOut& Mmu::step(const CycleIn& in) {
   n_events_ = &out_.n_events;
   const Thresholds thr = cycle_thresholds();  // port 0's queue limits
   out_.thr = thr;
+  const uint64_t s_start = s_;
 
   const bool deq_ok = in.deq.valid && !bad_index(in.deq) &&
                       queues_[in.deq.port * cfg_.n_queues + in.deq.queue].total() >= in.deq.cells;
@@ -195,7 +196,9 @@ const CycleOut& Mmu::step(const CycleIn& in) {
 
   const bool enq_ok = in.enq.valid && !bad_index(in.enq);
   out_.enq_error = in.enq.valid && !enq_ok;
-  if (enq_ok) out_.region = enqueue(in.enq, thr, s_);
+  // Its pool term: S' with one lane, S_{c-2} + A_{c-1} with lanes (P_l = 0:
+  // the only enqueue). spec §4.9.
+  if (enq_ok) out_.region = enqueue(in.enq, thr, cfg_.lanes > 1 ? pool_base_ : s_);
 
   // State machines of every queue and port touched, each once (spec §4.5).
   if (deq_ok) run_queue_fsm(in.deq.port, in.deq.queue, thr);
@@ -211,7 +214,7 @@ const CycleOut& Mmu::step(const CycleIn& in) {
   }
   std::sort(out_.events.begin(), out_.events.begin() + out_.n_events);
   out_.s = s_;
-  end_cycle(in.idle());
+  end_cycle(in.idle(), s_start, enq_ok ? in.enq.cells : 0);
   return out_;
 }
 
@@ -224,7 +227,8 @@ const Thresholds& Mmu::cycle_thresholds() {
   return thr_;
 }
 
-void Mmu::end_cycle(bool idle) {
+void Mmu::end_cycle(bool idle, uint64_t s_start, uint64_t enq_cells) {
+  pool_base_ = s_start + enq_cells;
   s_hist_[s_head_] = s_;
   if (++s_head_ == cfg_.thresh_latency) s_head_ = 0;
   ++cycle_;
@@ -288,6 +292,7 @@ const LaneCycleOut& Mmu::step(const LaneCycleIn& in) {
   n_events_ = &o.n_events;
   const Thresholds thr = cycle_thresholds();
   o.thr = thr;
+  const uint64_t s_start = s_;
 
   // 1. Dequeues (spec §4.8): each lane's group, summed, checked as one.
   const DeqRouting route = route_dequeues(cfg_, in);
@@ -316,9 +321,10 @@ const LaneCycleOut& Mmu::step(const LaneCycleIn& in) {
     }
   }
 
-  // 2. Enqueues (spec §4.9): the pool term of lane l is S' + P_l.
-  const uint64_t s_after_deq = s_;  // S'
-  uint64_t prefix = 0;              // P_l
+  // 2. Enqueues (spec §4.9): the pool term of lane l is S' with one lane,
+  // S_{c-2} + A_{c-1} + P_l with lanes.
+  const uint64_t pool = n_lanes > 1 ? pool_base_ : s_;
+  uint64_t prefix = 0;  // P_l; after the loop A_c
   for (unsigned l = 0; l < n_lanes; ++l) {
     const Op& e = in.enq[l];
     if (!e.valid) continue;
@@ -326,7 +332,7 @@ const LaneCycleOut& Mmu::step(const LaneCycleIn& in) {
       o.enq_error[l] = true;
       continue;
     }
-    o.region[l] = enqueue(e, thr, s_after_deq + prefix);
+    o.region[l] = enqueue(e, thr, pool + prefix);
     prefix += e.cells;
   }
 
@@ -354,7 +360,7 @@ const LaneCycleOut& Mmu::step(const LaneCycleIn& in) {
     out_.thr = thr;
     out_.s = s_;
   }
-  end_cycle(idle);
+  end_cycle(idle, s_start, prefix);
   return o;
 }
 

@@ -159,7 +159,9 @@ class Mmu {
  private:
   bool bad_index(const Op& op) const;
   const Thresholds& cycle_thresholds();  // of S_{c-L} (spec §3.2)
-  void end_cycle(bool idle);             // S history, cycle and idle counts
+  // S history, the lanes' pool base, cycle and idle counts; s_start is S
+  // before the cycle, enq_cells its A_c (spec §4.9).
+  void end_cycle(bool idle, uint64_t s_start, uint64_t enq_cells);
   void dequeue(uint32_t port, uint32_t queue, uint64_t cells);
   // Admits op (spec §4.3) with `pool` as the S of the shared row's pool
   // term (spec §4.9); returns its region.
@@ -184,6 +186,10 @@ class Mmu {
   uint64_t thr_s_ = 0;
   Thresholds thr_;
   uint64_t s_ = 0;
+  // With lanes: S_{c-2} + A_{c-1} for the pool rule of the coming cycle c
+  // (spec §4.9): S before the last cycle plus the sizes that cycle's valid,
+  // error-free enqueues carried.
+  uint64_t pool_base_ = 0;
   uint64_t buffered_ = 0;
   uint64_t errors_ = 0;
   bool error_sticky_ = false;

@@ -52,7 +52,9 @@ Evs events(const LaneCycleOut& o) {
 //   B_s = 48 - 0 (private) - 4*6 (insurance) = 24
 //   T(S) = (24 - S) << 3, X_qoff = sat0(T - 6), X_poff = T << 1 = 2T
 // alpha = 8 keeps X_qoff and X_poff far above the sizes used, so only the
-// pool term S' + P_l + s <= B_s decides the shared row.
+// pool term decides the shared row: with lanes S_{c-2} + A_{c-1} + P_l + s
+// <= B_s, where S_{c-2} is S two cycles back (0 before cycle 0) and A_{c-1}
+// the sizes of the last cycle's valid, error-free enqueues.
 Config pool_cfg(unsigned lanes, unsigned deq_per_cycle) {
   Config c;
   c.scheme = Scheme::DSH;
@@ -72,9 +74,11 @@ Config pool_cfg(unsigned lanes, unsigned deq_per_cycle) {
 // The pool filled to S = 20 by queue (2,0): one enqueue of 20 cells in the
 // slot of port 2's lane.
 //   c0: T(S_-1 = 0) = 24 << 3 = 192, X_poff = 384, X_qoff = 186.
-//       private: 0 + 20 <= 0 no; shared: 0 + 20 <= 384, S: 0 + 20 <= 24
-//       -> shared, S = 20. FSM (2,0): 20 > 186? no. No event.
+//       private: 0 + 20 <= 0 no; shared: 0 + 20 <= 384, pool: S_-2 + A_-1
+//       + P + s = 0 + 0 + 0 + 20 <= 24 -> shared, S = 20. FSM (2,0):
+//       20 > 186? no. No event.
 // From then on (L = 1, S_0 = 20): T = 4 << 3 = 32, X_qoff = 26, X_poff = 64.
+// The next cycle, c1, has the pool base S_-1 + A_0 = 0 + 20 = 20 (= S').
 Mmu pool_at_20(unsigned lanes, unsigned deq_per_cycle) {
   Mmu m(pool_cfg(lanes, deq_per_cycle));
   const LaneCycleOut& o = m.step(Lc().enq(2 % lanes, 2, 0, 20).in);
@@ -126,7 +130,7 @@ Mmu port0_paused() {
 // its port's insurance.
 TEST(LanesPool, EarlierLanesPacketSendsLaterLaneToInsurance) {
   Mmu m = pool_at_20(2, 2);
-  // c1: S' = 20 (no dequeue). T = 32, X_poff = 64.
+  // c1: pool base S_-1 + A_0 = 20. T = 32, X_poff = 64.
   //   lane 0, (0,0,3): P_0 = 0: 20 + 0 + 3 = 23 <= 24, 0 + 3 <= 64 -> shared
   //   lane 1, (1,0,3): P_1 = 3: 20 + 3 + 3 = 26 > 24 -> not shared;
   //                    insurance 0 + 3 <= 6 -> insurance, PORT_PAUSE 1
@@ -145,7 +149,8 @@ TEST(LanesPool, EarlierLanesPacketSendsLaterLaneToInsurance) {
 // to insurance, so lane 1 is kept out of a shared pool it would have fit.
 TEST(LanesPool, PrefixCountsAPacketThatDidNotGoShared) {
   Mmu m = pool_at_20(2, 2);
-  // c1: lane 0, (0,0,5): P_0 = 0: 20 + 5 = 25 > 24 -> insurance 0 + 5 <= 6,
+  // c1 (pool base 20):
+  //     lane 0, (0,0,5): P_0 = 0: 20 + 5 = 25 > 24 -> insurance 0 + 5 <= 6,
   //                      PORT_PAUSE 0
   //     lane 1, (1,0,2): P_1 = 5: 20 + 5 + 2 = 27 > 24 -> insurance
   //                      0 + 2 <= 6, PORT_PAUSE 1
@@ -162,7 +167,8 @@ TEST(LanesPool, PrefixCountsAPacketThatDidNotGoShared) {
 
 TEST(LanesPool, PrefixCountsADroppedPacket) {
   Mmu m = pool_at_20(2, 2);
-  // c1: lane 0, (0,0,7): 20 + 7 = 27 > 24; insurance 0 + 7 > 6 -> drop
+  // c1 (pool base 20):
+  //     lane 0, (0,0,7): 20 + 7 = 27 > 24; insurance 0 + 7 > 6 -> drop
   //     lane 1, (1,0,2): P_1 = 7 (valid, not an error: it counts):
   //                      20 + 7 + 2 = 29 > 24 -> insurance, PORT_PAUSE 1
   const LaneCycleOut& o = m.step(Lc().enq(0, 0, 0, 7).enq(1, 1, 0, 2).in);
@@ -177,7 +183,8 @@ TEST(LanesPool, PrefixCountsADroppedPacket) {
 // P_l, and does not stop the other lane.
 TEST(LanesPool, WrongLaneIsAnErrorAndNotCounted) {
   Mmu m = pool_at_20(2, 2);
-  // c1: slot 0 names port 1: 1 mod 2 = 1 != 0 -> protocol error, nothing.
+  // c1 (pool base 20):
+  //     slot 0 names port 1: 1 mod 2 = 1 != 0 -> protocol error, nothing.
   //     lane 1, (1,0,2): P_1 = 0: 20 + 0 + 2 = 22 <= 24 -> shared, S = 22
   const LaneCycleOut& o = m.step(Lc().enq(0, 1, 1, 5).enq(1, 1, 0, 2).in);
   EXPECT_EQ(regions(o, 2), "-S");
@@ -196,7 +203,7 @@ TEST(LanesPool, WrongLaneIsAnErrorAndNotCounted) {
 // every lane goes to insurance and the cycle has six events.
 TEST(LanesPool, EveryLaneAdmitsAtOnceWithThePoolNearlyFull) {
   Mmu m = pool_at_20(4, 4);
-  // c1: T = 32, X_qoff = 26, X_poff = 64; S' = 20.
+  // c1: T = 32, X_qoff = 26, X_poff = 64; pool base 20.
   //   lane 0, (0,0,1): P_0 = 0: 20 + 0 + 1 = 21 <= 24 -> shared
   //   lane 1, (1,1,2): P_1 = 1: 20 + 1 + 2 = 23 <= 24 -> shared
   //   lane 2, (2,1,1): P_2 = 3: 20 + 3 + 1 = 24 <= 24 -> shared
@@ -208,7 +215,8 @@ TEST(LanesPool, EveryLaneAdmitsAtOnceWithThePoolNearlyFull) {
   EXPECT_EQ(events(o), (Evs{"PORT_PAUSE 3"}));
   EXPECT_EQ(o.s, 24u);
   expect_invariants(m);
-  // c2: T(S_1 = 24) = 0, X_qoff = 0, X_poff = 0.
+  // c2: T(S_1 = 24) = 0, X_qoff = 0, X_poff = 0; pool base S_0 + A_1 =
+  //   20 + 6 = 26, above B_s: no lane could go shared either way.
   //   lane 0, (0,0,1): shared 1 + 1 <= 0 no -> insurance 0 + 1 <= 6, PORT_PAUSE 0
   //   lane 1, (1,1,1): 2 + 1 <= 0 no -> insurance, PORT_PAUSE 1
   //   lane 2, (2,1,1): 21 + 1 <= 0 no -> insurance, PORT_PAUSE 2
@@ -224,6 +232,65 @@ TEST(LanesPool, EveryLaneAdmitsAtOnceWithThePoolNearlyFull) {
   EXPECT_EQ(o.s, 24u);
   EXPECT_FALSE(m.queue(2, 0).qoff);
   EXPECT_EQ(pocc(m, 3), "0/3");
+  expect_invariants(m);
+}
+
+// The pool base counts the last cycle's enqueues at their full size, where
+// they went: a packet that went to insurance keeps the next cycle's lanes
+// out of shared; two idle cycles later the base is S again.
+TEST(LanesPool, BaseCountsTheLastCyclesEnqueues) {
+  Mmu m = pool_at_20(2, 2);
+  // c1 (base S_-1 + A_0 = 0 + 20 = 20):
+  //   lane 0, (0,0,5): 20 + 0 + 5 = 25 > 24 -> insurance 0 + 5 <= 6, PORT_PAUSE 0.
+  //   S_1 = 20, A_1 = 5.
+  LaneCycleOut o = m.step(Lc().enq(0, 0, 0, 5).in);
+  EXPECT_EQ(regions(o, 2), "H-");
+  EXPECT_EQ(o.s, 20u);
+  // c2 (base S_0 + A_1 = 20 + 5 = 25):
+  //   lane 1, (1,0,3): 25 + 0 + 3 = 28 > 24 -> insurance 0 + 3 <= 6,
+  //   PORT_PAUSE 1. (S' = 20 and 20 + 3 <= 24: the exact rule would take
+  //   it to shared.) S_2 = 20, A_2 = 3.
+  o = m.step(Lc().enq(1, 1, 0, 3).in);
+  EXPECT_EQ(regions(o, 2), "-H");
+  EXPECT_EQ(events(o), (Evs{"PORT_PAUSE 1"}));
+  EXPECT_EQ(o.s, 20u);
+  // c3 idle (base S_1 + A_2 = 23); c4 idle (base S_2 + A_3 = 20 + 0 = 20).
+  m.step(Lc().in);
+  m.step(Lc().in);
+  // c5 (base S_3 + A_4 = 20): lane 1, (3,0,4): port 3 PON, 20 + 0 + 4 = 24
+  //   <= 24, 0 + 4 <= X_poff 64 -> shared, S = 24.
+  o = m.step(Lc().enq(1, 3, 0, 4).in);
+  EXPECT_EQ(regions(o, 2), "-S");
+  EXPECT_EQ(o.s, 24u);
+  expect_invariants(m);
+}
+
+// The pool base leaves out the dequeues of this cycle and the last: what
+// they drained is free again only two cycles later.
+TEST(LanesPool, BaseLeavesOutRecentDequeues) {
+  Mmu m = pool_at_20(2, 2);
+  // c1 (base 20): dequeue (2,0,10) from lane 0: 10 from shared, S' = 10.
+  //   lane 1, (1,0,6): 20 + 0 + 6 = 26 > 24 -> insurance 0 + 6 <= 6,
+  //   PORT_PAUSE 1. (The exact rule: 10 + 6 = 16 <= 24, shared.)
+  //   S_1 = 10, A_1 = 6.
+  LaneCycleOut o = m.step(Lc().deq(0, 2, 0, 10).enq(1, 1, 0, 6).in);
+  EXPECT_EQ(regions(o, 2), "-H");
+  EXPECT_EQ(events(o), (Evs{"PORT_PAUSE 1"}));
+  EXPECT_EQ(o.s, 10u);
+  EXPECT_EQ(occ(m, 2, 0), "0/10/0");
+  // c2: T(S_1 = 10) = 14 << 3 = 112, X_poff = 224; base S_0 + A_1 = 20 + 6 = 26.
+  //   dequeue (2,0,10): S' = 0. lane 1, (3,0,1): 26 + 1 = 27 > 24 ->
+  //   insurance 0 + 1 <= 6, PORT_PAUSE 3. S_2 = 0, A_2 = 1.
+  o = m.step(Lc().deq(0, 2, 0, 10).enq(1, 3, 0, 1).in);
+  EXPECT_EQ(regions(o, 2), "-H");
+  EXPECT_EQ(events(o), (Evs{"PORT_PAUSE 3"}));
+  EXPECT_EQ(o.s, 0u);
+  // c3: base S_1 + A_2 = 10 + 1 = 11. lane 0, (0,0,13): private 0 + 13 > 0;
+  //   port 0 PON, 0 + 13 <= X_poff; pool 11 + 0 + 13 = 24 <= 24 -> shared.
+  //   S_3 = 13.
+  o = m.step(Lc().enq(0, 0, 0, 13).in);
+  EXPECT_EQ(regions(o, 2), "S-");
+  EXPECT_EQ(o.s, 13u);
   expect_invariants(m);
 }
 
@@ -406,8 +473,11 @@ TEST(LanesDequeue, ValidSlotBeyondTheCountsIsACallersBug) {
 
 // A multi-lane model stepped with one enqueue (in its lane's slot) and one
 // dequeue (in a random slot) a cycle gives what the one-lane model gives
-// for the same CycleIn: one dequeue slot is always taken, and P_l = 0 for
-// the only enqueue. Random traffic, errors included.
+// for the same CycleIn while the pool has room for two cycles' packets: one
+// dequeue slot is always taken, P_l = 0 for the only enqueue, and the pool
+// base S_{c-2} + A_{c-1} and S' decide the shared row alike when S stays
+// at least two packets (2 x 9 cells) below B_s. The dynamic threshold
+// keeps it there (checked every cycle). Random traffic, errors included.
 TEST(LanesProperty, OneEnqueueAndOneDequeueACycleEqualsOneLane) {
   for (const Scheme scheme : {Scheme::SIH, Scheme::DSH})
     for (const unsigned lanes : {1u, 2u, 4u, 8u}) {
@@ -416,10 +486,10 @@ TEST(LanesProperty, OneEnqueueAndOneDequeueACycleEqualsOneLane) {
       one.scheme = scheme;
       one.n_ports = 8;
       one.n_queues = 3;
-      one.buffer_cells = scheme == Scheme::SIH ? 400 : 200;
+      one.buffer_cells = scheme == Scheme::SIH ? 600 : 300;
       one.private_cells = 2;
       one.headroom_cells = 6;
-      one.alpha_log2 = -1;
+      one.alpha_log2 = -2;
       one.port_mult_log2 = 1;
       one.delta_q = 1;
       one.thresh_latency = 2;
@@ -442,6 +512,7 @@ TEST(LanesProperty, OneEnqueueAndOneDequeueACycleEqualsOneLane) {
         if (in.deq.valid) li.deq[slot] = in.deq;
         const CycleOut& x = a.step(in);
         const LaneCycleOut& y = b.step(li);
+        ASSERT_LE(x.s + 18, uint64_t(one.shared_cells())) << "cycle " << c << ": the pool came within two packets of full";
         const unsigned lane = in.enq.port % lanes;
         ASSERT_EQ(region(x), std::string(1, dsh::region_letter(y.region[lane]))) << "cycle " << c;
         ASSERT_EQ(x.enq_error, y.enq_error[lane]) << "cycle " << c;
@@ -463,6 +534,9 @@ TEST(LanesProperty, OneEnqueueAndOneDequeueACycleEqualsOneLane) {
       }
       EXPECT_EQ(a.errors(), b.errors());
       EXPECT_GT(a.errors(), 0u);
+      uint64_t pauses = 0;  // the thresholds did decide
+      for (uint32_t p = 0; p < 8; ++p) pauses += a.port(p).pauses + a.queue(p, 0).pauses;
+      EXPECT_GT(pauses, 0u);
     }
 }
 
