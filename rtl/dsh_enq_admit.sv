@@ -8,7 +8,10 @@
 // Each row is one compare against a limit from dsh_limits (value <= X - s).
 // The queue comes after the cycle's dequeue, as prefix sums (dsh_deq_drain):
 // priv = hsp - hs and w = hs - h. The port and S come as they were before
-// the cycle, with what the dequeue drained from them. Combinational.
+// the cycle, with what the dequeue drained from them. With PoolEarly (a
+// chip with lanes, spec §4.9) the pool row's compare was made a stage
+// earlier and comes as pool_fit_i; s_i, deq_shared_i and pool_lim_i then
+// only state the contract. Combinational.
 `include "dsh_assert.svh"
 `default_nettype none
 
@@ -16,6 +19,7 @@ module dsh_enq_admit #(
   parameter int unsigned CellW = 20,
   parameter int unsigned SizeW = 8,
   parameter bit          Dsh   = 1'b1,
+  parameter bit          PoolEarly = 1'b0,
   localparam int unsigned LimW = dsh_pkg::lim_w(CellW)
 ) (
   input  logic [CellW-1:0]       h_i,            // the queue: headroom part
@@ -30,6 +34,7 @@ module dsh_enq_admit #(
   input  logic [CellW-1:0]       s_i,            // S
   input  logic [SizeW-1:0]       deq_shared_i,   // drained from S by the dequeue
   input  logic signed [LimW-1:0] pool_lim_i,
+  input  logic                   pool_fit_i,     // PoolEarly: the pool row holds
   input  logic signed [LimW-1:0] priv_lim_i,
   input  logic signed [LimW-1:0] shared_lim_i,
   input  logic signed [LimW-1:0] hdrm_lim_i,
@@ -39,8 +44,16 @@ module dsh_enq_admit #(
 
   dsh_le_diff #(.CellW(CellW), .SizeW(SizeW)) u_priv (
     .a_i(hsp_i), .b_i(hs_i), .add_i(SizeW'(0)), .lim_i(priv_lim_i), .le_o(fits_priv));
-  dsh_le_diff #(.CellW(CellW), .SizeW(SizeW)) u_pool (
-    .a_i(s_i), .b_i(CellW'(deq_shared_i)), .add_i(SizeW'(0)), .lim_i(pool_lim_i), .le_o(fits_pool));
+  if (PoolEarly) begin : g_pool_early
+    assign fits_pool = pool_fit_i;
+    logic unused_pool;
+    assign unused_pool = ^pool_lim_i;
+  end else begin : g_pool
+    dsh_le_diff #(.CellW(CellW), .SizeW(SizeW)) u_pool (
+      .a_i(s_i), .b_i(CellW'(deq_shared_i)), .add_i(SizeW'(0)), .lim_i(pool_lim_i), .le_o(fits_pool));
+    logic unused_fit;
+    assign unused_fit = pool_fit_i;
+  end
   if (Dsh) begin : g_dsh
     dsh_le_diff #(.CellW(CellW), .SizeW(SizeW)) u_xoff (
       .a_i(port_shared_i), .b_i(CellW'(port_deq_shared_i)), .add_i(SizeW'(0)), .lim_i(shared_lim_i), .le_o(fits_xoff));

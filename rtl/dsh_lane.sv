@@ -13,7 +13,8 @@
 // in W), the counters (dsh_stats, read a stage before E), and which
 // stage's result each record read takes instead of the memories' (dsh_fwd);
 // beside them the read port (dsh_rd_port). S, B_s - S and the error count
-// are the pool's (dsh_mmu): the lane reads S (s_i), what every lane's
+// are the pool's (dsh_mmu): the lane reads S (s_i; S_{c-2} while the
+// enqueue of cycle c is in stage D), what every lane's
 // dequeue drained from it (deq_shared_all_i) and S and B_s - S after the
 // cycle (s_d_i, free_d_i), and reports its own drain (e_dw_o) and what
 // its enqueue adds (e_cells_o when e_shared_o) in stage E, its errors in W.
@@ -35,8 +36,9 @@ module dsh_lane #(
   // record read index copies (ASIC: by size, dsh_pkg) or 1 (FPGA)
   parameter int unsigned ReadSlices    = dsh_pkg::read_slices(CellW, NumPorts * NumQueues),
   parameter int unsigned Stats         = 1,    // 1 the statistics counters (dsh_stats), 0 none
-  // The pool term's cells (dsh_stage_in): 0 the enqueue's own, 1
-  // r_enq_pool_cells_i (P_l + s, spec §4.9), PoolW bits.
+  // The pool row (spec §4.9): 0 the one-lane chip's, S' + s <= B_s in
+  // stage E; 1 a lane's, S_{c-2} + r_enq_pool_cells_i (A_{c-1} + P_l + s,
+  // PoolW bits) <= B_s compared in stage D (dsh_stage_exec).
   parameter bit          PoolIn        = 1'b0,
   parameter int unsigned PoolW         = SizeW,
   localparam int unsigned PortW  = dsh_pkg::idx_w(NumPorts),
@@ -295,7 +297,7 @@ module dsh_lane #(
 
   // ------------------------------------------------------ stage E: execute
   dsh_stage_exec #(.NumPorts(NumPorts), .NumQueues(NumQueues), .CellW(CellW), .SizeW(SizeW), .Dsh(Dsh),
-                   .ThreshLatency(ThreshLatency)) u_stage_exec (
+                   .ThreshLatency(ThreshLatency), .PoolEarly(PoolIn)) u_stage_exec (
     .clk_i, .rst_ni,
     .cfg_shared_cells_i, .cfg_alpha_log2_i, .cfg_port_mult_log2_i, .cfg_delta_q_i, .cfg_delta_p_i,
     .r_enq_v_i(r_enq_v), .r_enq_ok_i(r_enq_ok), .r_enq_idx_i(r_enq_idx), .r_enq_p_i(r_enq_p),

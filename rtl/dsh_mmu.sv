@@ -14,7 +14,7 @@
 // gen_lanes) is the pipeline below for its ports; beside them sit what the
 // lanes share: the dequeue router (dsh_deq_route: one merged dequeue per
 // lane, deq_taken_o combinational from the slots), the pool (S, B_s - S and
-// the pool rule's prefix sums P_l + s), the error count and the read
+// the pool rule's sums A_{c-1} + P_l + s), the error count and the read
 // port's lane select. With NumLanes = NumDeq = 1 the lane takes the inputs
 // as they come and the ports are those of the one-lane chip.
 //
@@ -169,7 +169,7 @@ module dsh_mmu #(
   // wrapped (spec §4.8); its enqueue takes the same width.
   localparam int unsigned LSizeW    = SizeW + (NumDeq > 1 ? $clog2(NumDeq) : 0);
   // P_l + s: the sizes of up to NumLanes enqueues.
-  localparam int unsigned PoolW     = SizeW + LgL;
+  localparam int unsigned PoolW     = NumLanes > 1 ? SizeW + LgL + 1 : SizeW;  // A_{c-1} + P_l + s
   localparam bit          LanePoolIn = NumLanes > 1;
   localparam int unsigned ErrBits    = Multi ? NumLanes + NumDeq : 2;  // error bits a cycle (dsh_err_count)
   localparam int unsigned LPoolW    = NumLanes > 1 ? PoolW : LSizeW;  // the lanes' (unused with one)
@@ -213,7 +213,7 @@ module dsh_mmu #(
     $error("dsh_mmu: NumDeq must be in 1..64");
   end
   if (LSizeW > CellW || PoolW > CellW) begin : g_bad_slot_sums
-    $error("dsh_mmu: SizeW + log2 NumDeq and SizeW + log2 NumLanes must be at most CellW");
+    $error("dsh_mmu: SizeW + log2 NumDeq and SizeW + log2 NumLanes + 1 must be at most CellW");
   end
 
   // Each lane's share of the chip's ports (lane-local port index i).
@@ -259,9 +259,9 @@ module dsh_mmu #(
     assign unused_slots = ^{own_error, merged, slot_lane};
   end
 
-  // ---------------------------------- the pool rule's prefix sums (spec §4.9)
-  // dsh_pool_prefix: P_l + s of each lane in stage R, beside the lanes'
-  // stage R enqueues.
+  // ---------------------------------- the pool rule's sums (spec §4.9)
+  // dsh_pool_prefix: A_{c-1} + P_l + s of each lane in stage R, beside the
+  // lanes' stage R enqueues.
   logic [NumLanes*LPoolW-1:0] r_pool_cells;
   if (NumLanes > 1) begin : g_prefix
     logic [NumLanes-1:0] enq_ok;
@@ -365,8 +365,11 @@ module dsh_mmu #(
   // ------------------------------------------------------------ the pool
   // S after the cycle in E: every lane's dequeue drained its part, every
   // lane's shared admission added its size (spec §4.7); B_s - S for the
-  // threshold pipeline. Each lane's pool compare is S - (what every lane
-  // drained) <= B_s - (P_l + s), in its stage E.
+  // threshold pipeline. With lanes each lane compares S_{c-2} <= B_s -
+  // (A_{c-1} + P_l + s) in its stage D (S is S_{c-2} there) and registers
+  // the result, so S's loop in E is the regions, the sum of the shared
+  // admissions and S; with one lane the compare is S - drained <= B_s - s
+  // in E (spec §4.9).
   // Both sums are trees (dsh_sum_tree): a running sum over 32 lanes is a
   // chain of 31 adders from a lane's stage E to S.
   logic [PoolW-1:0]           shared_add;

@@ -9,7 +9,11 @@
 // cycle, deq_shared_all_i what every lane's dequeue in E drained from it
 // (this lane's alone with one lane); this lane reports its own drain
 // (e_dw_o) and what its enqueue adds to S (e_cells_o when e_shared_o). The limits
-// compared with come registered from dsh_thresh_pipe.
+// compared with come registered from dsh_thresh_pipe. With PoolEarly (a
+// chip with lanes) the pool row (spec §4.9) is compared while the enqueue
+// is in stage D, where s_i is S_{c-2} and its pool term from stage R is
+// B_s - (A_{c-1} + P_l + s), and registered: no lane's S reaches E's
+// admission.
 // The records are registered from stage R's / D's with the newer results
 // of D and E forwarded over them (selects from dsh_fwd, one-hot {R or D,
 // E slot 0, E slot 1, D}).
@@ -29,6 +33,7 @@ module dsh_stage_exec #(
   parameter int unsigned SizeW         = 8,
   parameter bit          Dsh           = 1'b1,
   parameter int unsigned ThreshLatency = 2,
+  parameter bit          PoolEarly     = 1'b0,
   localparam int unsigned PortW  = dsh_pkg::idx_w(NumPorts),
   localparam int unsigned QueueW = dsh_pkg::idx_w(NumQueues),
   localparam int unsigned QIdxW  = dsh_pkg::idx_w(NumPorts * NumQueues),
@@ -211,25 +216,33 @@ module dsh_stage_exec #(
     .qoff_deq_o(lim_qoff_deq), .qon_deq_o(lim_qon_deq), .pon_o(lim_pon)
   );
 
+  logic e_pool_fit_q;  // PoolEarly: S_{c-2} <= B_s - (A_{c-1} + P_l + s)
+  if (PoolEarly) begin : g_pool_early
+    always_ff @(posedge clk_i)
+      e_pool_fit_q <= $signed({2'b00, s_i}) <= $signed(r_enq_terms_i[0 +: TW]);
+  end else begin : g_pool_in_e
+    assign e_pool_fit_q = 1'b0;
+  end
+
   logic [3:0] region;  // one-hot {drop, headroom, shared, private}
-  dsh_enq_admit #(.CellW(CellW), .SizeW(SizeW), .Dsh(Dsh)) u_enq_admit (
+  dsh_enq_admit #(.CellW(CellW), .SizeW(SizeW), .Dsh(Dsh), .PoolEarly(PoolEarly)) u_enq_admit (
     .h_i(e_enq_rec_q.h), .hs_i(e_enq_rec_q.hs), .hsp_i(e_enq_rec_q.hsp), .qoff_i(e_enq_rec_q.qoff),
     .port_shared_i(e_enq_prec_q.shared), .port_hdrm_i(e_enq_prec_q.hdrm),
     .port_deq_shared_i(e_dw1_q), .port_deq_hdrm_i(e_dh1_q),
     .poff_i(Dsh && e_enq_prec_q.poff), .s_i(s_i), .deq_shared_i(deq_shared_all_i),
-    .pool_lim_i(lim_pool), .priv_lim_i(lim_priv), .shared_lim_i(lim_shared), .hdrm_lim_i(lim_hdrm),
+    .pool_lim_i(lim_pool), .pool_fit_i(e_pool_fit_q), .priv_lim_i(lim_priv), .shared_lim_i(lim_shared), .hdrm_lim_i(lim_hdrm),
     .region_o(region)
   );
   assign e_region_o = {4{e_enq_ok_o}} & region;
 
   logic [3:0] region_deq;  // the same for stage D
-  dsh_enq_admit #(.CellW(CellW), .SizeW(SizeW), .Dsh(Dsh)) u_enq_admit_d (
+  dsh_enq_admit #(.CellW(CellW), .SizeW(SizeW), .Dsh(Dsh), .PoolEarly(PoolEarly)) u_enq_admit_d (
     .h_i(e_enq_rec_copy_q.h), .hs_i(e_enq_rec_copy_q.hs), .hsp_i(e_enq_rec_copy_q.hsp),
     .qoff_i(e_enq_rec_copy_q.qoff),
     .port_shared_i(e_enq_prec_q.shared), .port_hdrm_i(e_enq_prec_q.hdrm),
     .port_deq_shared_i(e_dw1_q), .port_deq_hdrm_i(e_dh1_q),
     .poff_i(Dsh && e_enq_prec_q.poff), .s_i(s_i), .deq_shared_i(deq_shared_all_i),
-    .pool_lim_i(lim_pool), .priv_lim_i(lim_priv), .shared_lim_i(lim_shared), .hdrm_lim_i(lim_hdrm),
+    .pool_lim_i(lim_pool), .pool_fit_i(e_pool_fit_q), .priv_lim_i(lim_priv), .shared_lim_i(lim_shared), .hdrm_lim_i(lim_hdrm),
     .region_o(region_deq)
   );
   assign e_region_deq_o = {3{e_enq_ok_o}} & region_deq[2:0];
