@@ -23,8 +23,13 @@ import json
 import math
 import os
 import sys
+import warnings
 
 import numpy as np
+
+# an empty group (a bucket without flows) prints nan
+warnings.filterwarnings("ignore", "Mean of empty slice")
+warnings.filterwarnings("ignore", "invalid value encountered")
 
 T975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262}
 # flows.csv columns kept, in this order
