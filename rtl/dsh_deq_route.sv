@@ -171,7 +171,7 @@ module dsh_deq_route #(
   `ASSERT_COMB(RouteMergedRouted_A, (merged_o & ~routed) == '0)
   `ASSERT_COMB(RouteTakenValid_A, (taken_o & ~valid_i) == '0)
   // Cover: slots merging into one lane's group, and a slot not taken.
-  `COVER_COMB(RouteMerge_C, $countones(merged_o) > $countones(lane_valid_o))
+  `COVER_COMB(RouteMerge_C, $unsigned($countones(merged_o)) > $unsigned($countones(lane_valid_o)))
   `COVER_COMB(RouteNotTaken_C, (valid_i & ~taken_o) != '0)
 endmodule
 

@@ -154,8 +154,11 @@ module dsh_stage_wb #(
     w_enq_port_q   <= e_enq_port_i;
     w_deq_queue_q  <= e_deq_queue_i;
     w_enq_queue_q  <= e_enq_queue_i;
-    free_o         <= free_d_i;
   end
+  // B_s - S for this lane's threshold pipeline. `keep`: every lane's copy
+  // loads the same value; merged into one register, its threshold logic
+  // would drive every lane's limit registers, hundreds of loads a gate.
+  (* keep *) always_ff @(posedge clk_i) free_o <= free_d_i;
 
   // ------------------------------------------------------------ outputs
   always_ff @(posedge clk_i or negedge rst_ni) begin
