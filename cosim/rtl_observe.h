@@ -29,8 +29,11 @@ inline bool bit(const T& v, unsigned i) {
 // counters' memories (dsh_cnt_ram) and their valid bits. Verilator inlines
 // the one lane of a one-lane chip into the root (its signals are root
 // members named with the whole path) and keeps several lanes as instances
-// of one class that the root points to, one pointer per lane.
-#define DSH_LANE0_PATH(path) dsh_mmu__DOT__gen_lanes__BRA__0__KET____DOT__u_lane__DOT__##path
+// of one class that the root points to, one pointer per lane. A flattened
+// model (--flatten, the coverage build) has every lane's signals as root
+// members named with the whole path.
+#define DSH_LANE_PATH(l, path) dsh_mmu__DOT__gen_lanes__BRA__##l##__KET____DOT__u_lane__DOT__##path
+#define DSH_LANE0_PATH(path) DSH_LANE_PATH(0, path)
 #define DSH_LANE_PTR(l) __PVT__dsh_mmu__DOT__gen_lanes__BRA__##l##__KET____DOT__u_lane
 
 // A queue's entry in a lane's memories: queue-major (spec §9.7), by the
@@ -50,7 +53,7 @@ struct LaneOf<R, std::void_t<decltype(std::declval<const R&>().DSH_LANE_PTR(0))>
 // Whether a build has the statistics counters (dsh_mmu's Stats), and
 // which arrangement of the PAUSE counters (dsh_stats's PauseBanks and
 // scheme): asked of the inlined lane's root or of the lane class.
-#define DSH_OBS_HAS(trait, path)                                                                       \
+#define DSH_OBS_HAS(trait, path)                                                                                \
   template <class R, class = void>                                                                     \
   struct trait##Root : std::false_type {};                                                             \
   template <class R>                                                                                   \
@@ -107,25 +110,121 @@ unsigned collect_lanes(const R* r, const L** out) {
   return n;
 }
 
+// The signals the accessors below read, by their path within dsh_lane: the
+// records, the counters (Stats = 1) and the PAUSE counters' arrangements.
+#define DSH_STORE_SIGNALS(X, l)                                                                                 \
+  X(l, u_store__DOT__qvalid_q) X(l, u_store__DOT__qoff_q) X(l, u_store__DOT__occ_h_q) X(l, u_store__DOT__occ_hs_q) \
+  X(l, u_store__DOT__occ_hsp_q) X(l, u_store__DOT__pvalid_q) X(l, u_store__DOT__poff_q)                         \
+  X(l, u_store__DOT__port_shared_q) X(l, u_store__DOT__port_hdrm_q)
+#define DSH_STATS_SIGNALS(X, l)                                                                                 \
+  X(l, g_stats__DOT__u_stats__DOT__u_drops__DOT__valid_q) X(l, g_stats__DOT__u_stats__DOT__u_drops__DOT__mem_q) \
+  X(l, g_stats__DOT__u_stats__DOT__u_ppause__DOT__valid_q) X(l, g_stats__DOT__u_stats__DOT__u_ppause__DOT__mem_q)
+#define DSH_PAUSE2SLOT_SIGNALS(X, l)                                                                            \
+  X(l, g_stats__DOT__u_stats__DOT__g_qpause_2slot__DOT__u_qpause__DOT__valid_q)                                 \
+  X(l, g_stats__DOT__u_stats__DOT__g_qpause_2slot__DOT__u_qpause__DOT__mem_q)
+#define DSH_PAUSEBANK_SIGNALS(X, l)                                                                             \
+  X(l, g_stats__DOT__u_stats__DOT__g_qpause_bank__DOT__u_qpause__DOT__valid_q)                                  \
+  X(l, g_stats__DOT__u_stats__DOT__g_qpause_bank__DOT__u_qpause__DOT__mem_q)
+#define DSH_PAUSEDEQ_SIGNALS(X, l)                                                                              \
+  X(l, g_stats__DOT__u_stats__DOT__g_qpause_bank__DOT__g_deq_bank__DOT__u_qpause_deq__DOT__valid_q)             \
+  X(l, g_stats__DOT__u_stats__DOT__g_qpause_bank__DOT__g_deq_bank__DOT__u_qpause_deq__DOT__mem_q)
+
+// A flattened model's lane: the address of each signal read, nullptr where
+// the build has no such signal. Every lane has lane 0's types.
+struct FlatLane {
+#define DSH_MEMBER(l, path) const void* path = nullptr;
+  DSH_STORE_SIGNALS(DSH_MEMBER, _) DSH_STATS_SIGNALS(DSH_MEMBER, _) DSH_PAUSE2SLOT_SIGNALS(DSH_MEMBER, _)
+  DSH_PAUSEBANK_SIGNALS(DSH_MEMBER, _) DSH_PAUSEDEQ_SIGNALS(DSH_MEMBER, _)
+#undef DSH_MEMBER
+};
+
+// Whether a flattened root has lane 1: a model with several lanes, flattened.
+template <class R, class = void>
+struct HasFlatLane1 : std::false_type {};
+template <class R>
+struct HasFlatLane1<R, std::void_t<decltype(std::declval<const R&>().DSH_LANE_PATH(1, u_store__DOT__qvalid_q))>>
+    : std::true_type {};
+
+// Lane l's entry of a flattened root: fills *t and says true, or false
+// where the chip has no lane l.
+#define DSH_FLAT_LANE_AT(l)                                                                                     \
+  template <class R>                                                                                            \
+  auto flat_lane_at_##l(const R* r, FlatLane* t, int)                                                           \
+      -> decltype(void(r->DSH_LANE_PATH(l, u_store__DOT__qvalid_q)), true) {                                    \
+    DSH_FILL_LANE(l)                                                                                            \
+    return true;                                                                                                \
+  }                                                                                                             \
+  template <class R>                                                                                            \
+  bool flat_lane_at_##l(const R*, FlatLane*, long) {                                                            \
+    return false;                                                                                               \
+  }
+#define DSH_FILL_LANE(l)                                                                                        \
+  DSH_STORE_SIGNALS(DSH_FILL, l)                                                                                \
+  if constexpr (HasStats<R>) {                                                                                  \
+    DSH_STATS_SIGNALS(DSH_FILL, l)                                                                              \
+    if constexpr (HasPause2Slot<R>) {                                                                           \
+      DSH_PAUSE2SLOT_SIGNALS(DSH_FILL, l)                                                                       \
+    } else {                                                                                                    \
+      DSH_PAUSEBANK_SIGNALS(DSH_FILL, l)                                                                        \
+      if constexpr (HasPauseDeqBank<R>) { DSH_PAUSEDEQ_SIGNALS(DSH_FILL, l) }                                   \
+    }                                                                                                           \
+  }
+#define DSH_FLAT_LANE_AT10(a) DSH_FLAT_LANE_AT(a##0) DSH_FLAT_LANE_AT(a##1) DSH_FLAT_LANE_AT(a##2)              \
+  DSH_FLAT_LANE_AT(a##3) DSH_FLAT_LANE_AT(a##4) DSH_FLAT_LANE_AT(a##5) DSH_FLAT_LANE_AT(a##6)                   \
+  DSH_FLAT_LANE_AT(a##7) DSH_FLAT_LANE_AT(a##8) DSH_FLAT_LANE_AT(a##9)
+#define DSH_FILL(l, path) t->path = &r->DSH_LANE_PATH(l, path);
+DSH_FLAT_LANE_AT(0) DSH_FLAT_LANE_AT(1) DSH_FLAT_LANE_AT(2) DSH_FLAT_LANE_AT(3) DSH_FLAT_LANE_AT(4)
+DSH_FLAT_LANE_AT(5) DSH_FLAT_LANE_AT(6) DSH_FLAT_LANE_AT(7) DSH_FLAT_LANE_AT(8) DSH_FLAT_LANE_AT(9)
+DSH_FLAT_LANE_AT10(1) DSH_FLAT_LANE_AT10(2) DSH_FLAT_LANE_AT10(3) DSH_FLAT_LANE_AT10(4) DSH_FLAT_LANE_AT10(5)
+DSH_FLAT_LANE_AT(60) DSH_FLAT_LANE_AT(61) DSH_FLAT_LANE_AT(62) DSH_FLAT_LANE_AT(63)
+#undef DSH_FILL
+#undef DSH_FLAT_LANE_AT10
+#undef DSH_FILL_LANE
+#undef DSH_FLAT_LANE_AT
+
+// The lanes of a flattened root with several lanes, in lane order; their count.
+template <class R>
+unsigned collect_flat_lanes(const R* r, FlatLane* out) {
+  unsigned n = 0;
+#define DSH_ADD(l) n += flat_lane_at_##l(r, &out[n], 0);
+#define DSH_ADD10(a) DSH_ADD(a##0) DSH_ADD(a##1) DSH_ADD(a##2) DSH_ADD(a##3) DSH_ADD(a##4) DSH_ADD(a##5)        \
+  DSH_ADD(a##6) DSH_ADD(a##7) DSH_ADD(a##8) DSH_ADD(a##9)
+  DSH_ADD(0) DSH_ADD(1) DSH_ADD(2) DSH_ADD(3) DSH_ADD(4) DSH_ADD(5) DSH_ADD(6) DSH_ADD(7) DSH_ADD(8) DSH_ADD(9)
+  DSH_ADD10(1) DSH_ADD10(2) DSH_ADD10(3) DSH_ADD10(4) DSH_ADD10(5)
+  DSH_ADD(60) DSH_ADD(61) DSH_ADD(62) DSH_ADD(63)
+#undef DSH_ADD10
+#undef DSH_ADD
+  return n;
+}
+
 template <class Root>
 struct Observe {
   using Lane = typename LaneOf<Root>::type;
-  static constexpr bool kInlined = std::is_void_v<Lane>;
+  // Three arrangements: several lanes flattened into the root; one lane
+  // inlined into the root; several lanes as instances.
+  static constexpr bool kFlat = HasFlatLane1<Root>::value;
+  static constexpr bool kInlined = std::is_void_v<Lane> && !kFlat;
   const Root* r = nullptr;
-  // Several lanes: each lane's instance, in lane order.
-  const std::conditional_t<kInlined, char, Lane>* lanes[64] = {};
+  // Several lanes as instances: each lane's instance, in lane order.
+  const std::conditional_t<std::is_void_v<Lane>, char, Lane>* lanes[64] = {};
+  // Several lanes flattened: each lane's signals, in lane order.
+  std::conditional_t<kFlat, FlatLane, char> flat[64] = {};
   unsigned n_lanes = 1;
 
   void attach(const Root* root) {
     r = root;
-    if constexpr (!kInlined) n_lanes = collect_lanes(root, lanes);
+    if constexpr (kFlat) n_lanes = collect_flat_lanes(root, flat);
+    else if constexpr (!kInlined) n_lanes = collect_lanes(root, lanes);
   }
 
-// A signal of lane `l`'s instance by its path within dsh_lane.
-#define DSH_OBS(l, path)                                                           \
-  ([&]() -> decltype(auto) {                                                       \
-    if constexpr (kInlined) return (r->DSH_LANE0_PATH(path));                      \
-    else return (lanes[l]->path);                                                  \
+// A signal of lane `l` by its path within dsh_lane (a flattened lane's has
+// lane 0's type).
+#define DSH_OBS(l, path)                                                                                        \
+  ([&]() -> decltype(auto) {                                                                                    \
+    if constexpr (kInlined) return (r->DSH_LANE0_PATH(path));                                                   \
+    else if constexpr (kFlat)                                                                                   \
+      return (*static_cast<const decltype(r->DSH_LANE0_PATH(path))*>(flat[l].path));                            \
+    else return (lanes[l]->path);                                                                               \
   }())
 
   // Queue i = queue_entry(lane-local port, queue, ports of a lane) of lane l.
@@ -175,7 +274,13 @@ struct Observe {
 #undef DSH_OBS
 };
 
+#undef DSH_PAUSEDEQ_SIGNALS
+#undef DSH_PAUSEBANK_SIGNALS
+#undef DSH_PAUSE2SLOT_SIGNALS
+#undef DSH_STATS_SIGNALS
+#undef DSH_STORE_SIGNALS
 #undef DSH_LANE_PTR
 #undef DSH_LANE0_PATH
+#undef DSH_LANE_PATH
 
 }  // namespace dsh::rtl_observe

@@ -114,6 +114,9 @@ LaneCycleIn Traffic::next_lanes(const MmuModel& state) {
   if (phase_ == Drain) pe = 0.15;
   if (phase_ == Idle) pe = pd = 0.02;
   const bool focus = phase_ == Fill || phase_ == SameQueue || phase_ == BackToBack;
+  // Errors are rare and independent, so a cycle almost never has more than
+  // two: now and then (error_rate of the cycles) every slot errs at once.
+  const double err = opt_.error_rate > 0 && u(rng_) < opt_.error_rate ? 1.0 : opt_.error_rate;
   for (unsigned l = 0; l < lanes; ++l) {
     if (u(rng_) >= pe) continue;
     uint32_t p = port_of_lane(l), q = std::uniform_int_distribution<uint32_t>(0, cfg_.n_queues - 1)(rng_);
@@ -121,7 +124,7 @@ LaneCycleIn Traffic::next_lanes(const MmuModel& state) {
       for (const auto& h : hot_)
         if (h.first % lanes == l) std::tie(p, q) = h;
     in.enq[l] = Op{true, p, q, cells()};
-    if (u(rng_) < opt_.error_rate) {
+    if (u(rng_) < err) {
       if (lanes > 1 && u(rng_) < 0.3) in.enq[l].port = (p + 1) % cfg_.n_ports;  // a port of another lane
       else corrupt(in.enq[l], 0);
     }
@@ -160,8 +163,8 @@ LaneCycleIn Traffic::next_lanes(const MmuModel& state) {
     if (a > 0) {
       in.deq[k] = Op{true, p, q, uint32_t(std::min<uint64_t>(a, cells()))};
       claimed[key(p, q)] += in.deq[k].cells;
-      if (u(rng_) < opt_.error_rate) corrupt(in.deq[k], a);
-    } else if (u(rng_) < opt_.error_rate) {
+      if (u(rng_) < err) corrupt(in.deq[k], a);
+    } else if (u(rng_) < err) {
       in.deq[k] = Op{true, p, q, 1};  // from an empty queue
     }
   }

@@ -43,7 +43,10 @@ build() {
   # Verilator's CMake package learns a model's list of generated files when
   # Verilator runs, which after an RTL change is during the build: that build
   # can then fail to link, and the next one configures with the new list.
-  cmake --build "$BUILD" -j "$JOBS" || {
+  # DSH_BUILD_TARGETS (space-separated): build only these, not everything.
+  local targets=()
+  [ -z "${DSH_BUILD_TARGETS:-}" ] || read -r -a targets <<<"--target $DSH_BUILD_TARGETS"
+  cmake --build "$BUILD" -j "$JOBS" "${targets[@]}" || {
     echo "== build failed; building once more (Verilator's file lists may have changed)"
-    cmake --build "$BUILD" -j "$JOBS"; }
+    cmake --build "$BUILD" -j "$JOBS" "${targets[@]}"; }
 }

@@ -7,11 +7,16 @@
 # purpose) with each
 # test's coverage written to out/coverage/tests/, merges it and writes
 # out/coverage/ (DSH_COVERAGE_OUT):
-# merged.dat, cov.info and html/ (genhtml), report.md and summary.json.
+# merged.dat, cov.info and html/ (genhtml), report.md and summary.json;
+# one-lane/: report.md and summary.json of the models with one lane and one
+# dequeue slot alone (the coverage files without dsh_deq_route, which every
+# chip with lanes or several dequeue slots has), their cover points those
+# the models elaborate.
 # Exits non-zero when a test fails or a named cover point is never hit.
 # Extra arguments go to ctest (e.g. -R lockstep to run fewer tests);
 # DSH_COVERAGE_VARIANTS restricts the RTL builds (a DSH_RTL_VARIANT_FILTER
-# regex; empty: all of the regression's).
+# regex; empty: all of the regression's), DSH_BUILD_TARGETS the targets
+# built (empty: all).
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 BUILD="${DSH_COVERAGE_BUILD_DIR:-$ROOT/build-cov}"
 OUT="${DSH_COVERAGE_OUT:-$ROOT/out/coverage}"
@@ -34,5 +39,14 @@ genhtml --quiet --output-directory "$OUT/html" --title "dsh_mmu RTL coverage" "$
 end=$(date +%s.%N)
 python3 "$ROOT/scripts/coverage_report.py" --tests-dir "$OUT/tests" --merged "$OUT/merged.dat" --rtl "$ROOT/rtl" \
   --waivers "$ROOT/docs/design/coverage-waivers.toml" --out "$OUT" --seconds "$(python3 -c "print($end - $start)")" || status=1
+ONE="$OUT/one-lane"
+rm -rf "$ONE"
+mkdir -p "$ONE/tests"
+for f in "$OUT"/tests/*.dat; do grep -q 'dsh_deq_route\.sv' "$f" || ln -s "$f" "$ONE/tests/"; done
+if compgen -G "$ONE/tests/*.dat" >/dev/null; then
+  verilator_coverage --write "$ONE/merged.dat" "$ONE"/tests/*.dat
+  python3 "$ROOT/scripts/coverage_report.py" --tests-dir "$ONE/tests" --merged "$ONE/merged.dat" --rtl "$ROOT/rtl" \
+    --waivers "$ROOT/docs/design/coverage-waivers.toml" --out "$ONE" --elaborated-only || status=1
+fi
 echo "== $OUT/report.md, $OUT/summary.json, $OUT/html/index.html"
 exit $status

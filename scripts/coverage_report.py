@@ -110,6 +110,9 @@ def main():
     ap.add_argument("--waivers", help="docs/design/coverage-waivers.toml")
     ap.add_argument("--out", required=True)
     ap.add_argument("--seconds", type=float, help="the run's wall time, for the report")
+    ap.add_argument("--elaborated-only", action="store_true",
+                    help="count only the cover points the coverage files have (those of the modules and "
+                         "generate branches their models elaborate), not every one in rtl/")
     a = ap.parse_args()
 
     points = cover_points(a.rtl)
@@ -118,7 +121,7 @@ def main():
     dats = sorted(Path(a.tests_dir).glob("*.dat"))
     if not dats:
         sys.exit(f"coverage_report: no coverage files in {a.tests_dir}")
-    unknown = set()
+    unknown, seen = set(), set()
     for dat in dats:
         name = test_name(dat)
         for fl, count in parse_dat(dat):
@@ -128,9 +131,13 @@ def main():
             if key not in points:
                 unknown.add(key)
                 continue
+            seen.add(key)
             hits[key] += count
             if count:
                 tests[key][name] += count
+
+    if a.elaborated_only:
+        points = {k: ln for k, ln in points.items() if k in seen}
 
     # Line and toggle coverage of rtl/, from the merge, by source point.
     src = {p.name: p.read_text().splitlines() for p in Path(a.rtl).glob("*.sv")}
