@@ -168,7 +168,7 @@ module dsh_mmu #(
   // A lane's dequeue is a merged group: SizeW + log2 NumDeq bits, never
   // wrapped (spec §4.8); its enqueue takes the same width.
   localparam int unsigned LSizeW    = SizeW + (NumDeq > 1 ? $clog2(NumDeq) : 0);
-  // P_l + s: the sizes of up to NumLanes enqueues.
+  // A_{c-1} + P_l + s: the sizes of up to 2 NumLanes enqueues.
   localparam int unsigned PoolW     = NumLanes > 1 ? SizeW + LgL + 1 : SizeW;  // A_{c-1} + P_l + s
   localparam bit          LanePoolIn = NumLanes > 1;
   localparam int unsigned ErrBits    = Multi ? NumLanes + NumDeq : 2;  // error bits a cycle (dsh_err_count)
