@@ -35,6 +35,11 @@ inline bool bit(const T& v, unsigned i) {
 #define DSH_LANE_PATH(l, path) dsh_mmu__DOT__gen_lanes__BRA__##l##__KET____DOT__u_lane__DOT__##path
 #define DSH_LANE0_PATH(path) DSH_LANE_PATH(0, path)
 #define DSH_LANE_PTR(l) __PVT__dsh_mmu__DOT__gen_lanes__BRA__##l##__KET____DOT__u_lane
+// M(l) for every lane index a chip may have (NumLanes <= 64).
+#define DSH_LANES10(M, a) M(a##0) M(a##1) M(a##2) M(a##3) M(a##4) M(a##5) M(a##6) M(a##7) M(a##8) M(a##9)
+#define DSH_FOR_LANES(M)                                                                                        \
+  M(0) M(1) M(2) M(3) M(4) M(5) M(6) M(7) M(8) M(9) DSH_LANES10(M, 1) DSH_LANES10(M, 2) DSH_LANES10(M, 3)      \
+  DSH_LANES10(M, 4) DSH_LANES10(M, 5) M(60) M(61) M(62) M(63)
 
 // A queue's entry in a lane's memories: queue-major (spec §9.7), by the
 // port's index within its lane.
@@ -53,7 +58,7 @@ struct LaneOf<R, std::void_t<decltype(std::declval<const R&>().DSH_LANE_PTR(0))>
 // Whether a build has the statistics counters (dsh_mmu's Stats), and
 // which arrangement of the PAUSE counters (dsh_stats's PauseBanks and
 // scheme): asked of the inlined lane's root or of the lane class.
-#define DSH_OBS_HAS(trait, path)                                                                                \
+#define DSH_OBS_HAS(trait, path)                                                                       \
   template <class R, class = void>                                                                     \
   struct trait##Root : std::false_type {};                                                             \
   template <class R>                                                                                   \
@@ -83,13 +88,7 @@ DSH_OBS_HAS(HasPauseDeqBank, g_stats__DOT__u_stats__DOT__g_qpause_bank__DOT__g_d
   std::nullptr_t lane_at_##l(const R*, long) {                                            \
     return nullptr;                                                                       \
   }
-#define DSH_LANE_AT10(a) DSH_LANE_AT(a##0) DSH_LANE_AT(a##1) DSH_LANE_AT(a##2) DSH_LANE_AT(a##3) \
-  DSH_LANE_AT(a##4) DSH_LANE_AT(a##5) DSH_LANE_AT(a##6) DSH_LANE_AT(a##7) DSH_LANE_AT(a##8) DSH_LANE_AT(a##9)
-DSH_LANE_AT(0) DSH_LANE_AT(1) DSH_LANE_AT(2) DSH_LANE_AT(3) DSH_LANE_AT(4) DSH_LANE_AT(5) DSH_LANE_AT(6)
-DSH_LANE_AT(7) DSH_LANE_AT(8) DSH_LANE_AT(9)
-DSH_LANE_AT10(1) DSH_LANE_AT10(2) DSH_LANE_AT10(3) DSH_LANE_AT10(4) DSH_LANE_AT10(5)
-DSH_LANE_AT(60) DSH_LANE_AT(61) DSH_LANE_AT(62) DSH_LANE_AT(63)
-#undef DSH_LANE_AT10
+DSH_FOR_LANES(DSH_LANE_AT)
 #undef DSH_LANE_AT
 
 // The lanes' pointers of a chip with several lanes; their count.
@@ -100,12 +99,7 @@ unsigned collect_lanes(const R* r, const L** out) {
     if constexpr (!std::is_same_v<decltype(p), std::nullptr_t>) out[n++] = p;
   };
 #define DSH_ADD(l) add(lane_at_##l(r, 0));
-#define DSH_ADD10(a) DSH_ADD(a##0) DSH_ADD(a##1) DSH_ADD(a##2) DSH_ADD(a##3) DSH_ADD(a##4) DSH_ADD(a##5) \
-  DSH_ADD(a##6) DSH_ADD(a##7) DSH_ADD(a##8) DSH_ADD(a##9)
-  DSH_ADD(0) DSH_ADD(1) DSH_ADD(2) DSH_ADD(3) DSH_ADD(4) DSH_ADD(5) DSH_ADD(6) DSH_ADD(7) DSH_ADD(8) DSH_ADD(9)
-  DSH_ADD10(1) DSH_ADD10(2) DSH_ADD10(3) DSH_ADD10(4) DSH_ADD10(5)
-  DSH_ADD(60) DSH_ADD(61) DSH_ADD(62) DSH_ADD(63)
-#undef DSH_ADD10
+  DSH_FOR_LANES(DSH_ADD)
 #undef DSH_ADD
   return n;
 }
@@ -169,16 +163,9 @@ struct HasFlatLane1<R, std::void_t<decltype(std::declval<const R&>().DSH_LANE_PA
       if constexpr (HasPauseDeqBank<R>) { DSH_PAUSEDEQ_SIGNALS(DSH_FILL, l) }                                   \
     }                                                                                                           \
   }
-#define DSH_FLAT_LANE_AT10(a) DSH_FLAT_LANE_AT(a##0) DSH_FLAT_LANE_AT(a##1) DSH_FLAT_LANE_AT(a##2)              \
-  DSH_FLAT_LANE_AT(a##3) DSH_FLAT_LANE_AT(a##4) DSH_FLAT_LANE_AT(a##5) DSH_FLAT_LANE_AT(a##6)                   \
-  DSH_FLAT_LANE_AT(a##7) DSH_FLAT_LANE_AT(a##8) DSH_FLAT_LANE_AT(a##9)
 #define DSH_FILL(l, path) t->path = &r->DSH_LANE_PATH(l, path);
-DSH_FLAT_LANE_AT(0) DSH_FLAT_LANE_AT(1) DSH_FLAT_LANE_AT(2) DSH_FLAT_LANE_AT(3) DSH_FLAT_LANE_AT(4)
-DSH_FLAT_LANE_AT(5) DSH_FLAT_LANE_AT(6) DSH_FLAT_LANE_AT(7) DSH_FLAT_LANE_AT(8) DSH_FLAT_LANE_AT(9)
-DSH_FLAT_LANE_AT10(1) DSH_FLAT_LANE_AT10(2) DSH_FLAT_LANE_AT10(3) DSH_FLAT_LANE_AT10(4) DSH_FLAT_LANE_AT10(5)
-DSH_FLAT_LANE_AT(60) DSH_FLAT_LANE_AT(61) DSH_FLAT_LANE_AT(62) DSH_FLAT_LANE_AT(63)
+DSH_FOR_LANES(DSH_FLAT_LANE_AT)
 #undef DSH_FILL
-#undef DSH_FLAT_LANE_AT10
 #undef DSH_FILL_LANE
 #undef DSH_FLAT_LANE_AT
 
@@ -187,12 +174,7 @@ template <class R>
 unsigned collect_flat_lanes(const R* r, FlatLane* out) {
   unsigned n = 0;
 #define DSH_ADD(l) n += flat_lane_at_##l(r, &out[n], 0);
-#define DSH_ADD10(a) DSH_ADD(a##0) DSH_ADD(a##1) DSH_ADD(a##2) DSH_ADD(a##3) DSH_ADD(a##4) DSH_ADD(a##5)        \
-  DSH_ADD(a##6) DSH_ADD(a##7) DSH_ADD(a##8) DSH_ADD(a##9)
-  DSH_ADD(0) DSH_ADD(1) DSH_ADD(2) DSH_ADD(3) DSH_ADD(4) DSH_ADD(5) DSH_ADD(6) DSH_ADD(7) DSH_ADD(8) DSH_ADD(9)
-  DSH_ADD10(1) DSH_ADD10(2) DSH_ADD10(3) DSH_ADD10(4) DSH_ADD10(5)
-  DSH_ADD(60) DSH_ADD(61) DSH_ADD(62) DSH_ADD(63)
-#undef DSH_ADD10
+  DSH_FOR_LANES(DSH_ADD)
 #undef DSH_ADD
   return n;
 }
@@ -279,6 +261,8 @@ struct Observe {
 #undef DSH_PAUSE2SLOT_SIGNALS
 #undef DSH_STATS_SIGNALS
 #undef DSH_STORE_SIGNALS
+#undef DSH_FOR_LANES
+#undef DSH_LANES10
 #undef DSH_LANE_PTR
 #undef DSH_LANE0_PATH
 #undef DSH_LANE_PATH
