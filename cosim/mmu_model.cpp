@@ -536,6 +536,7 @@ class Wrapped : public MmuModel {
  public:
   explicit Wrapped(std::unique_ptr<MmuModel> inner) : inner_(std::move(inner)) {}
   const CycleOut& step(const CycleIn& in) override { return inner_->step(in); }
+  const LaneCycleOut& step_lanes(const LaneCycleIn& in) override { return inner_->step_lanes(in); }
   const CycleOut& skip_idle(uint64_t n) override { return inner_->skip_idle(n); }
   void finish() override { inner_->finish(); }
   bool quiet() const override { return inner_->quiet(); }
@@ -583,6 +584,8 @@ class Delayed final : public Wrapped {
   }
   unsigned latency() const override { return d_ + inner_->latency(); }
   uint64_t cycle() const override { return cycle_; }
+  // One lane through step() above; a lane chip is refused, naming the backend.
+  const LaneCycleOut& step_lanes(const LaneCycleIn& in) override { return MmuModel::step_lanes(in); }
 
  private:
   unsigned d_;
@@ -593,15 +596,26 @@ class Delayed final : public Wrapped {
 };
 
 // Writes every input that is not idle as a stimulus row at the cycle it is
-// given (idle cycles, stepped or skipped, are the rows' gaps).
+// given (idle cycles, stepped or skipped, are the rows' gaps): format 2 for
+// one lane and one dequeue slot, format 3 for a lane chip.
 class Recording final : public Wrapped {
  public:
-  Recording(std::unique_ptr<MmuModel> inner, std::ostream& out) : Wrapped(std::move(inner)), out_(out) {
-    write_stimulus_header(out_, inner_->config());
+  Recording(std::unique_ptr<MmuModel> inner, std::ostream& out)
+      : Wrapped(std::move(inner)), out_(out), multi_(config().lanes > 1 || config().deq_per_cycle > 1) {
+    if (multi_) write_lane_stimulus_header(out_, config());
+    else write_stimulus_header(out_, config());
   }
   const CycleOut& step(const CycleIn& in) override {
     if (!in.idle()) write_stimulus_row(out_, inner_->cycle(), in);
     return inner_->step(in);
+  }
+  const LaneCycleOut& step_lanes(const LaneCycleIn& in) override {
+    if (!multi_) return MmuModel::step_lanes(in);  // through step() above
+    const Config& c = config();
+    const bool busy = std::any_of(in.enq.begin(), in.enq.begin() + c.lanes, [](const Op& o) { return o.valid; }) ||
+                      std::any_of(in.deq.begin(), in.deq.begin() + c.deq_per_cycle, [](const Op& o) { return o.valid; });
+    if (busy) write_lane_stimulus_row(out_, inner_->cycle(), in, c);
+    return inner_->step_lanes(in);
   }
   void finish() override {
     out_.flush();
@@ -610,6 +624,7 @@ class Recording final : public Wrapped {
 
  private:
   std::ostream& out_;
+  bool multi_;
 };
 
 }  // namespace

@@ -45,7 +45,9 @@ DEFAULT_SIM = ROOT / "build" / "tools" / "dsh-run"
 DEFAULT_S1_SIM = ROOT / "build" / "systemc" / "dsh-sim"
 DEFAULT_S1_REPLAY = ROOT / "build" / "tools" / "dsh-replay"
 S1_SCENARIO = ROOT / "scenarios" / "pfc-avoidance.toml"
-S1_CHIP = {"ports": 32, "queues": 7, "latency": 2, "cell_w": 20, "size_w": 8, "cnt_w": 32}
+# S1's chip with one lane: the RTL build with a trace (the FST this flow
+# reads) and the one-lane stimulus format are those of one lane.
+S1_CHIP = {"ports": 32, "queues": 7, "latency": 2, "cell_w": 20, "size_w": 8, "cnt_w": 32, "lanes": 1, "deq": 1}
 
 
 def s1_applies(cfg):
@@ -156,8 +158,9 @@ def simulate_s1(cfg, out, tools, burst_pct, window, clock_mhz, timeout_s):
     shutil.rmtree(s1_dir, ignore_errors=True)
     point = f"{cfg.scheme}:{burst_pct:g}"
     ghz = f"{clock_mhz / 1000:.6g}"
-    cmd = [str(sim), str(S1_SCENARIO), "--trace", point, "-o", str(s1_dir), "-b", "golden",
-           "--set", f"chip.mmu_clock_ghz={ghz}", "--no-plot"]
+    chip = ["--set", f"chip.lanes={cfg.lanes}", "--set", f"chip.deq_per_cycle={cfg.deq}",
+            "--set", f"chip.mmu_clock_ghz={ghz}"]
+    cmd = [str(sim), str(S1_SCENARIO), "--trace", point, "-o", str(s1_dir), "-b", "golden", *chip, "--no-plot"]
     rc, _ = run_tool(cmd, o / "workload_s1.log", o, timeout=timeout_s)
     stim = s1_dir / f"trace_{cfg.scheme}_{burst_pct:g}.stim.csv"
     if rc != 0 or not stim.is_file():
@@ -174,8 +177,7 @@ def simulate_s1(cfg, out, tools, burst_pct, window, clock_mhz, timeout_s):
     rc, _ = run_tool(["fst2vcd", "-o", str(vcd), str(fst)], o / "fst2vcd.log", o, timeout=timeout_s)
     if rc != 0 or vcd.stat().st_size == 0:
         raise ToolError(f"fst2vcd failed (exit {rc}); see {o / 'fst2vcd.log'}")
-    shown = (f"dsh-sim scenarios/pfc-avoidance.toml --trace {point} -b golden --set "
-             f"chip.mmu_clock_ghz={ghz}; dsh-replay {stim.name} -b rtl --fst workload.fst "
+    shown = (f"dsh-sim scenarios/pfc-avoidance.toml --trace {point} -b golden {' '.join(chip)}; dsh-replay {stim.name} -b rtl --fst workload.fst "
              f"--trace-from {start} --trace-cycles {window}")
     source = (f"S1 (scenarios/pfc-avoidance.toml), {cfg.scheme.upper()} at a {burst_pct:g} % burst "
               f"with the MMU clocked at {clock_mhz:g} MHz, the power's clock: its MMU stimulus "

@@ -126,7 +126,7 @@ KeyStore s1_keys() {
                   }),
          &Params::generation_rates,
          [](const std::string& v) { return trim_item(v) == "all" ? std::vector<double>{} : parse_num_list(v); });
-  k.bind(real_key("sweep.mmu_ghz_per_100gbps", 0, 1000, true, "1",
+  k.bind(real_key("sweep.mmu_ghz_per_100gbps", 0, 1000, true, "0.08",
                   "generation sweeps: each generation's chip.mmu_clock_ghz = this * rate_gbps / 100"),
          &Params::mmu_ghz_per_100gbps);
   k.bind(bool_key("run.allow_lossy", "false",

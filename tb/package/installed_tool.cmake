@@ -87,7 +87,7 @@ foreach(f ${sim} ${prefix}/bin/dsh-run ${prefix}/bin/dsh-replay ${scenario})
 endforeach()
 
 # 1. One S1 point on a 5 x 2 chip, its model built on demand, then merged.
-set(chip --set chip.n_ports=5 --set chip.n_queues=2 --set traffic.fanin_srcs=2
+set(chip --set chip.n_ports=5 --set chip.lanes=1 --set chip.deq_per_cycle=1 --set chip.n_queues=2 --set traffic.fanin_srcs=2
          --set sweep.schemes=dsh --set burst_pct=20 --set refine_steps=0 -b lockstep)
 set(id "pfc-avoidance,scheme=dsh,burst_pct=20")
 run("dsh-sim --list-points" 0 ${sim} ${scenario} ${chip} --list-points)

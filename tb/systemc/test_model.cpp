@@ -24,8 +24,12 @@ std::unique_ptr<MmuModel> delayed_golden(const Params& p) {
   return make_delayed(std::move(m), kRtlLatency - m->latency());
 }
 
+// The one-lane chip at 1 GHz: the times below are worked on its 1 ns cycle.
 Params saturate(double run_us) {
   Params p;
+  p.set("chip.lanes", "1");
+  p.set("chip.deq_per_cycle", "1");
+  p.set("chip.mmu_clock_ghz", "1");
   p.backend = Backend::Golden;
   p.kind = Kind::Saturate;
   p.run_us = run_us;

@@ -122,7 +122,8 @@ INSTANTIATE_TEST_SUITE_P(
         std::vector<std::pair<std::string, std::string>>{{"link.rate_gbps", "40"}},
         std::vector<std::pair<std::string, std::string>>{{"chip.buffer_cells", "98304"}},
         std::vector<std::pair<std::string, std::string>>{
-            {"run.backend", "golden"}, {"chip.n_ports", "16"}, {"traffic.fanin_srcs", "2..13"}},
+            {"run.backend", "golden"}, {"chip.n_ports", "16"}, {"chip.lanes", "16"},
+            {"chip.deq_per_cycle", "16"}, {"traffic.fanin_srcs", "2..13"}},
         std::vector<std::pair<std::string, std::string>>{{"link.rate_gbps", "400"}, {"chip.buffer_cells", "262144"}},
         std::vector<std::pair<std::string, std::string>>{{"run.backend", "golden"},
                                                          {"chip.n_ports", "64"},
@@ -177,7 +178,7 @@ TEST(Lockstep, FullShortScenario) {
     const double b = bytes_pct(p, theorem_pct(p, Scheme::SIH) * 1.5);  // SIH pauses, DSH not
     p.backend = Backend::Lockstep;
     const Metrics l = run(p, s, b);
-    EXPECT_GT(l.mmu_cycles, 50000u);
+    EXPECT_GT(l.mmu_cycles / p.mmu_clock_ghz, 50e3) << "less than 50 us of MMU cycles compared";
     EXPECT_EQ(l.drops, 0u);
     p.backend = Backend::Golden;
     const Metrics g = run(p, s, b);
@@ -207,7 +208,7 @@ TEST(Lockstep, MismatchStopsTheRun) {
   Params p;
   for (const auto& [k, v] : std::vector<std::pair<std::string, std::string>>{
            {"scenario.kind", "saturate"}, {"traffic.run_us", "100"}, {"chip.n_ports", "3"},
-           {"chip.n_queues", "3"}, {"chip.buffer_cells", "2000"}, {"chip.private_cells", "0"},
+           {"chip.lanes", "1"}, {"chip.deq_per_cycle", "1"}, {"chip.n_queues", "3"}, {"chip.buffer_cells", "2000"}, {"chip.private_cells", "0"},
            {"chip.alpha_log2", "3"}, {"traffic.background_srcs", "0"}, {"traffic.background_dst", "-1"},
            {"traffic.fanin_srcs", "1"}, {"traffic.fanin_dst", "-1"}, {"sweep.schemes", "dsh"},
            {"chip.thresh_latency", "1"}, {"run.backend", "lockstep"}, {"run.rtl_fault", "11"}})

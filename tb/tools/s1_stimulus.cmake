@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
 # An S1 point's recorded MMU stimulus (dsh-sim --trace) replays what the
-# switch's MMU saw: through the lockstep, every cycle matches, the replay's
-# peak S equals the switch's, and the trace window holds just the cycles
-# asked for. cmake -DSIM=<dsh-sim> -DREPLAY=<dsh-replay> -DSCENARIO=<pfc-avoidance.toml>
+# switch's MMU saw: on the one-lane chip (format 2), through the lockstep,
+# every cycle matches, the replay's peak S equals the switch's, and the
+# trace window holds just the cycles asked for; on the scenario's lane chip
+# (format 3), through the lockstep, every cycle matches. cmake -DSIM=<dsh-sim> -DREPLAY=<dsh-replay> -DSCENARIO=<pfc-avoidance.toml>
 # -P s1_stimulus.cmake
 set(_d ${CMAKE_CURRENT_BINARY_DIR}/s1_stimulus)
 file(REMOVE_RECURSE ${_d})
@@ -16,7 +17,17 @@ function(run out)
   set(${out} "${_o}" PARENT_SCOPE)
 endfunction()
 
-run(_o ${SIM} ${SCENARIO} --trace dsh:30 -o ${_d} -b golden --set chip.mmu_clock_ghz=0.2 --no-plot)
+run(_o ${SIM} ${SCENARIO} --trace dsh:30 -o ${_d}/lanes -b golden --no-plot)
+if(NOT _o MATCHES "MMU stimulus: ([^ ]*[.]stim[.]csv)")
+  message(FATAL_ERROR "dsh-sim does not name the lane chip's stimulus file")
+endif()
+run(_o ${REPLAY} ${CMAKE_MATCH_1} -b lockstep -o ${_d}/lanes/resp.csv)
+if(NOT _o MATCHES "through lockstep: matched [1-9][0-9]* cycles")
+  message(FATAL_ERROR "the lockstep replay of the lane chip's stimulus did not match")
+endif()
+
+run(_o ${SIM} ${SCENARIO} --trace dsh:30 -o ${_d} -b golden --set chip.lanes=1 --set chip.deq_per_cycle=1
+    --set chip.mmu_clock_ghz=0.2 --no-plot)
 if(NOT _o MATCHES "peak S ([0-9]+)")
   message(FATAL_ERROR "dsh-sim printed no peak S")
 endif()
