@@ -24,8 +24,9 @@ std::string error_of(const std::function<void()>& f) {
 
 // scenarios §S1.1 and spec §1.2, §1.3: 32 ports, 7 queues, 16 MiB of 256 B cells,
 // 3 KiB private; eta 'auto' (spec §7.2): 56840 B of spec §1.3 plus the
-// admission wait and decision latency, (4 + 1 + 32) cycles at 1 GHz = 37 ns
-// = 463 B at 100 Gb/s: ceil(57303 / 1500) * ceil(1500 / 256) = 39 * 6 = 234.
+// admission wait and decision latency of 32 lanes at 80 MHz, (4 + 1 + 1)
+// cycles = 75 ns = 938 B at 100 Gb/s: ceil(57778 / 1500) * ceil(1500 / 256)
+// = 39 * 6 = 234.
 TEST(Params, PfcAvoidanceFileIsS1) {
   const Params p = s1();
   EXPECT_EQ(p.kind, Kind::PfcAvoidance);
@@ -71,7 +72,7 @@ TEST(Params, OverridesByKeyAndUniqueName) {
   p.set("chip.alpha_log2", "-3");
   EXPECT_EQ(p.mmu.alpha_log2, -3);
   p.set("link.rate_gbps", "40");
-  // 2*(5*2000 + 1500) + 3840 = 26840 B, plus 37 ns at 40 Gb/s = 185 B: 27025 B -> 19 packets * 6
+  // 2*(5*2000 + 1500) + 3840 = 26840 B, plus 75 ns at 40 Gb/s = 375 B: 27215 B -> 19 packets * 6
   EXPECT_EQ(p.headroom_cells(), 114u);
   p.set("chip.headroom_cells", "223");
   EXPECT_EQ(p.headroom_cells(), 223u);

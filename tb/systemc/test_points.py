@@ -161,7 +161,7 @@ class Generations(unittest.TestCase):
         # 800 Gb/s (Tomahawk 5 row): buffer 165 * 2^20 B * 32 * 800 / 51200 = 86.5 MB = 337920 cells;
         # eta = 2 (800e9 * 2e-6 / 8 + 1500) + 3840 = 406840 B -> 272 packets of 6 cells = 1632 cells;
         # SIH needs 32 * 7 * (1632 + 12) = 368256 cells > 337920: infeasible. DSH is still run.
-        # (the admission wait and decision latency, 37 MMU cycles at 8 GHz = 463 B at 800 Gb/s, leave it 272 packets)
+        # (the admission wait and decision latency, 6 MMU cycles at 0.64 GHz = 938 B at 800 Gb/s, leave it 272 packets)
         # 100 Gb/s (Tomahawk row) is S1's chip: 65536 cells, eta 234 (test_params.cpp).
         d = fresh("links")
         rc, out, err = sim("--set", "sweep.generations=100,800", "--set", "sweep.burst_pct=20",
