@@ -259,8 +259,8 @@ DeqRouting route_dequeues(const Config& cfg, const LaneCycleIn& in) {
 }
 
 // One function over 100 lines: the multi-event cycle's three steps in the
-// spec's order (§4.8 dequeues, §4.9 enqueues, §4.10 state machines) read
-// best in one place.
+// spec's order (spec §4.8 dequeues, spec §4.9 enqueues, spec §4.10 state
+// machines) read best in one place.
 const LaneCycleOut& Mmu::step(const LaneCycleIn& in) {
   const unsigned n_lanes = cfg_.lanes, n_deq = cfg_.deq_per_cycle;
   bool idle = true;
