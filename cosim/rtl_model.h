@@ -19,6 +19,7 @@
 
 #include "mmu_model.h"
 #include "rtl_coverage.h"
+#include "rtl_fields.h"
 #include "rtl_observe.h"
 
 namespace dsh {
@@ -85,7 +86,7 @@ class RtlModel final : public MmuModel, public RtlReadPort {
     // eta of each port (spec §9.1): the table, port p at bits [p*CellW, (p+1)*CellW).
     std::vector<uint64_t> eta(cfg_.n_ports);
     for (unsigned p = 0; p < cfg_.n_ports; ++p) eta[p] = cfg_.headroom_of(p);
-    set_fields(top_->cfg_headroom_cells_i, eta, w.cell_w);
+    rtl_fields::set_fields(top_->cfg_headroom_cells_i, eta, w.cell_w);
     top_->cfg_alpha_log2_i = uint8_t(cfg_.alpha_log2) & 0x1f;
     top_->cfg_port_mult_log2_i = cfg_.port_mult_log2;
     top_->cfg_delta_q_i = cfg_.delta_q;
@@ -255,40 +256,23 @@ class RtlModel final : public MmuModel, public RtlReadPort {
  private:
   bool multi() const { return lanes_ > 1 || deq_ > 1; }
 
-  static constexpr uint64_t low_mask(unsigned width) { return width >= 64 ? ~uint64_t(0) : (uint64_t(1) << width) - 1; }
-  // Field i of `width` bits of a Verilated vector (an integer, or a VlWide
-  // of 32-bit words), read a word's part at a time.
-  template <class Sig>
-  static uint64_t field(const Sig& sig, unsigned i, unsigned width) {
-    if constexpr (std::is_integral_v<Sig>) {
-      return (uint64_t(sig) >> (i * width)) & low_mask(width);
-    } else {
-      uint64_t v = 0;
-      for (unsigned done = 0; done < width;) {
-        const unsigned at = i * width + done, b = at % 32, take = std::min(32 - b, width - done);
-        v |= uint64_t((sig[at / 32] >> b) & low_mask(take)) << done;
-        done += take;
-      }
-      return v;
-    }
-  }
   // Packs ops' valid bits and fields into the slot inputs.
   template <class A, class B, class C, class D>
   void drive_slots(const Op* ops, unsigned n, A& valid, B& port, C& queue, D& cells, const char* which) {
-    clear(valid);
-    clear(port);
-    clear(queue);
-    clear(cells);
+    rtl_fields::clear(valid);
+    rtl_fields::clear(port);
+    rtl_fields::clear(queue);
+    rtl_fields::clear(cells);
     for (unsigned k = 0; k < n; ++k) {
       const Op& op = ops[k];
       if (!op.valid) continue;
       if ((op.port >> port_w_) || (op.queue >> queue_w_) || (op.cells >> size_w_))
         throw std::out_of_range(std::string(which) + " slot " + std::to_string(k) +
                                 " index or size does not fit the RTL's port/queue/size width");
-      or_field(valid, k, 1, 1);
-      or_field(port, k, port_w_, op.port);
-      or_field(queue, k, queue_w_, op.queue);
-      or_field(cells, k, size_w_, op.cells);
+      rtl_fields::or_field(valid, k, 1, 1);
+      rtl_fields::or_field(port, k, port_w_, op.port);
+      rtl_fields::or_field(queue, k, queue_w_, op.queue);
+      rtl_fields::or_field(cells, k, size_w_, op.cells);
     }
   }
 
@@ -298,64 +282,31 @@ class RtlModel final : public MmuModel, public RtlReadPort {
     o.thr.t = top_->stat_t_o;
     o.s = top_->stat_s_o;
     for (unsigned l = 0; l < lanes_; ++l) {
-      o.region[l] = Region(field(top_->stat_region_o, l, 3));
-      o.enq_error[l] = field(top_->stat_enq_error_o, l, 1);
+      o.region[l] = Region(rtl_fields::field(top_->stat_region_o, l, 3));
+      o.enq_error[l] = rtl_fields::field(top_->stat_enq_error_o, l, 1);
       o.n_errors += o.enq_error[l];
     }
     for (unsigned k = 0; k < deq_; ++k) {
-      o.deq_error[k] = field(top_->stat_deq_error_o, k, 1);
-      o.deq_taken[k] = field(top_->deq_taken_o, k, 1);
+      o.deq_error[k] = rtl_fields::field(top_->stat_deq_error_o, k, 1);
+      o.deq_taken[k] = rtl_fields::field(top_->deq_taken_o, k, 1);
       o.n_errors += o.deq_error[k];
     }
     for (unsigned k = 0; k < 2 * lanes_; ++k) {
-      if (field(top_->stat_qevt_valid_o, k, 1)) {
-        const bool pause = field(top_->stat_qevt_pause_o, k, 1);
+      if (rtl_fields::field(top_->stat_qevt_valid_o, k, 1)) {
+        const bool pause = rtl_fields::field(top_->stat_qevt_pause_o, k, 1);
         o.events[o.n_events++] = Event{pause ? Event::Pause : Event::Resume,
-                                       uint32_t(field(top_->stat_qevt_port_o, k, port_w_)),
-                                       uint32_t(field(top_->stat_qevt_queue_o, k, queue_w_))};
+                                       uint32_t(rtl_fields::field(top_->stat_qevt_port_o, k, port_w_)),
+                                       uint32_t(rtl_fields::field(top_->stat_qevt_queue_o, k, queue_w_))};
       }
-      if (field(top_->stat_pevt_valid_o, k, 1)) {
-        const bool pause = field(top_->stat_pevt_pause_o, k, 1);
+      if (rtl_fields::field(top_->stat_pevt_valid_o, k, 1)) {
+        const bool pause = rtl_fields::field(top_->stat_pevt_pause_o, k, 1);
         o.events[o.n_events++] = Event{pause ? Event::PortPause : Event::PortResume,
-                                       uint32_t(field(top_->stat_pevt_port_o, k, port_w_)), 0};
+                                       uint32_t(rtl_fields::field(top_->stat_pevt_port_o, k, port_w_)), 0};
       }
     }
     std::sort(o.events.begin(), o.events.begin() + o.n_events);
   }
 
-  template <class Sig>
-  static void clear(Sig& sig) {
-    if constexpr (std::is_integral_v<Sig>) {
-      sig = 0;
-    } else {
-      for (size_t k = 0; k < sizeof(sig) / sizeof(sig[0]); ++k) sig[k] = 0;
-    }
-  }
-  // ORs field i of `width` bits (the low bits of f) into a Verilated input
-  // (an integer up to 64 bits, or a VlWide of 32-bit words), a word's part
-  // at a time; bits beyond the input are dropped.
-  template <class Sig>
-  static void or_field(Sig& sig, unsigned i, unsigned width, uint64_t f) {
-    f &= low_mask(width);
-    if constexpr (std::is_integral_v<Sig>) {
-      if (i * width < 64) sig = Sig(uint64_t(sig) | (f << (i * width)));
-    } else {
-      constexpr size_t kWords = sizeof(sig) / sizeof(sig[0]);
-      for (unsigned done = 0; done < width;) {
-        const size_t at = size_t(i) * width + done;
-        const unsigned b = at % 32, take = std::min(32 - b, width - done);
-        if (at / 32 >= kWords) return;
-        sig[at / 32] |= uint32_t(((f >> done) & low_mask(take)) << b);
-        done += take;
-      }
-    }
-  }
-  // Packs fields of `width` bits each, field i at bit i*width.
-  template <class Sig>
-  static void set_fields(Sig& sig, const std::vector<uint64_t>& fields, unsigned width) {
-    clear(sig);
-    for (size_t i = 0; i < fields.size(); ++i) or_field(sig, unsigned(i), width, fields[i]);
-  }
 
   template <class A, class B, class C, class D>
   void drive(const Op& op, A& valid, B& port, C& queue, D& cells, const char* which) {

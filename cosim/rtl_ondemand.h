@@ -8,8 +8,9 @@
 // thresh latency, CellW, SizeW, CntW), a hash of the content of every file
 // that goes into the library (the RTL sources listed in rtl/dsh_mmu.f, the
 // planted faults tb/faults/dsh_faults.sv, the .vlt control files,
-// cosim/rtl_model.h, rtl_observe.h, mmu_model.h, rtl_plugin_abi.h,
-// rtl_plugin.cpp.in, golden/config.{h,cpp}, mmu.{h,cpp}),
+// cosim/rtl_model.h, rtl_fields.h, rtl_observe.h, mmu_model.h,
+// rtl_plugin_abi.h, rtl_plugin.cpp.in, golden/config.{h,cpp}, mmu.{h,cpp},
+// mmu_invariants.cpp),
 // the Verilator version and executable, the compiler and every flag. Its
 // text is key.txt in the model's directory.
 //

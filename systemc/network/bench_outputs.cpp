@@ -69,10 +69,9 @@ size_t write_flows_csv(const std::vector<nlohmann::json>& ms, const std::vector<
         ++missing_rows;
         continue;
       }
-      const auto& m = ms[i];
-      const std::string prefix = m["scheme"].get<std::string>() + "," + m["cc"].get<std::string>() + "," +
-                                 m["workload"].get<std::string>() + "," + m["buffer_mb"].get<std::string>() + "," +
-                                 m["load"].get<std::string>() + "," + std::to_string(m["seed"].get<uint64_t>()) + ",";
+      const BenchJob j = ms[i].get<BenchPoint>().job;
+      const std::string prefix =
+          j.scheme + "," + j.cc + "," + j.workload + "," + j.buffer_mb + "," + j.load + "," + std::to_string(j.seed) + ",";
       std::ifstream in(it->second);
       std::string line;
       std::getline(in, line);  // its header
@@ -95,27 +94,24 @@ struct Totals {
 
 Totals add_points(const std::vector<nlohmann::json>& ms) {
   Totals tot;
-  auto key = [](const nlohmann::json& m) {
-    return m["workload"].get<std::string>() + "|" + m["buffer_mb"].get<std::string>() + "|" +
-           m["cc"].get<std::string>() + "|" + m["load"].get<std::string>() + "|" + m["scheme"].get<std::string>();
-  };
   for (const auto& m : ms) {
-    if (!m.value("error", std::string()).empty()) {
-      tot.errors.push_back(m["scheme"].get<std::string>() + " " + m["cc"].get<std::string>() + " " +
-                       m["workload"].get<std::string>() + " load " + m["load"].get<std::string>() + " seed " +
-                       std::to_string(m["seed"].get<uint64_t>()) + ": " + m["error"].get<std::string>());
+    const BenchPoint p = m.get<BenchPoint>();
+    const BenchJob& j = p.job;
+    if (!p.error.empty()) {
+      tot.errors.push_back(j.scheme + " " + j.cc + " " + j.workload + " load " + j.load + " seed " +
+                           std::to_string(j.seed) + ": " + p.error);
       continue;
     }
-    Cell& c = tot.cells[key(m)];
+    Cell& c = tot.cells[j.workload + "|" + j.buffer_mb + "|" + j.cc + "|" + j.load + "|" + j.scheme];
     ++c.runs;
-    c.drops += m["lossless_drops"].get<uint64_t>();
-    c.pauses += m["pause_frames"].get<uint64_t>();
-    c.port_pauses += m.value("port_pause_frames", uint64_t(0));
-    c.fanin_class_pauses += m.value("fanin_class_pause_frames", uint64_t(0));
-    c.ecn += m.value("ecn_marked", uint64_t(0));
+    c.drops += p.lossless_drops;
+    c.pauses += p.pause_frames;
+    c.port_pauses += p.port_pause_frames;
+    c.fanin_class_pauses += p.fanin_class_pause_frames;
+    c.ecn += p.ecn_marked;
     FctStats fin, lb;
     for (int i = 0; i < 2; ++i) {
-      const auto& x = m["kinds"][kBenchKinds[i]];
+      const auto& x = p.kinds[kBenchKinds[i]];
       fin.merge(FctStats::from_json(x["all"]));
       lb.merge(FctStats::from_json(x["all"]));
       if (x.contains("censored")) lb.merge(FctStats::from_json(x["censored"]["all"]));
@@ -123,7 +119,7 @@ Totals add_points(const std::vector<nlohmann::json>& ms) {
     if (fin.n) c.mean_all.push_back(fin.sum_fct_us / double(fin.n));
     if (lb.n) c.mean_all_with_unfinished.push_back(lb.sum_fct_us / double(lb.n));
     for (int i = 0; i < 2; ++i) {
-      const auto& x = m["kinds"][kBenchKinds[i]];
+      const auto& x = p.kinds[kBenchKinds[i]];
       if (x.contains("censored")) {
         c.censored[i].merge(FctStats::from_json(x["censored"]["all"]));
         for (const auto& [b, st] : x["censored"]["buckets"].items()) c.censored_buckets[i][b].merge(FctStats::from_json(st));
@@ -135,10 +131,10 @@ Totals add_points(const std::vector<nlohmann::json>& ms) {
       c.all[i].merge(FctStats::from_json(x["all"]));
       for (const auto& [b, st] : x["buckets"].items()) c.buckets[i][b].merge(FctStats::from_json(st));
     }
-    tot.fwd += m["packets_forwarded"].get<uint64_t>();
-    tot.cpu += m["cpu_s"].get<double>();
-    tot.wall += m["wall_s"].get<double>();
-    tot.rss = std::max(tot.rss, m["max_rss_mb"].get<double>());
+    tot.fwd += p.packets_forwarded;
+    tot.cpu += p.cpu_s;
+    tot.wall += p.wall_s;
+    tot.rss = std::max(tot.rss, p.max_rss_mb);
   }
   return tot;
 }

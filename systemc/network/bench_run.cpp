@@ -84,10 +84,10 @@ class FlowLog {
     std::filesystem::rename(part_, csv_);
   }
 
-  void to_json(nlohmann::ordered_json& m) const {
+  void to_json(nlohmann::ordered_json& kinds) const {
     for (int i = 0; i < 2; ++i) {
       const Kind& k = kinds_[i];
-      auto& x = m["kinds"][kBenchKinds[i]];
+      auto& x = kinds[kBenchKinds[i]];
       x["flows"] = k.flows;
       x["finished"] = k.finished;
       x["unfinished"] = k.unfinished;
@@ -266,40 +266,31 @@ nlohmann::ordered_json run_benchmark(const KeyStore& k, NetSetup& s, const Bench
   };
   fab.run(uint64_t(bk.duration_ms * 1e9) + uint64_t(bk.drain_ms * 1e9));
 
-  nlohmann::ordered_json m;
-  m["scheme"] = j.scheme;
-  m["cc"] = j.cc;
-  m["workload"] = j.workload;
-  m["buffer_mb"] = j.buffer_mb;
-  m["load"] = j.load;
-  m["seed"] = j.seed;
-  const std::string error = run.end_error();
+  BenchPoint p;
+  p.job = j;
+  p.error = run.end_error();
   const uint64_t run_end_ps = fab.events().now();
   for (size_t fi = 0; fi < fab.flows().size(); ++fi)
     if (!fab.flows()[fi].done) log.unfinished(int32_t(fi), fab.flows()[fi], run_end_ps);
   log.close();
-  log.to_json(m);
-  uint64_t pauses = 0, ecn = 0;
+  log.to_json(p.kinds);
   for (size_t sw = 0; sw < t.n_switches(); ++sw) {
-    pauses += fab.stats(int(sw)).pause_frames;
-    ecn += fab.stats(int(sw)).ecn_marked;
+    p.pause_frames += fab.stats(int(sw)).pause_frames;
+    p.ecn_marked += fab.stats(int(sw)).ecn_marked;
   }
   struct rusage ru {};
   getrusage(RUSAGE_SELF, &ru);
-  m["fanin_load"] = num_text(arrivals.fanin_load());
-  m["lossless_drops"] = fab.lossless_drops();
-  m["pause_frames"] = pauses;
-  m["queue_pause_frames"] = queue_pauses;
-  m["port_pause_frames"] = port_pauses;
-  m["fanin_class_pause_frames"] = fanin_class_pauses;  // queue pauses of the fan-in's class (the rest: background classes)
-  m["ecn_marked"] = ecn;                                // DCQCN: packets the switches marked
-  m["packets_forwarded"] = fab.forwarded();
-  m["sim_ms"] = double(fab.events().now()) / 1e9;
-  m["wall_s"] = run.wall_s();
-  m["cpu_s"] = run.cpu_s();
-  m["max_rss_mb"] = double(ru.ru_maxrss) / 1024.0;
-  m["error"] = error;
-  return m;
+  p.fanin_load = num_text(arrivals.fanin_load());
+  p.lossless_drops = fab.lossless_drops();
+  p.queue_pause_frames = queue_pauses;
+  p.port_pause_frames = port_pauses;
+  p.fanin_class_pause_frames = fanin_class_pauses;
+  p.packets_forwarded = fab.forwarded();
+  p.sim_ms = double(fab.events().now()) / 1e9;
+  p.wall_s = run.wall_s();
+  p.cpu_s = run.cpu_s();
+  p.max_rss_mb = double(ru.ru_maxrss) / 1024.0;
+  return p;
 }
 
 }  // namespace dsh::net

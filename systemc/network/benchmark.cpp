@@ -205,27 +205,27 @@ std::vector<std::string> bucket_names(const std::vector<uint64_t>& edges) {
 namespace {
 
 nlohmann::ordered_json failed_point(const BenchJob& j, const std::string& why) {
-  return {{"scheme", j.scheme}, {"cc", j.cc}, {"workload", j.workload}, {"buffer_mb", j.buffer_mb},
-          {"load", j.load},     {"seed", j.seed}, {"error", why}};
+  BenchPoint p;
+  p.job = j;
+  p.error = why;
+  return p;
 }
 
 std::string flows_path(const std::string& dir, const std::string& id) { return dir + "/" + id + ".flows.csv"; }
 
-void report_benchmark(const std::string& id, const nlohmann::ordered_json& m) {
-  const auto& b = m["kinds"]["background"];
-  const auto& f = m["kinds"]["fanin"];
+void report_benchmark(const std::string& id, const BenchPoint& p) {
+  const auto& b = p.kinds["background"];
+  const auto& f = p.kinds["fanin"];
   std::fprintf(stderr,
                "%s: %llu+%llu flows (background+fan-in), %llu+%llu unfinished, %llu PAUSE frames (%llu port, %llu of the "
                "fan-in's class), %llu ECN marks, %llu lossless "
                "drops, %.2f ms simulated in %.1f s (CPU %.1f s, %.2f M packets/CPU s, %.0f MiB)\n",
                id.c_str(), (unsigned long long)b["flows"].get<uint64_t>(), (unsigned long long)f["flows"].get<uint64_t>(),
                (unsigned long long)b["unfinished"].get<uint64_t>(), (unsigned long long)f["unfinished"].get<uint64_t>(),
-               (unsigned long long)m["pause_frames"].get<uint64_t>(), (unsigned long long)m["port_pause_frames"].get<uint64_t>(),
-               (unsigned long long)m["fanin_class_pause_frames"].get<uint64_t>(),
-               (unsigned long long)m["ecn_marked"].get<uint64_t>(), (unsigned long long)m["lossless_drops"].get<uint64_t>(),
-               m["sim_ms"].get<double>(), m["wall_s"].get<double>(), m["cpu_s"].get<double>(),
-               m["packets_forwarded"].get<double>() / std::max(1e-9, m["cpu_s"].get<double>()) / 1e6,
-               m["max_rss_mb"].get<double>());
+               (unsigned long long)p.pause_frames, (unsigned long long)p.port_pause_frames,
+               (unsigned long long)p.fanin_class_pause_frames, (unsigned long long)p.ecn_marked,
+               (unsigned long long)p.lossless_drops, p.sim_ms, p.wall_s, p.cpu_s,
+               double(p.packets_forwarded) / std::max(1e-9, p.cpu_s) / 1e6, p.max_rss_mb);
 }
 
 }  // namespace
@@ -279,16 +279,17 @@ int benchmark_main(const KeyStore& k, const NetSweepOptions& o) {
   sw.failed_point = [&](size_t i, const std::string& why) { return failed_point(of_point[i], why); };
   sw.partial_file = [&](size_t i) { return flows_path(dir, sw.points[i].id) + ".part"; };
   sw.report = [&](size_t i, const nlohmann::ordered_json& m) {
-    const std::string err = m.value("error", std::string());
-    if (err.empty()) {
-      report_benchmark(sw.points[i].id, m);
+    const BenchPoint p = m.get<BenchPoint>();
+    if (p.error.empty()) {
+      report_benchmark(sw.points[i].id, p);
     } else {
-      std::fprintf(stderr, "%s: ERROR %s\n", sw.points[i].id.c_str(), err.c_str());
+      std::fprintf(stderr, "%s: ERROR %s\n", sw.points[i].id.c_str(), p.error.c_str());
       std::remove(flows_path(dir, sw.points[i].id).c_str());
     }
   };
   sw.point_status = [](const nlohmann::json& m) {
-    return m.at("lossless_drops").get<uint64_t>() || !m.at("error").get<std::string>().empty() ? kExitCheckFailed : kExitOk;
+    const BenchPoint p = m.get<BenchPoint>();
+    return p.lossless_drops || !p.error.empty() ? kExitCheckFailed : kExitOk;
   };
   sw.write_outputs = [&](const std::vector<nlohmann::json>& ms) {
     std::vector<std::string> ids;

@@ -31,6 +31,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "net_setup.h"
@@ -100,13 +101,70 @@ struct BenchJob {
   uint64_t seed = 0;
 };
 
+// A point's record, its point file: the job, what the run measured, and
+// the error ("" when it ran clean). A point that did not run has no kinds
+// and its record only the job and the error.
+struct BenchPoint {
+  BenchJob job;
+  nlohmann::ordered_json kinds;  // per kBenchKinds: the flows and their FCT statistics
+  std::string fanin_load;
+  uint64_t lossless_drops = 0, pause_frames = 0, queue_pause_frames = 0, port_pause_frames = 0;
+  uint64_t fanin_class_pause_frames = 0;  // queue pauses of the fan-in's class (the rest: background classes)
+  uint64_t ecn_marked = 0;                // DCQCN: packets the switches marked
+  uint64_t packets_forwarded = 0;
+  double sim_ms = 0, wall_s = 0, cpu_s = 0, max_rss_mb = 0;
+  std::string error;
+  bool ran() const { return !kinds.is_null(); }
+};
+
+// The record's one field list, in the file's order: f(key, member).
+template <class P, class F>
+void bench_point_fields(P& p, F&& f) {
+  f("scheme", p.job.scheme);
+  f("cc", p.job.cc);
+  f("workload", p.job.workload);
+  f("buffer_mb", p.job.buffer_mb);
+  f("load", p.job.load);
+  f("seed", p.job.seed);
+  if (p.ran()) {
+    f("kinds", p.kinds);
+    f("fanin_load", p.fanin_load);
+    f("lossless_drops", p.lossless_drops);
+    f("pause_frames", p.pause_frames);
+    f("queue_pause_frames", p.queue_pause_frames);
+    f("port_pause_frames", p.port_pause_frames);
+    f("fanin_class_pause_frames", p.fanin_class_pause_frames);
+    f("ecn_marked", p.ecn_marked);
+    f("packets_forwarded", p.packets_forwarded);
+    f("sim_ms", p.sim_ms);
+    f("wall_s", p.wall_s);
+    f("cpu_s", p.cpu_s);
+    f("max_rss_mb", p.max_rss_mb);
+  }
+  f("error", p.error);
+}
+
+inline void to_json(nlohmann::ordered_json& j, const BenchPoint& p) {
+  bench_point_fields(p, [&](const char* key, const auto& v) { j[key] = v; });
+}
+
+// A key the record lacks keeps its default.
+template <class Json>
+void from_json(const Json& j, BenchPoint& p) {
+  if (j.contains("kinds")) p.kinds = nlohmann::ordered_json(j.at("kinds"));
+  bench_point_fields(p, [&](const char* key, auto& v) {
+    if constexpr (!std::is_same_v<std::decay_t<decltype(v)>, nlohmann::ordered_json>)
+      if (j.contains(key)) j.at(key).get_to(v);
+  });
+}
+
 // Fig. 5: every chip of `s`, as configure_run left it for `scheme`, given a
 // buffer of `buffer_mb` MiB; a ConfigError naming bench.buffer_mb when a
 // chip cannot take it.
 void set_buffer(const KeyStore& k, NetSetup& s, const std::string& scheme, const std::string& buffer_mb);
 
 // One point: flows streamed to flows_csv (written under a temporary name,
-// renamed when the run ends; "" writes none); the metrics as JSON.
+// renamed when the run ends; "" writes none); its record as JSON.
 nlohmann::ordered_json run_benchmark(const KeyStore& k, NetSetup& s, const BenchJob& j, const std::string& flows_csv);
 
 struct NetSweepOptions;

@@ -57,6 +57,50 @@ bool any_lossless_paused(const Port& p) {
   return false;
 }
 
+// The innocent and victim flows' throughput per bin (bytes delivered per
+// microsecond in `inno` and `vict`), the pre-storm mean and the recovery.
+void throughput_and_recovery(PfcStormRun& r, const std::vector<uint64_t>& inno, const std::vector<uint64_t>& vict,
+                             const PfcStormKeys& c, const NetSetup& s) {
+  const size_t bin = std::max<size_t>(1, size_t(c.bin_us));
+  auto bytes_in = [](const std::vector<uint64_t>& v, size_t a, size_t b) {
+    uint64_t sum = 0;
+    for (size_t i = a; i < b && i < v.size(); ++i) sum += v[i];
+    return sum;
+  };
+  const size_t end_us = size_t(r.sim_us);
+  for (size_t x = 0; x + bin <= end_us; x += bin) {
+    r.innocent_gbps.push_back(gbps(bytes_in(inno, x, x + bin), double(bin)));
+    r.victim_gbps.push_back(gbps(bytes_in(vict, x, x + bin), double(bin)));
+  }
+  const uint64_t storm_ps = s.fp.storm.start_ps;
+  const size_t start_us = size_t(storm_ps / 1000000);
+  r.storm_start_us = double(storm_ps) / 1e6;
+  r.bound_us = double(s.fp.watchdog.detect_polls) * double(s.fp.watchdog.poll_ps) / 1e6 + double(s.fp.watchdog.poll_ps) / 1e6;
+  const size_t before = size_t(c.before_us);
+  r.pre_gbps = gbps(bytes_in(inno, start_us - before, start_us), double(before));
+  // Bins from the storm's start until it stops (or the run ends):
+  // recovered at the start of the first bin, after the first one below
+  // recovered_frac of pre_gbps, that is at the fraction again with the
+  // mean of every bin from it on (the backlog a storm leaves drains in
+  // bursts above and below the mean).
+  const size_t stop_us = s.fp.storm.stop_ps == kNoTime ? end_us : std::min(end_us, size_t(s.fp.storm.stop_ps / 1000000));
+  const double floor = c.recovered_frac * r.pre_gbps;
+  std::vector<double> g;
+  for (size_t x = start_us; x + bin <= stop_us; x += bin) g.push_back(gbps(bytes_in(inno, x, x + bin), double(bin)));
+  r.min_gbps = g.empty() ? 0 : *std::min_element(g.begin(), g.end());
+  size_t i = 0;
+  while (i < g.size() && g[i] >= floor) ++i;
+  if (i == g.size()) {
+    r.recovered_us = 0;  // never below
+  } else {
+    std::vector<double> tail_sum(g.size() + 1, 0);
+    for (size_t b = g.size(); b-- > 0;) tail_sum[b] = tail_sum[b + 1] + g[b];
+    for (; i < g.size(); ++i)
+      if (g[i] >= floor && tail_sum[i] / double(g.size() - i) >= floor) break;
+    r.recovered_us = i == g.size() ? -1 : double(start_us + i * bin) - r.storm_start_us;
+  }
+}
+
 }  // namespace
 
 void validate_pfc_storm(const KeyStore& k, const NetSetup& s) {
@@ -166,44 +210,7 @@ PfcStormRun run_pfc_storm(const KeyStore& k, NetSetup& s, Scheme scheme, const s
     if (r.first_host_paused_us < 0 && r.hosts_paused_per_us[u] > 0) r.first_host_paused_us = since;
   }
 
-  // Throughput per bin, the pre-storm mean and the recovery.
-  const size_t bin = std::max<size_t>(1, size_t(c.bin_us));
-  auto bytes_in = [](const std::vector<uint64_t>& v, size_t a, size_t b) {
-    uint64_t sum = 0;
-    for (size_t i = a; i < b && i < v.size(); ++i) sum += v[i];
-    return sum;
-  };
-  const size_t end_us = size_t(r.sim_us);
-  for (size_t x = 0; x + bin <= end_us; x += bin) {
-    r.innocent_gbps.push_back(gbps(bytes_in(inno, x, x + bin), double(bin)));
-    r.victim_gbps.push_back(gbps(bytes_in(vict, x, x + bin), double(bin)));
-  }
-  const size_t start_us = size_t(storm_ps / 1000000);
-  r.storm_start_us = double(storm_ps) / 1e6;
-  r.bound_us = double(s.fp.watchdog.detect_polls) * double(s.fp.watchdog.poll_ps) / 1e6 + double(s.fp.watchdog.poll_ps) / 1e6;
-  const size_t before = size_t(c.before_us);
-  r.pre_gbps = gbps(bytes_in(inno, start_us - before, start_us), double(before));
-  // Bins from the storm's start until it stops (or the run ends):
-  // recovered at the start of the first bin, after the first one below
-  // recovered_frac of pre_gbps, that is at the fraction again with the
-  // mean of every bin from it on (the backlog a storm leaves drains in
-  // bursts above and below the mean).
-  const size_t stop_us = s.fp.storm.stop_ps == kNoTime ? end_us : std::min(end_us, size_t(s.fp.storm.stop_ps / 1000000));
-  const double floor = c.recovered_frac * r.pre_gbps;
-  std::vector<double> g;
-  for (size_t x = start_us; x + bin <= stop_us; x += bin) g.push_back(gbps(bytes_in(inno, x, x + bin), double(bin)));
-  r.min_gbps = g.empty() ? 0 : *std::min_element(g.begin(), g.end());
-  size_t i = 0;
-  while (i < g.size() && g[i] >= floor) ++i;
-  if (i == g.size()) {
-    r.recovered_us = 0;  // never below
-  } else {
-    std::vector<double> tail_sum(g.size() + 1, 0);
-    for (size_t b = g.size(); b-- > 0;) tail_sum[b] = tail_sum[b + 1] + g[b];
-    for (; i < g.size(); ++i)
-      if (g[i] >= floor && tail_sum[i] / double(g.size() - i) >= floor) break;
-    r.recovered_us = i == g.size() ? -1 : double(start_us + i * bin) - r.storm_start_us;
-  }
+  throughput_and_recovery(r, inno, vict, c, s);
   return r;
 }
 
