@@ -12,6 +12,7 @@
 
 #include "capture.h"
 #include "cli_common.h"
+#include "harness.h"
 #include "scenarios.h"
 #include "sim.h"
 #include "single_switch.h"
@@ -95,8 +96,9 @@ std::optional<int> check_single_run(const SimOptions& o, SingleRun& r) {
   if (o.list_points || r.point_id) {
     const auto pts = grid_points(r.p, sweep_chips(r.p, r.infeasible));
     if (o.list_points) {
-      for (const auto& pt : pts) std::printf("%s\n", pt.id.c_str());
-      return kExitOk;
+      std::vector<std::string> ids;
+      for (const auto& pt : pts) ids.push_back(pt.id);
+      return list_points(ids);
     }
     auto hit = std::find_if(pts.begin(), pts.end(), [&](const SweepPoint& x) { return x.id == o.point; });
     if (hit == pts.end())
@@ -126,17 +128,8 @@ int run_point_by_id(const SingleRun& r, bool rerun) {
   const std::string& id = r.the_point.id;
   const std::string path = r.out_dir + "/" + id + ".json";
   Metrics m;
-  bool have = false;
-  if (!rerun) {
-    try {
-      const PointFile f = read_point_file(path);
-      have = f.id == id && params_difference(f, cp).empty();
-      m = f.m;
-    } catch (const std::exception&) {
-    }
-  }
-  if (have) {
-    std::fprintf(stderr, "dsh-sim: point %s already done (%s), skipped; --rerun runs it again\n", id.c_str(), path.c_str());
+  if (const auto done = point_already_done(path, id, point_params(cp), rerun, metrics_from_json)) {
+    m = metrics_from_json(*done);
   } else {
     PointSpec s = r.the_point.spec;
     s.out_dir = r.out_dir;

@@ -263,7 +263,7 @@ int benchmark_main(const KeyStore& k, const NetSweepOptions& o) {
                                 "bench.full_background_load", "bench.buffer_mb", "bench.full_workloads"},
                                {});
   sw.jobs = unsigned(k.u64("run.jobs"));
-  const std::string dir = net_points_dir(o);
+  const std::string dir = sc::run_points_dir(o);
   sw.starting = [&](const std::vector<size_t>& todo) {
     std::fprintf(stderr,
                  "dsh-sim: %s: %zu of %zu points (%zu seeds x %zu loads x %zu workloads x %zu buffers x schemes x cc), "

@@ -136,18 +136,4 @@ std::string point_file_text(const std::string& id, const Params& chip, const Met
   return point_record_text(id, point_params(chip), metrics_json(m));
 }
 
-PointFile read_point_file(const std::string& path) {
-  PointRecord r = read_point_record(path);
-  PointFile f;
-  f.path = r.path;
-  f.id = r.id;
-  f.params = std::move(r.params);
-  f.m = metrics_from_json(r.metrics);
-  return f;
-}
-
-std::string params_difference(const PointFile& f, const Params& chip) {
-  return params_difference(f.params, point_params(chip));
-}
-
 }  // namespace dsh::sc

@@ -66,8 +66,4 @@ struct PointFile {
 };
 Metrics metrics_from_json(const nlohmann::json& j);  // throws std::runtime_error naming the field
 std::string point_file_text(const std::string& id, const Params& chip, const Metrics& m);
-// Throws std::runtime_error saying why the file is not a point result.
-PointFile read_point_file(const std::string& path);
-// The first key whose value differs ("" when the file was run with `chip`).
-std::string params_difference(const PointFile& f, const Params& chip);
 }  // namespace dsh::sc

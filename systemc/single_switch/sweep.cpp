@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "exit_status.h"
+#include "harness.h"
 #include "output.h"
 #include "sweep_state.h"
 
@@ -143,34 +144,20 @@ std::optional<KeyValues> Sweep::params_of(const PointRecord& f) const {
 
 // The point files already there; a merge's refusals (exit 2).
 std::optional<int> Sweep::read_point_files() {
-  PointScan scan = scan_points(o_.points_dir, o_.merge, [&](const PointRecord& f) { return params_of(f); });
-  const size_t stale = scan.stale, ignored = scan.ignored;
-  if (o_.merge) {
-    if (scan.no_dir) return refuse_merge(scan, o_.points_dir), kExitBadInput;
-    std::vector<std::string> ids;
-    for (const auto& pt : grid_pts_) ids.push_back(pt.id);
-    note_missing_points(scan, ids, o_.points_dir);
-    if (refuse_merge(scan, o_.points_dir)) return kExitBadInput;
-  } else if (!scan.problems.empty()) {  // duplicates cannot happen in one flat directory; say so if they do
-    for (const auto& m : scan.problems) std::fprintf(stderr, "dsh-sim: %s\n", m.c_str());
-    return kExitBadInput;
+  std::vector<std::string> ids;
+  for (const auto& pt : grid_pts_) ids.push_back(pt.id);
+  PointScan scan;
+  if (const auto st = scan_run_points(scan, o_.points_dir, o_.merge, o_.rerun, ids, "grid points",
+                                      [&](const PointRecord& f) { return params_of(f); }))
+    return st;
+  for (auto& [id, r] : scan.valid) {
+    PointFile f;
+    f.path = r.path;
+    f.id = id;
+    f.params = r.params;
+    f.m = metrics_from_json(r.metrics);
+    cached_[id] = f;
   }
-  if (!o_.rerun)
-    for (auto& [id, r] : scan.valid) {
-      PointFile f;
-      f.path = r.path;
-      f.id = id;
-      f.params = r.params;
-      f.m = metrics_from_json(r.metrics);
-      cached_[id] = f;
-    }
-  size_t cached_grid = 0;
-  for (const auto& pt : grid_pts_) cached_grid += cached_.count(pt.id);
-  if (!o_.merge && (cached_grid || stale || ignored))
-    std::fprintf(stderr, "dsh-sim: %zu of %zu grid points already done (valid result files in %s), skipped%s%s\n",
-                 cached_grid, grid_pts_.size(), o_.points_dir.c_str(),
-                 stale ? (", " + std::to_string(stale) + " stale files (other parameters) to be replaced").c_str() : "",
-                 ignored ? (", " + std::to_string(ignored) + " other files ignored").c_str() : "");
   return std::nullopt;
 }
 
