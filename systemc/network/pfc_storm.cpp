@@ -156,9 +156,12 @@ PfcStormRun run_pfc_storm(const KeyStore& k, NetSetup& s, Scheme scheme, const s
     if (us < n_us) (innocent[size_t(f)] ? inno : vict)[us] += bytes;
   };
   // Every microsecond: the switches and hosts with a lossless class paused,
-  // and whether a watchdog has detected a storm.
+  // and the ports whose watchdog detected or restored a storm since the
+  // last sample.
   const uint64_t storm_ps = s.fp.storm.start_ps;
   std::set<std::string> paused_sw;
+  std::vector<std::vector<WatchdogStats>> seen(t.n_nodes());
+  for (size_t n = 0; n < t.n_nodes(); ++n) seen[n].resize(t.ports(int(n)).size());
   std::function<void()> sample = [&] {
     unsigned sw = 0, hosts = 0;
     uint64_t storms = 0;
@@ -168,7 +171,13 @@ PfcStormRun run_pfc_storm(const KeyStore& k, NetSetup& s, Scheme scheme, const s
         const Port& port = fab.tx(int(n), int(p));
         if (!port.connected()) continue;
         any |= any_lossless_paused(port);
-        storms += port.flow_control().watchdog().storms;
+        const WatchdogStats w = port.flow_control().watchdog();
+        storms += w.storms;
+        const std::string name = t.name(int(n)) + ">" + t.name(t.ports(int(n))[p].peer);
+        const double at_us = double(ev.now()) / 1e6;
+        if (w.storms != seen[n][p].storms) r.watchdog_events.push_back({name, "storm", at_us});
+        if (w.restores != seen[n][p].restores) r.watchdog_events.push_back({name, "restore", at_us});
+        seen[n][p] = w;
       }
       if (!any) continue;
       if (t.is_switch(int(n))) {
@@ -292,7 +301,7 @@ int write_pfc_storm_outputs(const KeyStore& k, const std::vector<PfcStormRun>& r
     nlohmann::ordered_json x;
     for (const char* f : {"storm_start_us", "bound_us", "pre_gbps", "min_gbps", "recovered_us", "detected_us",
                           "max_switches_paused", "max_hosts_paused", "all_switches_paused_us", "first_host_paused_us", "switches_paused", "storms", "restores",
-                          "pauses_ignored", "wd_dropped", "lossless_drops", "sim_us", "wall_s", "cpu_s"})
+                          "pauses_ignored", "wd_dropped", "lossless_drops", "watchdog_events", "sim_us", "wall_s", "cpu_s"})
       x[f] = nlohmann::ordered_json(r)[f];
     if (o.reproducible) x["wall_s"] = x["cpu_s"] = nullptr;
     if (!r.error.empty()) x["error"] = r.error;
@@ -323,6 +332,12 @@ int write_pfc_storm_outputs(const KeyStore& k, const std::vector<PfcStormRun>& r
     for (const auto& n : r.switches_paused) txt << n << " ";
     txt << "\n";
   }
+  for (const auto& r : runs)
+    if (!r.watchdog_events.empty()) {
+      txt << r.scheme << " watchdog events, us:";
+      for (const auto& e : r.watchdog_events) txt << " " << e.port << " " << e.event << " " << e.at_us << ";";
+      txt << "\n";
+    }
   txt << "targets: " << targets.dump() << "\n";
   write_file_atomically(out_dir + "/storm.csv", csv.str());
   write_file_atomically(out_dir + "/summary.json", j.dump(2) + "\n");

@@ -30,6 +30,14 @@ struct PfcStormKeys {
   double duration_us = 0, bin_us = 0, before_us = 0, recovered_frac = 0;
 };
 
+// A watchdog's storm detected or restored on one switch port (1 us samples).
+struct WatchdogEvent {
+  std::string port;   // NODE>PEER: the switch and the node its port leads to
+  std::string event;  // "storm" or "restore"
+  double at_us = 0;   // from t = 0
+};
+DSH_JSON_RECORD(WatchdogEvent, port, event, at_us)
+
 struct PfcStormRun {
   std::string scheme;
   bool watchdog = false;
@@ -48,6 +56,7 @@ struct PfcStormRun {
   double all_switches_paused_us = -1, first_host_paused_us = -1;
   std::vector<std::string> switches_paused;  // every switch that had a lossless class paused after the storm's start
   uint64_t storms = 0, restores = 0, pauses_ignored = 0, wd_dropped = 0, lossless_drops = 0;
+  std::vector<WatchdogEvent> watchdog_events;  // in time order, then port order
   double sim_us = 0, wall_s = 0, cpu_s = 0;
   // Per bin of bin_us from 0: innocent and victim throughput, Gb/s.
   std::vector<double> innocent_gbps, victim_gbps;
@@ -56,7 +65,7 @@ struct PfcStormRun {
 };
 DSH_JSON_RECORD(PfcStormRun, scheme, watchdog, error, storm_start_us, bound_us, pre_gbps, min_gbps, recovered_us,
                 detected_us, max_switches_paused, max_hosts_paused, all_switches_paused_us, first_host_paused_us, switches_paused, storms, restores, pauses_ignored,
-                wd_dropped, lossless_drops, sim_us, wall_s, cpu_s, innocent_gbps, victim_gbps, sw_paused_per_us,
+                wd_dropped, lossless_drops, watchdog_events, sim_us, wall_s, cpu_s, innocent_gbps, victim_gbps, sw_paused_per_us,
                 hosts_paused_per_us)
 
 // One point: `scheme` and `cc`, the watchdog on or off.

@@ -57,6 +57,10 @@ def main():
         check(on["wd_dropped"] > 0 and on["pauses_ignored"] > 0,
               f"{scheme} on: dropped {on['wd_dropped']} ignored {on['pauses_ignored']}")
         check(on["detected_us"] == 225, f"{scheme} on: detected {on['detected_us']} us after the start (225)")
+        events = [(e["port"], e["event"], e["at_us"]) for e in on["watchdog_events"]]
+        check(events == [("L3>H48", "storm", 550), ("L3>H48", "restore", 1050)],
+              f"{scheme} on: watchdog events {events} (L3's port to H48: storm at 550 us, restore at 1050 us)")
+        check(off["watchdog_events"] == [], f"{scheme} off: no watchdog events")
         check(on["pre_gbps"] > 400, f"{scheme} on: pre-storm innocent throughput {on['pre_gbps']:.1f} Gb/s")
         check(0 <= on["recovered_us"] <= on["bound_us"] == 250,
               f"{scheme} on: recovered {on['recovered_us']} us <= bound {on['bound_us']} us")
