@@ -150,10 +150,7 @@ class Recording final : public Wrapped {
   }
   const LaneCycleOut& step_lanes(const LaneCycleIn& in) override {
     if (!multi_) return MmuModel::step_lanes(in);  // through step() above
-    const Config& c = config();
-    const bool busy = std::any_of(in.enq.begin(), in.enq.begin() + c.lanes, [](const Op& o) { return o.valid; }) ||
-                      std::any_of(in.deq.begin(), in.deq.begin() + c.deq_per_cycle, [](const Op& o) { return o.valid; });
-    if (busy) write_lane_stimulus_row(out_, inner_->cycle(), in, c);
+    if (!in.idle()) write_lane_stimulus_row(out_, inner_->cycle(), in, config());
     return inner_->step_lanes(in);
   }
   void finish() override {

@@ -258,26 +258,20 @@ DeqRouting route_dequeues(const Config& cfg, const LaneCycleIn& in) {
   return r;
 }
 
-// One function over 100 lines: the multi-event cycle's three steps in the
-// spec's order (spec §4.8 dequeues, spec §4.9 enqueues, spec §4.10 state
-// machines) read best in one place.
+// The multi-event cycle's three steps in the spec's order (spec §4.8
+// dequeues, spec §4.9 enqueues, spec §4.10 state machines), in one place
+// because they read best together.
 const LaneCycleOut& Mmu::step(const LaneCycleIn& in) {
   const unsigned n_lanes = cfg_.lanes, n_deq = cfg_.deq_per_cycle;
-  bool idle = true;
-  for (unsigned l = 0; l < kLanesMax; ++l)
-    if (in.enq[l].valid) {
-      if (l >= n_lanes)
-        throw std::invalid_argument("LaneCycleIn: enqueue slot " + std::to_string(l) +
-                                    " is valid, but lanes = " + std::to_string(n_lanes));
-      idle = false;
-    }
-  for (unsigned k = 0; k < kDeqPerCycleMax; ++k)
-    if (in.deq[k].valid) {
-      if (k >= n_deq)
-        throw std::invalid_argument("LaneCycleIn: dequeue slot " + std::to_string(k) +
-                                    " is valid, but deq_per_cycle = " + std::to_string(n_deq));
-      idle = false;
-    }
+  for (unsigned l = n_lanes; l < kLanesMax; ++l)
+    if (in.enq[l].valid)
+      throw std::invalid_argument("LaneCycleIn: enqueue slot " + std::to_string(l) + " is valid, but lanes = " +
+                                  std::to_string(n_lanes));
+  for (unsigned k = n_deq; k < kDeqPerCycleMax; ++k)
+    if (in.deq[k].valid)
+      throw std::invalid_argument("LaneCycleIn: dequeue slot " + std::to_string(k) +
+                                  " is valid, but deq_per_cycle = " + std::to_string(n_deq));
+  const bool idle = in.idle();
 
   LaneCycleOut& o = lane_out_;
   std::fill_n(o.region.begin(), n_lanes, Region::None);

@@ -3,6 +3,7 @@
 // One step() is one MMU clock cycle. Plain C++17, no simulator dependency.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <deque>
@@ -54,6 +55,10 @@ struct CycleIn {
 struct LaneCycleIn {
   std::array<Op, kLanesMax> enq{};
   std::array<Op, kDeqPerCycleMax> deq{};
+  bool idle() const {  // no slot valid
+    const auto valid = [](const Op& o) { return o.valid; };
+    return std::none_of(enq.begin(), enq.end(), valid) && std::none_of(deq.begin(), deq.end(), valid);
+  }
 };
 
 // Which dequeue slots a cycle takes and how they merge (spec §4.8): a pure
