@@ -21,6 +21,8 @@ namespace {
   X(fanin_bytes_admitted) X(fanin_bytes_total) X(fanin_bytes_generated) X(fanin_bytes_done) X(fanin_start_us)   \
   X(sim_us) X(wall_s) X(mmu_cycles) X(mmu_busy_cycles) X(max_enq_wait_ns) X(max_deq_wait_ns) X(mismatch)
 
+}  // namespace
+
 nlohmann::ordered_json metrics_json(const Metrics& m) {
   nlohmann::ordered_json j;
 #define X(f) j[#f] = m.f;
@@ -28,8 +30,6 @@ nlohmann::ordered_json metrics_json(const Metrics& m) {
 #undef X
   return j;
 }
-
-}  // namespace
 
 Metrics metrics_from_json(const nlohmann::json& j) {
   Metrics m;

@@ -64,6 +64,8 @@ struct PointFile {
   KeyValues params;
   Metrics m;
 };
+// A point's metrics as its file holds them, field by field in Metrics' order.
+nlohmann::ordered_json metrics_json(const Metrics& m);
 Metrics metrics_from_json(const nlohmann::json& j);  // throws std::runtime_error naming the field
 std::string point_file_text(const std::string& id, const Params& chip, const Metrics& m);
 }  // namespace dsh::sc
