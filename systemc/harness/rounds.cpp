@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // run_rounds_sweep (harness.h): the pool, the resume from point files,
 // --point, --list-points, --merge, failed points and the interrupt.
+#include <sys/wait.h>
+
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <deque>
 #include <fstream>
 #include <set>
@@ -29,7 +32,10 @@ nlohmann::ordered_json result_of(const RoundsSweep& sw, const std::string& id, c
   try {
     return nlohmann::ordered_json::parse(out);
   } catch (...) {
-    return sw.failed_point(id, "point process ended without a result (status " + std::to_string(status) + ")");
+    const std::string how = WIFSIGNALED(status) ? "was killed by signal " + std::to_string(WTERMSIG(status)) + " (" +
+                                                      strsignal(WTERMSIG(status)) + ")"
+                                                : "exited with status " + std::to_string(WEXITSTATUS(status));
+    return sw.failed_point(id, "point process " + how + " without a result");
   }
 }
 
