@@ -121,7 +121,8 @@ struct RoundsSweep {
 // check, else 3. Throws InputError when the points directory cannot be made.
 int run_rounds_sweep(const RoundsSweep& sweep, const HarnessOptions& o);
 
-// A sweep with a fixed point list: one round.
+// A sweep with a fixed point list: one round. The members are
+// RoundsSweep's, a point named by its index in ids.
 struct FixedSweep {
   std::vector<std::string> ids;  // every point of this run, in output order
   KeyValues params;              // what decides every point's result (the point files' params)
