@@ -44,7 +44,6 @@ struct SingleRun {
   bool point_id = false;  // --point ID
   bool single = false;    // one point, printed only
   KeyValues infeasible;   // schemes this chip cannot configure
-  SweepPoint the_point;   // --point ID
   std::string out_dir;
 };
 
@@ -77,8 +76,8 @@ void check_schemes(SingleRun& r) {
 }
 
 // Everything is checked before the first point starts. Returns an exit
-// status when the command ends here (--list-points, --list), else nullopt;
-// throws on bad input.
+// status when the command ends here (--list), else nullopt; throws on bad
+// input.
 std::optional<int> check_single_run(const SimOptions& o, SingleRun& r) {
   const std::string& scenario = o.scenario;
   r.out_dir = o.out_dir;
@@ -93,19 +92,13 @@ std::optional<int> check_single_run(const SimOptions& o, SingleRun& r) {
   if (r.single) select_one_point(o, r);
   check_schemes(r);
   net::capture_ports(*star_topology(r.p), r.p.wire.capture_links);  // capture.links names links of this switch
-  if (o.list_points || r.point_id) {
+  if (o.list_points) return std::nullopt;  // the sweep lists its points
+  if (r.point_id) {
     const auto pts = grid_points(r.p, sweep_chips(r.p, r.infeasible));
-    if (o.list_points) {
-      std::vector<std::string> ids;
-      for (const auto& pt : pts) ids.push_back(pt.id);
-      return list_points(ids);
-    }
-    auto hit = std::find_if(pts.begin(), pts.end(), [&](const SweepPoint& x) { return x.id == o.point; });
-    if (hit == pts.end())
+    if (std::none_of(pts.begin(), pts.end(), [&](const SweepPoint& x) { return x.id == o.point; }))
       throw InputError("--point = " + dsh::quoted(o.point) + ": not a point of this sweep (" +
                        (scenario.empty() ? std::string("dsh-sim") : "dsh-sim " + scenario) +
                        " --list-points lists them, with the same --set options)");
-    r.the_point = *hit;
     if (r.out_dir.empty() && !o.has_out) r.out_dir = "out/" + r.p.name + "/points";
   }
   if (o.list) {
@@ -120,45 +113,6 @@ std::optional<int> check_single_run(const SimOptions& o, SingleRun& r) {
   if (o.has_pcap) check_output_file("--pcap", o.pcap, {scenario});
   if (r.single || r.p.kind == Kind::Saturate) check_output_dir("-o", r.out_dir);  // the run writes into it at once
   return std::nullopt;
-}
-
-// One point of a sweep by its ID: its result file, or the one already there.
-int run_point_by_id(const SingleRun& r, bool rerun) {
-  const Params& cp = *r.the_point.spec.params;
-  const std::string& id = r.the_point.id;
-  const std::string path = r.out_dir + "/" + id + ".json";
-  Metrics m;
-  if (const auto done = point_already_done(path, id, point_params(cp), rerun, metrics_from_json)) {
-    m = metrics_from_json(*done);
-  } else {
-    PointSpec s = r.the_point.spec;
-    s.out_dir = r.out_dir;
-    const PointResult res = run_point_isolated(cp, s);
-    if (interrupted()) {
-      std::fprintf(stderr, "dsh-sim: interrupted: nothing written\n");
-      return pool_interrupted_status();
-    }
-    if (!res.ok()) {
-      std::fprintf(stderr, "dsh-sim: point %s failed:\n%s\n", id.c_str(), res.error.c_str());
-      return res.m.mismatch ? kExitCheckFailed : kExitToolFailed;
-    }
-    m = res.m;
-    try {
-      write_file_atomically(path, point_file_text(id, cp, m));
-    } catch (const std::exception& e) {
-      std::fprintf(stderr, "dsh-sim: error: %s\n", e.what());
-      return kExitToolFailed;
-    }
-    std::printf("%s\n", id.c_str());
-    print_point(stdout, m);
-    std::printf("wrote %s\n", path.c_str());
-  }
-  const std::string fault = stimulus_fault(cp, m);
-  if (!fault.empty()) {
-    std::fprintf(stderr, "dsh-sim: invalid point %s: %s\n", id.c_str(), fault.c_str());
-    return kExitInvalidExperiment;
-  }
-  return m.drops && !cp.lossy() ? kExitCheckFailed : kExitOk;
 }
 
 int point_failed(const PointResult& r) {
@@ -293,6 +247,31 @@ void announce(const SingleRun& r) {
     std::fprintf(stderr, "dsh-sim: %s is infeasible on this chip, its points are not run: %s\n", sch.c_str(), why.c_str());
 }
 
+// pfc-avoidance: the sweep's points on the harness (sweep.h): the list,
+// one point by its ID, or the sweep run or merged.
+int run_pfc_sweep(const SingleRun& r, const SimOptions& o) {
+  SweepOptions so;
+  so.out_dir = r.out_dir;
+  so.point = r.point_id ? o.point : "";
+  so.merge_dir = o.merge_dir;
+  so.list_points = o.list_points;
+  so.rerun = o.rerun;
+  so.reproducible = o.reproducible;
+  so.plot = !o.no_plot;
+  so.plot_script = o.plot_script;  // "": the shipped one, found when plotting (resources.h)
+  so.link_plot_script = o.link_plot_script;
+  so.python = o.python.empty() ? DSH_PYTHON : o.python;
+  try {
+    return run_sweep(r.p, r.infeasible, so);
+  } catch (const InputError& e) {
+    std::fprintf(stderr, "dsh-sim: error: %s\n", e.what());
+    return kExitBadInput;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "dsh-sim: error: %s\n", e.what());
+    return kExitToolFailed;
+  }
+}
+
 }  // namespace
 
 int run_single_switch(const SimOptions& o) {
@@ -305,8 +284,8 @@ int run_single_switch(const SimOptions& o) {
       std::fprintf(stderr, "dsh-sim: the golden model runs any chip: --backend golden\n");
     return kExitBadInput;
   }
-  install_interrupt_cleanup("dsh-sim", "no complete output written");  // run_points has its own while points run
-  if (r.point_id) return run_point_by_id(r, o.rerun);
+  install_interrupt_cleanup("dsh-sim", "no complete output written");  // the pool has its own while points run
+  if (o.list_points || r.point_id) return run_pfc_sweep(r, o);
   announce(r);
   if (r.single) {
     try {
@@ -318,18 +297,7 @@ int run_single_switch(const SimOptions& o) {
     return run_single_point(r, o);
   }
   if (r.p.kind == Kind::Saturate) return run_saturate(r);
-  // pfc-avoidance: the sweep's points (sweep.h).
-  SweepOptions so;
-  so.out_dir = r.out_dir;
-  so.points_dir = o.merge_dir.empty() ? r.out_dir + "/points" : o.merge_dir;
-  so.merge = !o.merge_dir.empty();
-  so.rerun = o.rerun;
-  so.reproducible = o.reproducible;
-  so.plot = !o.no_plot;
-  so.plot_script = o.plot_script;  // "": the shipped one, found when plotting (resources.h)
-  so.link_plot_script = o.link_plot_script;
-  so.python = o.python.empty() ? DSH_PYTHON : o.python;
-  return run_sweep(r.p, r.infeasible, so);
+  return run_pfc_sweep(r, o);
 }
 
 }  // namespace dsh::sc

@@ -12,34 +12,14 @@
 
 namespace dsh::sc {
 
-namespace {
-
-// Metrics <-> JSON, field by field (the names are the CSV's where it has them).
-#define DSH_METRICS_FIELDS(X)                                                                                   \
-  X(scheme) X(refine) X(burst_pct) X(burst_bytes) X(burst_cells) X(fanin_pause_us) X(fanin_pause_frames)        \
-  X(pause_frames) X(resume_frames) X(drops) X(peak_shared_cells) X(peak_queue_hdrm_cells) X(peak_port_hdrm_cells) \
-  X(fanin_bytes_admitted) X(fanin_bytes_total) X(fanin_bytes_generated) X(fanin_bytes_done) X(fanin_start_us)   \
-  X(sim_us) X(wall_s) X(mmu_cycles) X(mmu_busy_cycles) X(max_enq_wait_ns) X(max_deq_wait_ns) X(mismatch)
-
-nlohmann::ordered_json metrics_json(const Metrics& m) {
-  nlohmann::ordered_json j;
-#define X(f) j[#f] = m.f;
-  DSH_METRICS_FIELDS(X)
-#undef X
-  return j;
-}
-
-}  // namespace
+nlohmann::ordered_json metrics_json(const Metrics& m) { return m; }
 
 Metrics metrics_from_json(const nlohmann::json& j) {
-  Metrics m;
-#define X(f)                                                                        \
-  if (!j.contains(#f) || !j.at(#f).is_number())                                     \
-    throw std::runtime_error("metrics." #f " is missing or not a number");          \
-  m.f = j.at(#f).get<decltype(m.f)>();
-  DSH_METRICS_FIELDS(X)
-#undef X
-  return m;
+  try {
+    return j.get<Metrics>();
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error(std::string("metrics: ") + e.what());
+  }
 }
 
 std::vector<SweepChip> sweep_chips(const Params& p, const KeyValues& infeasible) {
@@ -130,10 +110,6 @@ KeyValues point_params(const Params& chip) {
     kv.emplace_back(key, line.substr(eq + 3));
   }
   return kv;
-}
-
-std::string point_file_text(const std::string& id, const Params& chip, const Metrics& m) {
-  return point_record_text(id, point_params(chip), metrics_json(m));
 }
 
 }  // namespace dsh::sc

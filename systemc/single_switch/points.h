@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "json_record.h"
 #include "params.h"
 #include "point_files.h"
 #include "sim.h"
@@ -59,11 +60,13 @@ std::optional<PointKey> parse_point_id(const std::string& id);
 // sweep's own (sweep.*) and run.jobs.
 KeyValues point_params(const Params& chip);
 
-struct PointFile {
-  std::string path, id;
-  KeyValues params;
-  Metrics m;
-};
+// A point's metrics as its file holds them, field by field in this order
+// (the names are the CSV's where it has them).
+DSH_JSON_RECORD(Metrics, scheme, refine, burst_pct, burst_bytes, burst_cells, fanin_pause_us, fanin_pause_frames,
+                pause_frames, resume_frames, drops, peak_shared_cells, peak_queue_hdrm_cells, peak_port_hdrm_cells,
+                fanin_bytes_admitted, fanin_bytes_total, fanin_bytes_generated, fanin_bytes_done, fanin_start_us, sim_us,
+                wall_s, mmu_cycles, mmu_busy_cycles, max_enq_wait_ns, max_deq_wait_ns, mismatch)
+nlohmann::ordered_json metrics_json(const Metrics& m);
 Metrics metrics_from_json(const nlohmann::json& j);  // throws std::runtime_error naming the field
-std::string point_file_text(const std::string& id, const Params& chip, const Metrics& m);
+
 }  // namespace dsh::sc

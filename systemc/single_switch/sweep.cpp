@@ -5,7 +5,6 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <map>
 #include <optional>
 
@@ -51,9 +50,10 @@ void print_point(FILE* f, const Metrics& m) {
 
 namespace {
 
-// One run of the sweep: the chains of its chips and schemes, the point files
-// already there, the points still to run (grid first, then each chain's
-// bisection steps), and the tally of every result.
+// One run of the sweep on the harness: its chips, grid and chains, the
+// point list replayed from the results so far (each chain's grid, then its
+// bisection steps up to the first without a result), the run of a point,
+// its report and the outputs.
 class Sweep {
  public:
   Sweep(const Params& p, const SweepOptions& o) : p_(p), o_(o), t0_(std::chrono::steady_clock::now()) {}
@@ -61,38 +61,35 @@ class Sweep {
 
  private:
   std::optional<int> plan(const KeyValues& infeasible);
-  std::optional<int> read_point_files();
-  std::optional<KeyValues> params_of(const PointRecord& f) const;
-  size_t chain_index(const SweepPoint& pt) const {
-    return chain_of_key_.at(chips_[pt.chip].label + "/" + lower_name(pt.spec.scheme));
-  }
-  std::string take(Chain& e, const Metrics& m, bool refine);
-  std::optional<PointSpec> next();
-  void finished(const PointResult& r);
-  std::string partial_kept();
+  std::vector<std::string> points(const PointResults& results);
+  void replay(size_t ci, const PointResults& results, std::vector<std::string>& steps);
+  std::optional<KeyValues> params_of(const std::string& id) const;
+  nlohmann::ordered_json run_one(const std::string& id) const;
+  nlohmann::ordered_json failed(const std::string& id, const std::string& why) const;
+  const Metrics& metrics(const std::string& id, const nlohmann::json& j);
+  std::string status(size_t chip, const Metrics& m, std::string* fault = nullptr) const;
+  void report(const std::string& id, const nlohmann::ordered_json& j);
+  int point_status(const std::string& id, const nlohmann::json& j);
+  int outputs(const SweepResults& res);
+  std::string where(size_t chip) const { return gen_sweep_ ? chips_[chip].label + " Gb/s " : ""; }
 
   const Params& p_;
   const SweepOptions& o_;
   const std::chrono::steady_clock::time_point t0_;
   bool gen_sweep_ = false;
   std::vector<SweepChip> chips_;
-  std::vector<SweepPoint> grid_pts_;
+  std::vector<KeyValues> chip_params_;  // point_params of each chip
+  std::vector<SweepPoint> grid_pts_;    // chain by chain, burst ascending
   std::vector<double> grid_;
-  std::map<std::string, size_t> grid_index_;
   std::vector<Chain> chains_;
   std::map<std::string, size_t> chain_of_key_;  // "<label>/<scheme>"
-  std::map<std::string, PointFile> cached_;     // valid results of this sweep, by ID
-  SweepTally tally_;
-  std::string partial_path_;
-  std::ofstream partial_;
-  std::vector<const SweepPoint*> todo_;
-  size_t ti_ = 0, planned_ = 0, finished_ = 0;
-  std::map<std::string, size_t> running_chain_;  // id -> chain
-  PointResult bad_;
-  std::string write_error_;
+  std::map<std::string, size_t> chain_of_;      // every listed point's chain, by ID
+  std::map<std::string, PointSpec> spec_;       // every listed point, by ID
+  std::map<std::string, Metrics> metrics_;      // the results read so far, by ID
+  size_t finished_ = 0, of_ = 0;                // the run log's count
 };
 
-// The chips, the grid and the chains; exit 2 on a bad sweep or points directory.
+// The chips, the grid and the chains; exit 2 on a bad sweep.
 std::optional<int> Sweep::plan(const KeyValues& infeasible) {
   try {
     chips_ = sweep_chips(p_, infeasible);
@@ -101,212 +98,218 @@ std::optional<int> Sweep::plan(const KeyValues& infeasible) {
     std::fprintf(stderr, "dsh-sim: error: %s\n", e.what());
     return kExitBadInput;
   }
-  try {
-    if (!o_.merge) check_output_dir("-o", o_.points_dir);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "dsh-sim: error: %s\n", e.what());
-    return kExitBadInput;
-  }
   grid_ = sorted_grid(p_);
   gen_sweep_ = !p_.generations.empty();
-  for (size_t i = 0; i < grid_pts_.size(); ++i) grid_index_[grid_pts_[i].id] = i;
+  for (const auto& c : chips_) chip_params_.push_back(point_params(*c.params));
   for (size_t c = 0; c < chips_.size(); ++c)
     for (const auto& sch : chips_[c].params->schemes) {
       Chain ch;
       ch.chip = c;
       ch.scheme = scheme_from_string(sch);
-      ch.grid_left = grid_.size();
-      ch.steps_left = p_.refine_steps;
       chain_of_key_[chips_[c].label + "/" + lower_name(ch.scheme)] = chains_.size();
       chains_.push_back(ch);
     }
+  for (size_t i = 0; i < grid_pts_.size(); ++i) {  // grid_points lists chain by chain
+    chain_of_[grid_pts_[i].id] = i / grid_.size();
+    spec_[grid_pts_[i].id] = grid_pts_[i].spec;
+  }
+  of_ = grid_pts_.size() + chains_.size() * p_.refine_steps;
   return std::nullopt;
 }
 
-// A file's chip: a grid ID, or a bisection step of one of this sweep's chains.
-std::optional<KeyValues> Sweep::params_of(const PointRecord& f) const {
-  const auto key = parse_point_id(f.id);
-  const SweepChip* chip = nullptr;
-  if (key && key->scenario == p_.name)
-    for (const auto& c : chips_)
-      if (c.label == key->generation && chain_of_key_.count(c.label + "/" + key->scheme)) chip = &c;
-  const bool is_grid = grid_index_.count(f.id) != 0;
-  bool is_step = false;
-  if (chip && key->refine) {
-    char* end = nullptr;
-    const double b = std::strtod(key->burst.c_str(), &end);
-    is_step = end && !*end && b > 0 && b <= kBurstPctMax && format_number(b) == key->burst;
-  }
-  if (!is_grid && !is_step) return std::nullopt;
-  metrics_from_json(f.metrics);  // throws when they are not a pfc-avoidance point's
-  return point_params(*chip->params);
+const Metrics& Sweep::metrics(const std::string& id, const nlohmann::json& j) {
+  auto it = metrics_.find(id);
+  if (it == metrics_.end()) it = metrics_.emplace(id, metrics_from_json(j)).first;
+  return it->second;
 }
 
-// The point files already there; a merge's refusals (exit 2).
-std::optional<int> Sweep::read_point_files() {
-  std::vector<std::string> ids;
-  for (const auto& pt : grid_pts_) ids.push_back(pt.id);
-  PointScan scan;
-  if (const auto st = scan_run_points(scan, o_.points_dir, o_.merge, o_.rerun, ids, "grid points",
-                                      [&](const PointRecord& f) { return params_of(f); }))
-    return st;
-  for (auto& [id, r] : scan.valid) {
-    PointFile f;
-    f.path = r.path;
-    f.id = id;
-    f.params = r.params;
-    f.m = metrics_from_json(r.metrics);
-    cached_[id] = f;
-  }
-  return std::nullopt;
+// ok, lossy (run.allow_lossy), or invalid (the stimulus did not happen; *fault says why).
+std::string Sweep::status(size_t chip, const Metrics& m, std::string* fault) const {
+  const Params& cp = *chips_[chip].params;
+  const std::string f = stimulus_fault(cp, m);
+  if (fault) *fault = f;
+  return f.empty() ? (cp.lossy() ? "lossy" : "ok") : "invalid";
 }
 
-// Accounts a result, run here or read: the tally, the partial CSV, the
-// chain's bracket. Returns why the point is invalid ("" valid).
-std::string Sweep::take(Chain& e, const Metrics& m, bool refine) {
-  const Params& cp = *chips_[e.chip].params;
-  const std::string fault = stimulus_fault(cp, m);
-  const std::string st = fault.empty() ? (cp.lossy() ? "lossy" : "ok") : "invalid";
-  tally_.rows.push_back({e.chip, m, st});
-  partial_ << (gen_sweep_ ? chips_[e.chip].label + "," : "") << csv_row(m, st, o_.reproducible) << "\n" << std::flush;
-  if (fault.empty()) {
-    e.done[m.burst_pct] = m;
-    ++tally_.n_valid;
-    tally_.drops += m.drops;
-    tally_.sum_sim_us += m.sim_us;
-    tally_.sum_wall += m.wall_s;
-    tally_.sum_cycles += double(m.mmu_cycles);
-  } else {
-    char b[96];
-    std::snprintf(b, sizeof b, "%s%s%s %.4g%%", gen_sweep_ ? chips_[e.chip].label.c_str() : "",
-                  gen_sweep_ ? " Gb/s " : "", lower_name(Scheme(m.scheme)), m.burst_pct);
-    tally_.invalid.push_back({{e.chip, {-m.scheme, m.burst_pct}}, std::string(b) + ": " + fault});
+// Chain ci from its results: the grid, then each bisection step until one
+// has no result (it is listed in `steps`, to run next) or the bisection ends.
+void Sweep::replay(size_t ci, const PointResults& results, std::vector<std::string>& steps) {
+  Chain& e = chains_[ci];
+  const size_t chip = e.chip;
+  const Scheme scheme = e.scheme;
+  e = Chain();
+  e.chip = chip;
+  e.scheme = scheme;
+  e.grid_left = grid_.size();
+  e.steps_left = p_.refine_steps;
+  for (size_t k = 0; k < grid_.size(); ++k) {
+    const std::string& id = grid_pts_[ci * grid_.size() + k].id;
+    const auto it = results.find(id);
+    if (it == results.end()) continue;
+    const Metrics& m = metrics(id, it->second);
+    if (status(e.chip, m) != "invalid") e.done[m.burst_pct] = m;  // an invalid point: no result
+    --e.grid_left;
   }
-  if (refine) {
-    e.running = false;
-    if (fault.empty()) (m.fanin_pause_frames == 0 ? e.lo : e.hi) = m.burst_pct;
-    else e.steps_left = 0;  // no bisection on an invalid point
-  } else if (--e.grid_left == 0) {
-    e.settle(grid_);
-  }
-  return fault;
-}
-
-// The next point to run: a grid point, else a chain's bisection step (a
-// step whose file exists is read instead).
-std::optional<PointSpec> Sweep::next() {
-  if (ti_ < todo_.size()) {
-    const SweepPoint& pt = *todo_[ti_++];
-    PointSpec s = pt.spec;
-    s.out_dir = o_.out_dir;
-    running_chain_[pt.id] = chain_index(pt);
-    return s;
-  }
-  for (size_t ci = 0; ci < chains_.size(); ++ci) {
-    Chain& e = chains_[ci];
-    while (e.can_step()) {
-      --e.steps_left;
-      const double b = e.mid();
-      const std::string id = point_id(p_, chips_[e.chip], e.scheme, b, true);
-      if (cached_.count(id)) {
-        take(e, cached_[id].m, true);
-        ++tally_.from_files;
-        continue;
-      }
-      e.running = true;
+  if (e.grid_left) return;
+  e.settle(grid_);
+  while (e.can_step()) {
+    --e.steps_left;
+    const double b = e.mid();
+    const std::string id = point_id(p_, chips_[e.chip], e.scheme, b, true);
+    steps.push_back(id);
+    if (!spec_.count(id)) {
       PointSpec s;
       s.scheme = e.scheme;
       s.burst_pct = b;
       s.refine = true;
-      s.out_dir = o_.out_dir;
       s.params = chips_[e.chip].params;
       s.id = id;
-      running_chain_[id] = ci;
-      return s;
+      spec_[id] = s;
+      chain_of_[id] = ci;
     }
+    const auto it = results.find(id);
+    if (it == results.end()) return;
+    const Metrics& m = metrics(id, it->second);
+    if (status(e.chip, m) == "invalid") return;  // no bisection on an invalid point
+    e.done[m.burst_pct] = m;
+    (m.fanin_pause_frames == 0 ? e.lo : e.hi) = m.burst_pct;
   }
-  return std::nullopt;
 }
 
-// A point that ended: its file, its accounting, its line on stderr.
-void Sweep::finished(const PointResult& r) {
-  if (!r.ok()) {
-    bad_ = r;
+std::vector<std::string> Sweep::points(const PointResults& results) {
+  std::vector<std::string> list, steps;
+  for (const auto& pt : grid_pts_) list.push_back(pt.id);
+  for (size_t ci = 0; ci < chains_.size(); ++ci) replay(ci, results, steps);
+  list.insert(list.end(), steps.begin(), steps.end());
+  return list;
+}
+
+// A file's chip: a grid ID, or a bisection step of one of this sweep's chains.
+std::optional<KeyValues> Sweep::params_of(const std::string& id) const {
+  if (const auto it = chain_of_.find(id); it != chain_of_.end()) return chip_params_[chains_[it->second].chip];
+  const auto key = parse_point_id(id);
+  if (!key || key->scenario != p_.name || !key->refine) return std::nullopt;
+  const auto ch = chain_of_key_.find(key->generation + "/" + key->scheme);
+  if (ch == chain_of_key_.end()) return std::nullopt;
+  char* end = nullptr;
+  const double b = std::strtod(key->burst.c_str(), &end);
+  if (!(end && !*end && b > 0 && b <= kBurstPctMax && format_number(b) == key->burst)) return std::nullopt;
+  return chip_params_[chains_[ch->second].chip];
+}
+
+// In the point's own process.
+nlohmann::ordered_json Sweep::run_one(const std::string& id) const {
+  PointSpec s = spec_.at(id);
+  s.out_dir = o_.out_dir;
+  const PointResult r = run_point(*s.params, s);
+  nlohmann::ordered_json j = metrics_json(r.m);
+  if (!r.ok()) j["error"] = r.error;
+  return j;
+}
+
+nlohmann::ordered_json Sweep::failed(const std::string& id, const std::string& why) const {
+  const PointSpec& s = spec_.at(id);
+  Metrics m;
+  m.scheme = int(s.scheme);
+  m.refine = s.refine;
+  m.burst_pct = s.burst_pct;
+  nlohmann::ordered_json j = metrics_json(m);
+  j["error"] = why;
+  return j;
+}
+
+// A point's line: --point ID's on stdout, the sweep's run log on stderr.
+void Sweep::report(const std::string& id, const nlohmann::ordered_json& j) {
+  const std::string error = j.value("error", std::string());
+  if (!o_.point.empty()) {
+    if (error.empty()) {
+      std::printf("%s\n", id.c_str());
+      print_point(stdout, metrics_from_json(nlohmann::json::parse(j.dump())));
+    }
     return;
   }
-  Chain& e = chains_.at(running_chain_.at(r.spec.id));
-  const Params& cp = *chips_[e.chip].params;
-  try {
-    write_file_atomically(o_.points_dir + "/" + r.spec.id + ".json", point_file_text(r.spec.id, cp, r.m));
-  } catch (const std::exception& x) {
-    write_error_ = x.what();
+  if (!error.empty()) {
+    std::fprintf(stderr, "dsh-sim: point %s failed:\n%s\n", id.c_str(), error.c_str());
+    return;
   }
-  const std::string fault = take(e, r.m, r.spec.refine);
+  const Metrics m = metrics_from_json(nlohmann::json::parse(j.dump()));
+  const size_t chip = chains_[chain_of_.at(id)].chip;
+  std::string fault;
+  status(chip, m, &fault);
   const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
-  const std::string where = gen_sweep_ ? chips_[e.chip].label + " Gb/s " : "";
-  const size_t of = planned_ - tally_.from_files;
+  const char* bisect = m.refine ? " (bisect)" : "";
   if (!fault.empty()) {
-    std::fprintf(stderr, "[%2zu/%zu %5.1f s] %s%s %6.2f%%%s: INVALID: %s\n", ++finished_, of, el, where.c_str(),
-                 lower_name(Scheme(r.m.scheme)), r.m.burst_pct, r.spec.refine ? " (bisect)" : "", fault.c_str());
+    std::fprintf(stderr, "[%2zu/%zu %5.1f s] %s%s %6.2f%%%s: INVALID: %s\n", ++finished_, of_, el, where(chip).c_str(),
+                 lower_name(Scheme(m.scheme)), m.burst_pct, bisect, fault.c_str());
     return;
   }
   std::fprintf(stderr, "[%2zu/%zu %5.1f s] %s%s %6.2f%%%s: fan-in paused %9.2f us, PAUSE %4llu, drops %llu (%.0f us sim, %.1f s)\n",
-               ++finished_, of, el, where.c_str(), lower_name(Scheme(r.m.scheme)), r.m.burst_pct,
-               r.spec.refine ? " (bisect)" : "", r.m.fanin_pause_us, (unsigned long long)r.m.fanin_pause_frames,
-               (unsigned long long)r.m.drops, r.m.sim_us, r.m.wall_s);
+               ++finished_, of_, el, where(chip).c_str(), lower_name(Scheme(m.scheme)), m.burst_pct, bisect,
+               m.fanin_pause_us, (unsigned long long)m.fanin_pause_frames, (unsigned long long)m.drops, m.sim_us,
+               m.wall_s);
 }
 
-std::string Sweep::partial_kept() {
-  partial_.close();
-  if (tally_.rows.empty()) {
-    std::remove(partial_path_.c_str());
-    return std::string("no point had finished; nothing kept");
+// --point ID's exit status: 4 invalid stimulus, 1 drops (not lossy by configuration).
+int Sweep::point_status(const std::string& id, const nlohmann::json& j) {
+  const Metrics m = metrics_from_json(j);
+  const Params& cp = *chips_[chains_[chain_of_.at(id)].chip].params;
+  const std::string fault = stimulus_fault(cp, m);
+  if (!fault.empty()) {
+    std::fprintf(stderr, "dsh-sim: invalid point %s: %s\n", id.c_str(), fault.c_str());
+    return kExitInvalidExperiment;
   }
-  return std::to_string(tally_.rows.size()) + " finished points kept in " + partial_path_ + " and as result files in " +
-         o_.points_dir + " (a rerun skips them); no complete sweep, summary or plot written";
+  return m.drops && !cp.lossy() ? kExitCheckFailed : kExitOk;
+}
+
+int Sweep::outputs(const SweepResults& res) {
+  PointResults results;
+  for (size_t i = 0; i < res.ids.size(); ++i) results[res.ids[i]] = res.metrics[i];
+  points(results);  // the chains' final brackets
+  SweepTally t;
+  t.from_files = res.from_files;
+  for (const auto& id : res.ids) {
+    const Metrics& m = metrics(id, results.at(id));
+    const size_t chip = chains_[chain_of_.at(id)].chip;
+    std::string fault;
+    t.rows.push_back({chip, m, status(chip, m, &fault)});
+    if (fault.empty()) {
+      ++t.n_valid;
+      t.drops += m.drops;
+      t.sum_sim_us += m.sim_us;
+      t.sum_wall += m.wall_s;
+      t.sum_cycles += double(m.mmu_cycles);
+      continue;
+    }
+    char b[96];
+    std::snprintf(b, sizeof b, "%s%s %.4g%%", where(chip).c_str(), lower_name(Scheme(m.scheme)), m.burst_pct);
+    t.invalid.push_back({{chip, {-m.scheme, m.burst_pct}}, std::string(b) + ": " + fault});
+  }
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
+  return write_sweep_outputs(p_, chips_, chains_, t, wall, o_);
 }
 
 int Sweep::run(const KeyValues& infeasible) {
   if (const auto st = plan(infeasible)) return *st;
-  if (const auto st = read_point_files()) return *st;
-  partial_path_ = o_.out_dir + "/sweep.partial.csv";
-  try {
-    check_output_dir("-o", o_.out_dir);  // a merge reads its points elsewhere: -o may not exist yet
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "dsh-sim: error: %s\n", e.what());
-    return kExitToolFailed;
-  }
-  partial_.open(partial_path_, std::ios::trunc);
-  if (!partial_) {
-    std::fprintf(stderr, "dsh-sim: error: cannot write %s\n", partial_path_.c_str());
-    return kExitToolFailed;
-  }
-  partial_ << (gen_sweep_ ? "rate_gbps," : "") << csv_header() << "\n" << std::flush;
-  for (const auto& pt : grid_pts_)
-    if (cached_.count(pt.id)) {
-      take(chains_[chain_index(pt)], cached_[pt.id].m, false);
-      ++tally_.from_files;
-    }
-  for (const auto& pt : grid_pts_)
-    if (!cached_.count(pt.id)) todo_.push_back(&pt);
-  planned_ = grid_pts_.size() + chains_.size() * p_.refine_steps;
-  const bool ok = run_points(p_, p_.jobs, [&] { return next(); }, [&](const PointResult& r) { finished(r); });
-  if (interrupted()) {
-    std::fprintf(stderr, "dsh-sim: interrupted: the running points were stopped; %s\n", partial_kept().c_str());
-    return pool_interrupted_status();
-  }
-  if (!ok) {
-    std::fprintf(stderr, "dsh-sim: %s\n", partial_kept().c_str());
-    std::fprintf(stderr, "dsh-sim: point %s failed:\n%s\n", bad_.spec.id.c_str(), bad_.error.c_str());
-    return bad_.m.mismatch ? kExitCheckFailed : kExitToolFailed;
-  }
-  if (!write_error_.empty()) {
-    std::fprintf(stderr, "dsh-sim: error: %s\n", write_error_.c_str());
-    return kExitToolFailed;
-  }
-  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
-  partial_.close();  // removed once the complete outputs are written
-  return write_sweep_outputs(p_, chips_, chains_, tally_, wall, o_);
+  RoundsSweep sw;
+  sw.points = [this](const PointResults& r) { return points(r); };
+  sw.params = [this](const std::string& id) { return params_of(id); };
+  sw.check_metrics = [](const nlohmann::json& j) { metrics_from_json(j); };
+  sw.first_round_noun = "grid points";
+  sw.jobs = p_.jobs;
+  sw.stop_at_failure = true;
+  sw.run_point = [this](const std::string& id) { return run_one(id); };
+  sw.failed_point = [this](const std::string& id, const std::string& why) { return failed(id, why); };
+  sw.starting = [this](const std::vector<std::string>&, size_t done) { of_ -= done; };
+  sw.report = [this](const std::string& id, const nlohmann::ordered_json& j) { report(id, j); };
+  sw.point_status = [this](const std::string& id, const nlohmann::json& j) { return point_status(id, j); };
+  sw.partial = {o_.out_dir + "/sweep.partial.csv", (gen_sweep_ ? "rate_gbps," : "") + csv_header(),
+                [this](const std::string& id, const nlohmann::json& j) {
+                  const Metrics& m = metrics(id, j);
+                  const size_t chip = chains_[chain_of_.at(id)].chip;
+                  return (gen_sweep_ ? chips_[chip].label + "," : "") + csv_row(m, status(chip, m), o_.reproducible);
+                }};
+  sw.write_outputs = [this](const SweepResults& res) { return outputs(res); };
+  return run_rounds_sweep(sw, o_);
 }
 
 }  // namespace

@@ -10,23 +10,23 @@
 
 #include <string>
 
+#include "harness.h"
 #include "points.h"
 
 namespace dsh::sc {
 
-struct SweepOptions {
-  std::string out_dir;     // sweep.csv, summary.txt, summary.json, sweep.png
-  std::string points_dir;  // the point files (read, and written for the points run here)
-  bool merge = false;      // every grid point must have a file already; refuse foreign or duplicate ones
-  bool rerun = false;      // run every point again (replaces its file)
-  bool reproducible = false;  // no wall-clock figures in the outputs
+// The harness's options (out_dir: sweep.csv, summary.txt, summary.json,
+// sweep.png) and the plot's.
+struct SweepOptions : HarnessOptions {
   bool plot = true;
   std::string plot_script, link_plot_script, python;  // a script "": the shipped one (resources.h)
 };
 
-// Runs (or merges) the sweep and writes its outputs. `infeasible`: the
-// schemes of a single-chip scenario that cannot be configured (p.schemes
-// already without them). Returns the exit status of dsh-sim.
+// The sweep on the run harness (harness.h run_rounds_sweep): --list-points,
+// --point ID, or the whole sweep run or merged, with its outputs.
+// `infeasible`: the schemes of a single-chip scenario that cannot be
+// configured (p.schemes already without them). Returns the exit status of
+// dsh-sim; throws InputError when the points directory cannot be made.
 int run_sweep(const Params& p, const KeyValues& infeasible, const SweepOptions& o);
 
 // The line printed for a point (stdout of --point).

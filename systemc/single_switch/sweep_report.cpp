@@ -75,7 +75,7 @@ std::string timing_line(const Params& p, const SweepTally& t, double wall, const
                 t.n_valid, wall, p.jobs, t.sum_sim_us, t.sum_wall > 0 ? t.sum_sim_us / t.sum_wall : 0.0,
                 t.sum_wall > 0 ? t.sum_cycles / t.sum_wall / 1e6 : 0.0, to_string(p.backend));
   std::string timing = line;
-  if (t.from_files) timing += "; " + std::to_string(t.from_files) + " of them from result files in " + o.points_dir;
+  if (t.from_files) timing += "; " + std::to_string(t.from_files) + " of them from result files in " + run_points_dir(o);
   return timing;
 }
 
@@ -303,7 +303,6 @@ int write_sweep_outputs(const Params& p, const std::vector<SweepChip>& chips, co
   const std::string timing = timing_line(p, t, wall, o);
   if (!gen_sweep) single_chip_summary(p, chips, chains, t, timing, wall, o, js, sum);
   else generation_summary(p, chips, chains, t, timing, wall, o, js, sum);
-  const std::string partial_path = o.out_dir + "/sweep.partial.csv";
   const auto& invalid = t.invalid;
   const bool lossy = p.lossy();
   const uint64_t drops = t.drops;
@@ -316,7 +315,6 @@ int write_sweep_outputs(const Params& p, const std::vector<SweepChip>& chips, co
     std::fprintf(stderr, "dsh-sim: error: %s\n", e.what());
     return kExitToolFailed;
   }
-  std::remove(partial_path.c_str());
   std::printf("wrote %s/sweep.csv, summary.txt, summary.json\n", o.out_dir.c_str());
   if (o.plot) {
     const std::string png = o.out_dir + "/sweep.png", tmp = o.out_dir + "/.sweep.tmp-" + std::to_string(getpid()) + ".png";

@@ -15,14 +15,14 @@
 namespace dsh::sc {
 
 // One (chip, scheme): the grid results, then bisection between the largest
-// pause-free grid point (all below it pause-free too) and the next.
+// pause-free grid point (all below it pause-free too) and the next. The
+// sweep replays it from the results so far (sweep.cpp).
 struct Chain {
   size_t chip = 0;
   Scheme scheme = Scheme::DSH;
-  std::map<double, Metrics> done;
-  size_t grid_left = 0;
+  std::map<double, Metrics> done;  // the valid results by burst
+  size_t grid_left = 0;            // grid points without a result
   unsigned steps_left = 0;
-  bool running = false;
   double lo = 0, hi = -1;  // pause-free up to lo, paused at hi (-1: none paused)
   bool non_monotone = false;
 
@@ -39,7 +39,7 @@ struct Chain {
       }
     }
   }
-  bool can_step() const { return !grid_left && !running && steps_left && hi >= 0 && hi - lo >= 1e-3; }
+  bool can_step() const { return !grid_left && steps_left && hi >= 0 && hi - lo >= 1e-3; }
   double mid() const { return std::round((lo + hi) / 2 * 1e4) / 1e4; }
 };
 

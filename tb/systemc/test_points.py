@@ -103,6 +103,29 @@ class Points(unittest.TestCase):
         self.assertIn("chip.alpha_log2 = -3 there, -4 here", err)
         self.assertIn("notes.json: foreign file", err)
 
+    def test_merge_names_a_missing_or_ill_typed_field(self):
+        d = fresh("fields")
+        pts = os.path.join(d, "points")
+        for i in IDS:
+            rc, _, err = sim(*SHORT, "--point", i, "-o", pts)
+            self.assertEqual(rc, 0, err)
+        path = os.path.join(pts, IDS[0] + ".json")
+        rec = testlib.read_json(path)
+        rec["metrics"]["drops"] = "0"
+        with open(path, "w") as f:
+            json.dump(rec, f)
+        rc, _, err = sim(*SHORT, "--no-plot", "--merge", pts, "-o", d)
+        self.assertEqual(rc, 2, err)
+        self.assertIn("field 'drops' is not a number (it is string)", err)
+        rec["metrics"]["drops"] = 0
+        del rec["metrics"]["sim_us"]
+        with open(path, "w") as f:
+            json.dump(rec, f)
+        rc, _, err = sim(*SHORT, "--no-plot", "--merge", pts, "-o", d)
+        self.assertEqual(rc, 2, err)
+        self.assertIn("field 'sim_us' is missing", err)
+        self.assertFalse(os.path.exists(os.path.join(d, "sweep.csv")), "a refused merge wrote outputs")
+
     def test_resume_skips_done_points(self):
         d = fresh("resume")
         pts = os.path.join(d, "points")
