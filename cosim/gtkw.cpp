@@ -105,7 +105,7 @@ std::vector<Line> layout(const Config& c, const RtlWidths& rw, const std::vector
           h("u_store.occ_h_q" + at, w.cell), h("u_store.occ_hs_q" + at, w.cell), h("u_store.occ_hsp_q" + at, w.cell),
           {Show::Bin, bit("u_store.qvalid_q", w.nq, i), ""}, {Show::Bin, bit("u_store.qoff_q", w.nq, i), ""},
           {Show::Bin, bit("qoff_o", w.nq, e.port * c.n_queues + e.queue), ""}};
-      if (stats) lines.push_back(h("g_stats.u_stats.u_drops.mem_q" + at, w.cnt));
+      if (stats) lines.push_back(h("gen_stats.u_stats.u_drops.mem_q" + at, w.cnt));
       group("queue " + std::to_string(e.port) + "." + std::to_string(e.queue) + ": entry " + std::to_string(i),
             lines);
     } else {
@@ -113,7 +113,7 @@ std::vector<Line> layout(const Config& c, const RtlWidths& rw, const std::vector
       std::vector<Line> lines = {
           h("u_store.port_shared_q" + at, w.cell), h("u_store.port_hdrm_q" + at, w.cell),
           {Show::Bin, bit("u_store.pvalid_q", w.np, e.port), ""}, {Show::Bin, bit("u_store.poff_q", w.np, e.port), ""}};
-      if (stats) lines.push_back(h("g_stats.u_stats.u_ppause.mem_q" + at, w.cnt));
+      if (stats) lines.push_back(h("gen_stats.u_stats.u_ppause.mem_q" + at, w.cnt));
       group("port " + std::to_string(e.port), lines);
     }
   }

@@ -139,32 +139,32 @@ module dsh_lane #(
 
   // Parameter checks stop elaboration (Verilator and Yosys alike; dsh_mmu
   // checks the same for the chip).
-  if (NumPorts < 1 || NumPorts > 1024) begin : g_bad_num_ports
+  if (NumPorts < 1 || NumPorts > 1024) begin : gen_bad_num_ports
     $error("dsh_mmu: NumPorts must be in 1..1024");
   end
-  if (NumQueues < 1 || NumQueues > 64) begin : g_bad_num_queues
+  if (NumQueues < 1 || NumQueues > 64) begin : gen_bad_num_queues
     $error("dsh_mmu: NumQueues must be in 1..64");
   end
-  if (CellW < 4 || CellW > 40) begin : g_bad_cell_w
+  if (CellW < 4 || CellW > 40) begin : gen_bad_cell_w
     $error("dsh_mmu: CellW must be in 4..40");
   end
-  if (SizeW < 1 || SizeW > CellW) begin : g_bad_size_w
+  if (SizeW < 1 || SizeW > CellW) begin : gen_bad_size_w
     $error("dsh_mmu: SizeW must be in 1..CellW");
   end
-  if (CntW < 1 || CntW > 64) begin : g_bad_cnt_w
+  if (CntW < 1 || CntW > 64) begin : gen_bad_cnt_w
     $error("dsh_mmu: CntW must be in 1..64");
   end
-  if (ThreshLatency < 1 || ThreshLatency > 3) begin : g_bad_thresh_latency
+  if (ThreshLatency < 1 || ThreshLatency > 3) begin : gen_bad_thresh_latency
     $error("dsh_mmu: ThreshLatency must be in 1..3");
   end
-  if (PauseBanks < 1 || PauseBanks > 2) begin : g_bad_pause_banks
+  if (PauseBanks < 1 || PauseBanks > 2) begin : gen_bad_pause_banks
     $error("dsh_mmu: PauseBanks must be 1 or 2");
   end
-  if (ReadSlices < 1 || ReadSlices > CellW) begin : g_bad_read_slices
+  if (ReadSlices < 1 || ReadSlices > CellW) begin : gen_bad_read_slices
     $error("dsh_mmu: ReadSlices must be in 1..CellW");
   end
   // An int, not a bit: a bit would take 2 as 0 without a word.
-  if (Stats > 1) begin : g_bad_stats
+  if (Stats > 1) begin : gen_bad_stats
     $error("dsh_mmu: Stats must be 0 or 1");
   end
 
@@ -294,7 +294,7 @@ module dsh_lane #(
     .rd_poff_o(stat_rd_poff), .stat_rd_port_shared_o, .stat_rd_port_hdrm_o
   );
 
-  if (Stats == 1) begin : g_stats
+  if (Stats == 1) begin : gen_stats
     dsh_stats #(.NumPorts(NumPorts), .NumQueues(NumQueues), .CntW(CntW), .Dsh(Dsh),
                 .PauseBanks(PauseBanks), .ReadCopies(CntCopies)) u_stats (
       .clk_i, .rst_ni,
@@ -305,7 +305,7 @@ module dsh_lane #(
       .stat_rd_drops_o, .stat_rd_pauses_o, .stat_rd_resumes_o, .stat_rd_port_pauses_o,
       .stat_rd_port_resumes_o
     );
-  end else begin : g_no_stats
+  end else begin : gen_no_stats
     assign stat_rd_drops_o        = '0;
     assign stat_rd_pauses_o       = '0;
     assign stat_rd_resumes_o      = '0;

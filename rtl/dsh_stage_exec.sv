@@ -189,10 +189,10 @@ module dsh_stage_exec #(
   );
 
   logic e_pool_fit_q;  // PoolEarly: S_{c-2} <= B_s - (A_{c-1} + P_l + s)
-  if (PoolEarly) begin : g_pool_early
+  if (PoolEarly) begin : gen_pool_early
     always_ff @(posedge clk_i)
       e_pool_fit_q <= $signed({2'b00, s_i}) <= $signed(r_enq_terms_i[0 +: TW]);
-  end else begin : g_pool_in_e
+  end else begin : gen_pool_in_e
     assign e_pool_fit_q = 1'b0;
   end
 
@@ -259,7 +259,7 @@ module dsh_stage_exec #(
   );
 
   logic p1_poff, p1_pause, p1_resume, p0_poff, p0_resume;
-  if (Dsh) begin : g_port_fsm
+  if (Dsh) begin : gen_port_fsm
     logic p0_pause;
     dsh_port_fsm #(.CellW(CellW), .SizeW(SizeW)) u_port_fsm_enq (
       .poff_i(e_enq_prec_q.poff), .shared_i(e_enq_prec_q.shared), .hdrm_i(e_enq_prec_q.hdrm),
@@ -273,7 +273,7 @@ module dsh_stage_exec #(
     );
     logic unused_p0_pause;  // a port pauses only on an admission
     assign unused_p0_pause = p0_pause;
-  end else begin : g_no_port_fsm
+  end else begin : gen_no_port_fsm
     assign {p1_poff, p1_pause, p1_resume, p0_poff, p0_resume} = '0;
     logic unused_port;  // SIH: no port state machine
     assign unused_port = ^{e_enq_prec_q.poff, e_deq_prec_q.poff, lim_pon};

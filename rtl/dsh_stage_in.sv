@@ -124,7 +124,7 @@ module dsh_stage_in #(
   localparam int unsigned EtaSliceW = 4;
   localparam int unsigned EtaSlices = (CellW + EtaSliceW - 1) / EtaSliceW;
   logic [CellW-1:0] eta_table [NumPorts];
-  for (genvar i = 0; i < NumPorts; i++) begin : g_eta_table
+  for (genvar i = 0; i < NumPorts; i++) begin : gen_eta_table
     assign eta_table[i] = cfg_headroom_cells_i[i*CellW +: CellW];
   end
   function automatic [CellW-1:0] eta_slice_mask(input integer sl);
@@ -162,9 +162,9 @@ module dsh_stage_in #(
   assign r_deq_eta_dq = {1'b0, r_deq_eta} + {1'b0, cfg_delta_q_i};
 
   logic [PoolW-1:0] pool_cells;
-  if (PoolIn) begin : g_pool_in
+  if (PoolIn) begin : gen_pool_in
     assign pool_cells = r_enq_pool_cells_i;
-  end else begin : g_pool_own
+  end else begin : gen_pool_own
     assign pool_cells = PoolW'(r_enq_cells_q);
     logic unused_pool_in;
     assign unused_pool_in = ^r_enq_pool_cells_i;
