@@ -66,8 +66,8 @@ module dsh_stage_deq #(
     for (int i = 0; i < 4; i++) pick4_prec |= v[i*PRecW +: PRecW] & {PRecW{sel[i]}};
   endfunction
 
-  rslot_t           r_deq;
-  eslot_t           e_deq, e_enq;
+  rslot_t            r_deq;
+  eslot_t            e_deq, e_enq;
   assign r_deq = r_deq_i;
   assign e_deq = e_deq_i;
   assign e_enq = e_enq_i;
@@ -83,15 +83,15 @@ module dsh_stage_deq #(
   logic [QueueW-1:0] d_queue_q;
   logic [CellW-1:0]  d_eta_q;
   logic [CellW:0]    d_eta_dq_q;
-  prec_t             d_prec_q;      // its port before stage E's cycle
-  logic [SizeW-1:0]  d_dh, d_dw;    // drained from headroom / shared
-  logic [SizeW-1:0] d_cells_q;
-  logic [SizeW-1:0] d_add_q, d_add_d;  // what stage E's enqueue adds to this queue: its cells or 0
-  logic [SizeW:0]   d_alc_q;           // d_add_q + 2^SizeW - d_cells_q (see dsh_deq_drain)
-  qrec_t            d_rec_q;           // the queue before stage E's enqueue
-  logic             d_enq_q_q;         // stage E's enqueue is to this queue
-  logic             d_deq_q_q;         // stage E's dequeue (slot 0) is from this queue
-  qrec_t            drained;
+  prec_t             d_prec_q;          // its port before stage E's cycle
+  logic [SizeW-1:0]  d_dh, d_dw;        // drained from headroom / shared
+  logic [SizeW-1:0]  d_cells_q;
+  logic [SizeW-1:0]  d_add_q, d_add_d;  // what stage E's enqueue adds to this queue: its cells or 0
+  logic [SizeW:0]    d_alc_q;           // d_add_q + 2^SizeW - d_cells_q (see dsh_deq_drain)
+  qrec_t             d_rec_q;           // the queue before stage E's enqueue
+  logic              d_enq_q_q;         // stage E's enqueue is to this queue
+  logic              d_deq_q_q;         // stage E's dequeue (slot 0) is from this queue
+  qrec_t             drained;           // the queue after the dequeue
 
   dsh_deq_drain #(.CellW(CellW), .SizeW(SizeW)) u_deq_drain (
     .ok_i(d_ok_q), .cells_i(d_cells_q), .add_i(d_add_q), .add_less_cells_i(d_alc_q),
