@@ -66,27 +66,31 @@ std::vector<Line> layout(const Config& c, const RtlWidths& rw, const std::vector
         {b("clk_i"), {Show::Bin, vec("deq_valid_i", 1), ""}, h("deq_port_i", w.port), h("deq_queue_i", w.queue),
          h("deq_cells_i", w.size), {Show::Bin, vec("enq_valid_i", 1), ""}, h("enq_port_i", w.port),
          h("enq_queue_i", w.queue), h("enq_cells_i", w.size)});
-  // Stage flops live in their stage module (u_stage_*); the records each
-  // stage hands on are wires of the top (rtl/dsh_mmu.sv).
+  // Stage flops and the records each stage reads live in their stage module
+  // (u_stage_*); between the stages they travel packed in slots
+  // (rtl/dsh_slot.svh), shown here by their parts.
   group("A: the enqueue waits a cycle (u_stage_in)",
         {b("u_stage_in.a_enq_v_q"), h("u_stage_in.a_enq_port_q", w.port), h("u_stage_in.a_enq_queue_q", w.queue),
          h("u_stage_in.a_enq_cells_q", w.size)});
-  group("R: records read",
-        {b("r_deq_v"), h("r_deq_port", w.port), h("r_deq_queue", w.queue), h("r_deq_cells", w.size),
-         h("r_deq_qrec", w.qrec), b("r_enq_v"), h("r_enq_port", w.port), h("r_enq_queue", w.queue),
-         h("r_enq_cells", w.size), h("r_enq_qrec", w.qrec)});
+  group("R: records read (u_stage_in)",
+        {b("u_stage_in.r_deq_v_q"), h("u_stage_in.r_deq_port_q", w.port), h("u_stage_in.r_deq_queue_q", w.queue),
+         h("u_stage_in.r_deq_cells_q", w.size), h("u_stage_in.r_deq_qrec", w.qrec), b("u_stage_in.r_enq_v_q"),
+         h("u_stage_in.r_enq_port_q", w.port), h("u_stage_in.r_enq_queue_q", w.queue),
+         h("u_stage_in.r_enq_cells_q", w.size), h("u_stage_in.r_enq_qrec", w.qrec)});
   group("D: the dequeue drains (u_stage_deq; rec = {qoff, hsp, hs, h})",
-        {b("d_v"), h("d_port", w.port), h("d_queue", w.queue), h("u_stage_deq.d_cells_q", w.size),
-         h("u_stage_deq.d_rec_q", w.qrec), h("d_prec", w.prec), b("d_go")});
+        {b("u_stage_deq.d_v_q"), h("u_stage_deq.d_port_q", w.port), h("u_stage_deq.d_queue_q", w.queue),
+         h("u_stage_deq.d_cells_q", w.size), h("u_stage_deq.d_rec_q", w.qrec), h("u_stage_deq.d_prec_q", w.prec),
+         b("u_stage_deq.d_go")});
   group("E: admission, state machines, events (u_stage_exec)",
-        {b("e_deq_v"), h("e_deq_port", w.port), h("e_deq_queue", w.queue), h("u_stage_exec.e_deq_rec_q", w.qrec),
-         h("u_stage_exec.e_dh_q", w.size), h("u_stage_exec.e_dw_q", w.size), b("e_enq_v"), h("e_enq_port", w.port),
-         h("e_enq_queue", w.queue), h("u_stage_exec.e_enq_cells_q", w.size), h("u_stage_exec.e_enq_rec_q", w.qrec),
+        {b("u_stage_exec.e_deq_v_q"), h("u_stage_exec.e_deq_port_q", w.port), h("u_stage_exec.e_deq_queue_q", w.queue),
+         h("u_stage_exec.e_deq_rec_q", w.qrec), h("u_stage_exec.e_dh_q", w.size), h("u_stage_exec.e_dw_q", w.size),
+         b("u_stage_exec.e_enq_v_q"), h("u_stage_exec.e_enq_port_q", w.port), h("u_stage_exec.e_enq_queue_q", w.queue),
+         h("u_stage_exec.e_enq_cells_q", w.size), h("u_stage_exec.e_enq_rec_q", w.qrec),
          {Show::OneHot, vec("e_region", 4), ""}, h("u_stage_exec.s_i", w.cell)});
   group("W: records written at the next edge (u_stage_wb)",
-        {b("w_deq_we"), h("u_stage_wb.w_deq_port_q", w.port), h("u_stage_wb.w_deq_queue_q", w.queue),
-         h("w_deq_qrec", w.qrec), b("w_enq_we"), h("u_stage_wb.w_enq_port_q", w.port),
-         h("u_stage_wb.w_enq_queue_q", w.queue), h("w_enq_qrec", w.qrec),
+        {b("u_stage_wb.w_deq_we_q"), h("u_stage_wb.w_deq_port_q", w.port), h("u_stage_wb.w_deq_queue_q", w.queue),
+         h("u_stage_wb.w_deq_qrec_q", w.qrec), b("u_stage_wb.w_enq_we_q"), h("u_stage_wb.w_enq_port_q", w.port),
+         h("u_stage_wb.w_enq_queue_q", w.queue), h("u_stage_wb.w_enq_qrec_q", w.qrec),
          {Show::Region, vec("u_stage_wb.w_region_q", 3), ""}});
   group("outputs (results of the inputs 4 edges earlier)",
         {{Show::Region, vec("stat_region_o", 3), ""}, h("stat_t_o", w.thr), h("stat_s_o", w.cell),
@@ -101,7 +105,7 @@ std::vector<Line> layout(const Config& c, const RtlWidths& rw, const std::vector
           h("u_store.occ_h_q" + at, w.cell), h("u_store.occ_hs_q" + at, w.cell), h("u_store.occ_hsp_q" + at, w.cell),
           {Show::Bin, bit("u_store.qvalid_q", w.nq, i), ""}, {Show::Bin, bit("u_store.qoff_q", w.nq, i), ""},
           {Show::Bin, bit("qoff_o", w.nq, e.port * c.n_queues + e.queue), ""}};
-      if (stats) lines.push_back(h("g_stats.u_stats.u_drops.mem_q" + at, w.cnt));
+      if (stats) lines.push_back(h("gen_stats.u_stats.u_drops.mem_q" + at, w.cnt));
       group("queue " + std::to_string(e.port) + "." + std::to_string(e.queue) + ": entry " + std::to_string(i),
             lines);
     } else {
@@ -109,7 +113,7 @@ std::vector<Line> layout(const Config& c, const RtlWidths& rw, const std::vector
       std::vector<Line> lines = {
           h("u_store.port_shared_q" + at, w.cell), h("u_store.port_hdrm_q" + at, w.cell),
           {Show::Bin, bit("u_store.pvalid_q", w.np, e.port), ""}, {Show::Bin, bit("u_store.poff_q", w.np, e.port), ""}};
-      if (stats) lines.push_back(h("g_stats.u_stats.u_ppause.mem_q" + at, w.cnt));
+      if (stats) lines.push_back(h("gen_stats.u_stats.u_ppause.mem_q" + at, w.cnt));
       group("port " + std::to_string(e.port), lines);
     }
   }

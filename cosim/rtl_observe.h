@@ -25,7 +25,7 @@ inline bool bit(const T& v, unsigned i) {
 
 // Each lane (dsh_mmu's gen_lanes[l].u_lane, a dsh_lane) holds the records
 // and counters of its ports: dsh_rec_store (u_store): records, valid bits
-// and state bits; dsh_stats (g_stats.u_stats, with Stats = 1 only): the
+// and state bits; dsh_stats (gen_stats.u_stats, with Stats = 1 only): the
 // counters' memories (dsh_cnt_ram) and their valid bits. Verilator inlines
 // the one lane of a one-lane chip into the root (its signals are root
 // members named with the whole path) and keeps several lanes as instances
@@ -73,9 +73,9 @@ struct LaneOf<R, std::void_t<decltype(std::declval<const R&>().DSH_LANE_PTR(0))>
     if constexpr (std::is_void_v<typename LaneOf<R>::type>) return trait##Root<R>::value;              \
     else return trait##Lane<typename LaneOf<R>::type>::value;                                          \
   }();
-DSH_OBS_HAS(HasStats, g_stats__DOT__u_stats__DOT__u_drops__DOT__mem_q)
-DSH_OBS_HAS(HasPause2Slot, g_stats__DOT__u_stats__DOT__g_qpause_2slot__DOT__u_qpause__DOT__mem_q)
-DSH_OBS_HAS(HasPauseDeqBank, g_stats__DOT__u_stats__DOT__g_qpause_bank__DOT__g_deq_bank__DOT__u_qpause_deq__DOT__mem_q)
+DSH_OBS_HAS(HasStats, gen_stats__DOT__u_stats__DOT__u_drops__DOT__mem_q)
+DSH_OBS_HAS(HasPause2Slot, gen_stats__DOT__u_stats__DOT__gen_qpause_2slot__DOT__u_qpause__DOT__mem_q)
+DSH_OBS_HAS(HasPauseDeqBank, gen_stats__DOT__u_stats__DOT__gen_qpause_bank__DOT__gen_deq_bank__DOT__u_qpause_deq__DOT__mem_q)
 #undef DSH_OBS_HAS
 
 // Lane l's pointer in the root, nullptr where the chip has no lane l.
@@ -111,17 +111,17 @@ unsigned collect_lanes(const R* r, const L** out) {
   X(l, u_store__DOT__occ_hsp_q) X(l, u_store__DOT__pvalid_q) X(l, u_store__DOT__poff_q)                         \
   X(l, u_store__DOT__port_shared_q) X(l, u_store__DOT__port_hdrm_q)
 #define DSH_STATS_SIGNALS(X, l)                                                                                 \
-  X(l, g_stats__DOT__u_stats__DOT__u_drops__DOT__valid_q) X(l, g_stats__DOT__u_stats__DOT__u_drops__DOT__mem_q) \
-  X(l, g_stats__DOT__u_stats__DOT__u_ppause__DOT__valid_q) X(l, g_stats__DOT__u_stats__DOT__u_ppause__DOT__mem_q)
+  X(l, gen_stats__DOT__u_stats__DOT__u_drops__DOT__valid_q) X(l, gen_stats__DOT__u_stats__DOT__u_drops__DOT__mem_q) \
+  X(l, gen_stats__DOT__u_stats__DOT__u_ppause__DOT__valid_q) X(l, gen_stats__DOT__u_stats__DOT__u_ppause__DOT__mem_q)
 #define DSH_PAUSE2SLOT_SIGNALS(X, l)                                                                            \
-  X(l, g_stats__DOT__u_stats__DOT__g_qpause_2slot__DOT__u_qpause__DOT__valid_q)                                 \
-  X(l, g_stats__DOT__u_stats__DOT__g_qpause_2slot__DOT__u_qpause__DOT__mem_q)
+  X(l, gen_stats__DOT__u_stats__DOT__gen_qpause_2slot__DOT__u_qpause__DOT__valid_q)                                 \
+  X(l, gen_stats__DOT__u_stats__DOT__gen_qpause_2slot__DOT__u_qpause__DOT__mem_q)
 #define DSH_PAUSEBANK_SIGNALS(X, l)                                                                             \
-  X(l, g_stats__DOT__u_stats__DOT__g_qpause_bank__DOT__u_qpause__DOT__valid_q)                                  \
-  X(l, g_stats__DOT__u_stats__DOT__g_qpause_bank__DOT__u_qpause__DOT__mem_q)
+  X(l, gen_stats__DOT__u_stats__DOT__gen_qpause_bank__DOT__u_qpause__DOT__valid_q)                                  \
+  X(l, gen_stats__DOT__u_stats__DOT__gen_qpause_bank__DOT__u_qpause__DOT__mem_q)
 #define DSH_PAUSEDEQ_SIGNALS(X, l)                                                                              \
-  X(l, g_stats__DOT__u_stats__DOT__g_qpause_bank__DOT__g_deq_bank__DOT__u_qpause_deq__DOT__valid_q)             \
-  X(l, g_stats__DOT__u_stats__DOT__g_qpause_bank__DOT__g_deq_bank__DOT__u_qpause_deq__DOT__mem_q)
+  X(l, gen_stats__DOT__u_stats__DOT__gen_qpause_bank__DOT__gen_deq_bank__DOT__u_qpause_deq__DOT__valid_q)             \
+  X(l, gen_stats__DOT__u_stats__DOT__gen_qpause_bank__DOT__gen_deq_bank__DOT__u_qpause_deq__DOT__mem_q)
 
 // A flattened model's lane: the address of each signal read, nullptr where
 // the build has no such signal. Every lane has lane 0's types.
@@ -223,8 +223,8 @@ struct Observe {
   static constexpr bool kStats = HasStats<Root>;
   uint64_t drops(unsigned l, unsigned i) const {
     if constexpr (kStats)
-      return bit(DSH_OBS(l, g_stats__DOT__u_stats__DOT__u_drops__DOT__valid_q), i)
-                 ? DSH_OBS(l, g_stats__DOT__u_stats__DOT__u_drops__DOT__mem_q)[i] : 0;
+      return bit(DSH_OBS(l, gen_stats__DOT__u_stats__DOT__u_drops__DOT__valid_q), i)
+                 ? DSH_OBS(l, gen_stats__DOT__u_stats__DOT__u_drops__DOT__mem_q)[i] : 0;
     else
       return 0;
   }
@@ -234,22 +234,22 @@ struct Observe {
     if constexpr (!kStats) {
       return 0;
     } else if constexpr (HasPause2Slot<Root>) {
-      return bit(DSH_OBS(l, g_stats__DOT__u_stats__DOT__g_qpause_2slot__DOT__u_qpause__DOT__valid_q), i)
-                 ? DSH_OBS(l, g_stats__DOT__u_stats__DOT__g_qpause_2slot__DOT__u_qpause__DOT__mem_q)[i] : 0;
+      return bit(DSH_OBS(l, gen_stats__DOT__u_stats__DOT__gen_qpause_2slot__DOT__u_qpause__DOT__valid_q), i)
+                 ? DSH_OBS(l, gen_stats__DOT__u_stats__DOT__gen_qpause_2slot__DOT__u_qpause__DOT__mem_q)[i] : 0;
     } else {
-      uint64_t n = bit(DSH_OBS(l, g_stats__DOT__u_stats__DOT__g_qpause_bank__DOT__u_qpause__DOT__valid_q), i)
-                       ? DSH_OBS(l, g_stats__DOT__u_stats__DOT__g_qpause_bank__DOT__u_qpause__DOT__mem_q)[i] : 0;
+      uint64_t n = bit(DSH_OBS(l, gen_stats__DOT__u_stats__DOT__gen_qpause_bank__DOT__u_qpause__DOT__valid_q), i)
+                       ? DSH_OBS(l, gen_stats__DOT__u_stats__DOT__gen_qpause_bank__DOT__u_qpause__DOT__mem_q)[i] : 0;
       if constexpr (HasPauseDeqBank<Root>)
-        n += bit(DSH_OBS(l, g_stats__DOT__u_stats__DOT__g_qpause_bank__DOT__g_deq_bank__DOT__u_qpause_deq__DOT__valid_q), i)
-                 ? DSH_OBS(l, g_stats__DOT__u_stats__DOT__g_qpause_bank__DOT__g_deq_bank__DOT__u_qpause_deq__DOT__mem_q)[i]
+        n += bit(DSH_OBS(l, gen_stats__DOT__u_stats__DOT__gen_qpause_bank__DOT__gen_deq_bank__DOT__u_qpause_deq__DOT__valid_q), i)
+                 ? DSH_OBS(l, gen_stats__DOT__u_stats__DOT__gen_qpause_bank__DOT__gen_deq_bank__DOT__u_qpause_deq__DOT__mem_q)[i]
                  : 0;
       return n;
     }
   }
   uint64_t ppauses(unsigned l, unsigned p) const {
     if constexpr (kStats)
-      return bit(DSH_OBS(l, g_stats__DOT__u_stats__DOT__u_ppause__DOT__valid_q), p)
-                 ? DSH_OBS(l, g_stats__DOT__u_stats__DOT__u_ppause__DOT__mem_q)[p] : 0;
+      return bit(DSH_OBS(l, gen_stats__DOT__u_stats__DOT__u_ppause__DOT__valid_q), p)
+                 ? DSH_OBS(l, gen_stats__DOT__u_stats__DOT__u_ppause__DOT__mem_q)[p] : 0;
     else
       return 0;
   }

@@ -9,6 +9,9 @@
 //   `ASSERT(Name_A, expr)           expr holds at every rising edge out of reset
 //   `ASSUME(Name_M, expr)           formal: constrains the inputs; simulation: checked as ASSERT
 //   `COVER(Name_C, expr)            expr is seen at some rising edge out of reset
+//   `ASSERT_KNOWN(Name_A, sig)      sig has no X or Z bit at every rising edge out of
+//                                   reset: for 4-state simulators (Verilator is 2-state and
+//                                   reads $isunknown as 0; formal has no X); not in formal
 //   `ASSERT_CLK(Name_A, expr, clk, rst_n)   the same on another clock/reset
 //   `ASSERT_COMB(Name_A, expr)      in a module without a clock: expr holds
 //   `ASSUME_COMB(Name_M, expr)      whenever it is evaluated (an always_comb
@@ -44,6 +47,11 @@
 `endif
 
 `define ASSERT(name, expr) `ASSERT_CLK(name, expr, clk_i, rst_ni)
+`ifdef FORMAL
+  `define ASSERT_KNOWN(name, sig)
+`else
+  `define ASSERT_KNOWN(name, sig) `ASSERT(name, !$isunknown(sig))
+`endif
 `define ASSUME(name, expr) `ASSUME_CLK(name, expr, clk_i, rst_ni)
 `define COVER(name, expr)  `COVER_CLK(name, expr, clk_i, rst_ni)
 

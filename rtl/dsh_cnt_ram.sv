@@ -133,7 +133,7 @@ module dsh_cnt_ram #(
   assign rd_o = rd_valid_q ? rd_q : '0;
 
   // Slots never count one entry in the same cycle; every count is of an entry.
-  if (Slots == 2) begin : g_check
+  if (Slots == 2) begin : gen_check
     `ASSERT(OneCountPerEntry_A, !(&inc_i) || w_idx_q[0 +: IdxW] != w_idx_q[IdxW +: IdxW])
   end
   logic count_in_range;
@@ -161,7 +161,7 @@ module dsh_cnt_ram #(
   `COVER(CountWraps_C, wraps)
   `COVER(BypassLastWrite_C, by_last)
   `COVER(BypassThisWrite_C, by_now)
-  if (Slots == 2) begin : g_cover_two
+  if (Slots == 2) begin : gen_cover_two
     `COVER(TwoSlotsCount_C, &inc_i)
   end
 endmodule

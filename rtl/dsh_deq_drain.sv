@@ -66,7 +66,7 @@ module dsh_deq_drain #(
   // headroom. A headroom admission adds to h, hs and hsp; shared to hs and
   // hsp; private to hsp.
   logic [4*OutW-1:0] outcome;
-  for (genvar r = 0; r < 4; r++) begin : g_r
+  for (genvar r = 0; r < 4; r++) begin : gen_r
     localparam logic [W-1:0] Off = W'(1) << SizeW;
     logic [W-1:0] x0, x1, x2;  // each prefix sum (with the enqueue's cells) less c
     assign x0 = r == 3 ? h + k - Off : h - c;

@@ -40,7 +40,7 @@ module dsh_deq_route #(
 
   logic [NumDeq-1:0]      routed;
   logic [NumDeq*KeyW-1:0] key;
-  for (genvar k = 0; k < NumDeq; k++) begin : g_slot
+  for (genvar k = 0; k < NumDeq; k++) begin : gen_slot
     logic [PortW-1:0]  p;
     logic [QueueW-1:0] q;
     assign p = port_i[k*PortW +: PortW];
@@ -49,9 +49,9 @@ module dsh_deq_route #(
                                             && cells_i[k*SizeW +: SizeW] != '0);
     assign routed[k] = valid_i[k] && !own_error_o[k];
     assign key[k*KeyW +: KeyW] = {p, q};
-    if (NumLanes > 1) begin : g_lane
+    if (NumLanes > 1) begin : gen_lane
       assign lane_o[k*LaneW +: LaneW] = p[LaneW-1:0];
-    end else begin : g_one_lane
+    end else begin : gen_one_lane
       assign lane_o[k*LaneW +: LaneW] = '0;
     end
   end
@@ -81,7 +81,7 @@ module dsh_deq_route #(
     end
   end
   assign in_group = lead | merge_in;
-  for (genvar l = 0; l < NumLanes; l++) begin : g_lane_merge
+  for (genvar l = 0; l < NumLanes; l++) begin : gen_lane_merge
     logic [SumW-1:0] sum;
     always_comb begin
       sum = '0;
@@ -107,7 +107,7 @@ module dsh_deq_route #(
   // hold this one to the golden model.
   logic [NumDeq-1:0]   lead_slot, merge_slot;  // per slot: leads its lane's group, merges into it
   logic [LaneW-1:0]    s_lane [NumDeq];
-  for (genvar k = 0; k < NumDeq; k++) begin : g_s_lane
+  for (genvar k = 0; k < NumDeq; k++) begin : gen_s_lane
     assign s_lane[k] = lane_o[k*LaneW +: LaneW];
   end
   logic [NumLanes-1:0] seen;
@@ -142,7 +142,7 @@ module dsh_deq_route #(
     end
   end
   assign lane_valid_o = scan_valid;
-  for (genvar l = 0; l < NumLanes; l++) begin : g_scan_out
+  for (genvar l = 0; l < NumLanes; l++) begin : gen_scan_out
     assign {lane_port_o[l*PortW +: PortW], lane_queue_o[l*QueueW +: QueueW]} = scan_key[l];
     assign lane_cells_o[l*SumW +: SumW] = scan_sum[l];
   end

@@ -44,17 +44,17 @@ module dsh_enq_admit #(
 
   dsh_le_diff #(.CellW(CellW), .SizeW(SizeW)) u_priv (
     .a_i(hsp_i), .b_i(hs_i), .add_i(SizeW'(0)), .lim_i(priv_lim_i), .le_o(fits_priv));
-  if (PoolEarly) begin : g_pool_early
+  if (PoolEarly) begin : gen_pool_early
     assign fits_pool = pool_fit_i;
     logic unused_pool;
     assign unused_pool = ^pool_lim_i;
-  end else begin : g_pool
+  end else begin : gen_pool
     dsh_le_diff #(.CellW(CellW), .SizeW(SizeW)) u_pool (
       .a_i(s_i), .b_i(CellW'(deq_shared_i)), .add_i(SizeW'(0)), .lim_i(pool_lim_i), .le_o(fits_pool));
     logic unused_fit;
     assign unused_fit = pool_fit_i;
   end
-  if (Dsh) begin : g_dsh
+  if (Dsh) begin : gen_dsh
     dsh_le_diff #(.CellW(CellW), .SizeW(SizeW)) u_xoff (
       .a_i(port_shared_i), .b_i(CellW'(port_deq_shared_i)), .add_i(SizeW'(0)), .lim_i(shared_lim_i), .le_o(fits_xoff));
     dsh_le_diff #(.CellW(CellW), .SizeW(SizeW)) u_hdrm (
@@ -62,7 +62,7 @@ module dsh_enq_admit #(
     assign fits_shared = !poff_i && fits_pool && fits_xoff;
     logic unused_sih;  // the queue's own shared and headroom parts do not decide
     assign unused_sih = ^{h_i, qoff_i};
-  end else begin : g_sih
+  end else begin : gen_sih
     dsh_le_diff #(.CellW(CellW), .SizeW(SizeW)) u_xoff (
       .a_i(hs_i), .b_i(h_i), .add_i(SizeW'(0)), .lim_i(shared_lim_i), .le_o(fits_xoff));
     assign fits_shared = !qoff_i && fits_pool && fits_xoff;
@@ -79,9 +79,9 @@ module dsh_enq_admit #(
   `ASSERT_COMB(RegionOneHot_A, $onehot(region_o))
   `ASSUME_COMB(QueuePrefixSums_M, h_i <= hs_i && hs_i <= hsp_i)
   `ASSUME_COMB(DeqFromS_M, CellW'(deq_shared_i) <= s_i)
-  if (Dsh) begin : g_dsh_check
+  if (Dsh) begin : gen_dsh_check
     `ASSUME_COMB(DeqFromPort_M, CellW'(port_deq_shared_i) <= port_shared_i && CellW'(port_deq_hdrm_i) <= port_hdrm_i)
-  end else begin : g_sih_check
+  end else begin : gen_sih_check
     `ASSUME_COMB(SihNoPoff_M, !poff_i)  // POFF exists only under DSH
   end
   // Cover: each row of spec §4's table in each scheme, with and without a
@@ -89,7 +89,7 @@ module dsh_enq_admit #(
   // evaluations: a cycle without an enqueue decides too (the MMU drops it).
   logic deq_s;
   assign deq_s = deq_shared_i != '0;
-  if (Dsh) begin : g_dsh_cover
+  if (Dsh) begin : gen_dsh_cover
     logic deq_port;
     assign deq_port = port_deq_shared_i != '0 || port_deq_hdrm_i != '0;
     `COVER_COMB(DshPrivate_C, region_o[0] && !deq_s && !deq_port)
@@ -101,7 +101,7 @@ module dsh_enq_admit #(
     `COVER_COMB(DshDrop_C, region_o[3] && !deq_s && !deq_port)
     `COVER_COMB(DshDropDeq_C, region_o[3] && (deq_s || deq_port))
     `COVER_COMB(DshSharedDeniedByPoff_C, poff_i && fits_pool && fits_xoff && !fits_priv)
-  end else begin : g_sih_cover
+  end else begin : gen_sih_cover
     `COVER_COMB(SihPrivate_C, region_o[0] && !deq_s)
     `COVER_COMB(SihPrivateDeq_C, region_o[0] && deq_s)
     `COVER_COMB(SihShared_C, region_o[1] && !deq_s)

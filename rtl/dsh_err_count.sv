@@ -28,10 +28,10 @@ module dsh_err_count #(
 
   logic [CntW-1:0] err_cnt_q, err_cnt_d;
   logic            err_sticky_q;
-  if (NumErr == 2) begin : g_two
+  if (NumErr == 2) begin : gen_two
     assign err_cnt_d = &w_error_i ? CntW'({inc(err_cnt_q >> 1), err_cnt_q[0]})  // + 2
                      : |w_error_i ? inc(err_cnt_q) : err_cnt_q;
-  end else begin : g_many
+  end else begin : gen_many
     logic [NumW-1:0] n_err;
     always_comb begin
       n_err = '0;
@@ -52,11 +52,11 @@ module dsh_err_count #(
   assign error_sticky_o = err_sticky_q;
 
   // Cover: each protocol error, both in one cycle, the count wrapping.
-  if (NumErr == 2) begin : g_two_cover
+  if (NumErr == 2) begin : gen_two_cover
     `COVER(DeqError_C, w_error_i == 2'b01)
     `COVER(EnqError_C, w_error_i == 2'b10)
     `COVER(BothErrors_C, &w_error_i)
-  end else begin : g_many_cover
+  end else begin : gen_many_cover
     `COVER(ManyErrors_C, $countones(w_error_i) > 2)
   end
   `COVER(ErrorCountWraps_C, |w_error_i && err_cnt_q == '1)

@@ -23,17 +23,17 @@ module dsh_idx_copies #(
   input  logic [Width-1:0]        d_i,
   output logic [Copies*Width-1:0] q_o   // copy k at [k*Width +: Width]
 );
-  if (Copies < 1) begin : g_bad_copies
+  if (Copies < 1) begin : gen_bad_copies
     $error("dsh_idx_copies: Copies must be at least 1");
   end
   // `keep`: synthesis would merge equal registers.
-  for (genvar k = 0; k < Copies; k++) begin : g_copy
-    if (Reset) begin : g_reset
+  for (genvar k = 0; k < Copies; k++) begin : gen_copy
+    if (Reset) begin : gen_reset
       (* keep *) always_ff @(posedge clk_i or negedge rst_ni) begin
         if (!rst_ni) q_o[k*Width +: Width] <= '0;
         else         q_o[k*Width +: Width] <= d_i;
       end
-    end else begin : g_plain
+    end else begin : gen_plain
       (* keep *) always_ff @(posedge clk_i) q_o[k*Width +: Width] <= d_i;
       logic unused_rst;
       assign unused_rst = rst_ni;

@@ -23,6 +23,7 @@
 // Reset, configuration and counters: as dsh_mmu says.
 `default_nettype none
 `include "dsh_assert.svh"
+`include "dsh_slot.svh"
 
 module dsh_lane #(
   parameter int unsigned NumPorts      = 32,
@@ -41,8 +42,7 @@ module dsh_lane #(
   // PoolW bits) <= B_s compared in stage D (dsh_stage_exec).
   parameter bit          PoolIn        = 1'b0,
   parameter int unsigned PoolW         = SizeW,
-  localparam int unsigned PortW  = dsh_pkg::idx_w(NumPorts),
-  localparam int unsigned QueueW = dsh_pkg::idx_w(NumQueues),
+  `DSH_STAGE_WIDTHS(NumPorts, NumQueues, CellW, SizeW),
   localparam int unsigned NumQ   = NumPorts * NumQueues,
   localparam int unsigned ThrW   = dsh_pkg::thr_w(CellW)
 ) (
@@ -128,10 +128,8 @@ module dsh_lane #(
   // time (the C++ models skip them).
   output logic                  quiet_o
 );
-  localparam int unsigned QIdxW   = dsh_pkg::idx_w(NumQ);
+  `DSH_SLOT_TYPES
   localparam int unsigned KeyW    = PortW + QueueW;
-  localparam int unsigned QRecW   = dsh_pkg::qrec_w(CellW);
-  localparam int unsigned PRecW   = dsh_pkg::prec_w(CellW);
   localparam int unsigned TW      = dsh_pkg::term_w(CellW);
   localparam int unsigned QCopies = dsh_pkg::qread_copies(ReadSlices);
   localparam int unsigned PCopies = dsh_pkg::pread_copies(ReadSlices);
@@ -141,82 +139,57 @@ module dsh_lane #(
 
   // Parameter checks stop elaboration (Verilator and Yosys alike; dsh_mmu
   // checks the same for the chip).
-  if (NumPorts < 1 || NumPorts > 1024) begin : g_bad_num_ports
+  if (NumPorts < 1 || NumPorts > 1024) begin : gen_bad_num_ports
     $error("dsh_mmu: NumPorts must be in 1..1024");
   end
-  if (NumQueues < 1 || NumQueues > 64) begin : g_bad_num_queues
+  if (NumQueues < 1 || NumQueues > 64) begin : gen_bad_num_queues
     $error("dsh_mmu: NumQueues must be in 1..64");
   end
-  if (CellW < 4 || CellW > 40) begin : g_bad_cell_w
+  if (CellW < 4 || CellW > 40) begin : gen_bad_cell_w
     $error("dsh_mmu: CellW must be in 4..40");
   end
-  if (SizeW < 1 || SizeW > CellW) begin : g_bad_size_w
+  if (SizeW < 1 || SizeW > CellW) begin : gen_bad_size_w
     $error("dsh_mmu: SizeW must be in 1..CellW");
   end
-  if (CntW < 1 || CntW > 64) begin : g_bad_cnt_w
+  if (CntW < 1 || CntW > 64) begin : gen_bad_cnt_w
     $error("dsh_mmu: CntW must be in 1..64");
   end
-  if (ThreshLatency < 1 || ThreshLatency > 3) begin : g_bad_thresh_latency
+  if (ThreshLatency < 1 || ThreshLatency > 3) begin : gen_bad_thresh_latency
     $error("dsh_mmu: ThreshLatency must be in 1..3");
   end
-  if (PauseBanks < 1 || PauseBanks > 2) begin : g_bad_pause_banks
+  if (PauseBanks < 1 || PauseBanks > 2) begin : gen_bad_pause_banks
     $error("dsh_mmu: PauseBanks must be 1 or 2");
   end
-  if (ReadSlices < 1 || ReadSlices > CellW) begin : g_bad_read_slices
+  if (ReadSlices < 1 || ReadSlices > CellW) begin : gen_bad_read_slices
     $error("dsh_mmu: ReadSlices must be in 1..CellW");
   end
   // An int, not a bit: a bit would take 2 as 0 without a word.
-  if (Stats > 1) begin : g_bad_stats
+  if (Stats > 1) begin : gen_bad_stats
     $error("dsh_mmu: Stats must be 0 or 1");
   end
 
   // ------------------------------------------------- stages A and R: inputs
+  // The slots from stage to stage (dsh_slot.svh), and what travels beside
+  // them.
+  rslot_t                   r_deq, r_enq;
+  dslot_t                   d_deq;
+  eslot_t                   e_deq, e_enq;
+  wslot_t                   w_deq, w_enq;
   logic                     in_busy;
   logic [KeyW-1:0]          nx_deq_key, nx_enq_key;
-  logic                     r_deq_v, r_deq_ok, r_enq_v, r_enq_ok;
-  logic [QIdxW-1:0]         r_deq_idx, r_enq_idx;
-  logic [PortW-1:0]         r_deq_p, r_enq_p, r_deq_port, r_enq_port;
-  logic [QueueW-1:0]        r_deq_queue, r_enq_queue;
-  logic [SizeW-1:0]         r_deq_cells, r_enq_cells;
   logic [3*TW-1:0]          r_enq_terms;
-  logic [CellW-1:0]         r_enq_eta, r_deq_eta;
-  logic [CellW:0]           r_enq_eta_dq, r_deq_eta_dq;
   logic [QCopies*QIdxW-1:0] r_deq_ridx, r_enq_ridx;
   logic [PCopies*PortW-1:0] r_deq_rp, r_enq_rp;
   logic [QIdxW-1:0]         r_deq_cnt_idx;
   logic [2*CntCopies*QIdxW-1:0] r_enq_cnt_idx;
   logic [CntCopies*PortW-1:0] r_enq_cnt_p;
-  logic [QRecW-1:0]         mem_deq_qrec, mem_enq_qrec, r_deq_qrec, r_enq_qrec;
-  logic [PRecW-1:0]         mem_deq_prec, mem_enq_prec, r_deq_prec, r_enq_prec;
-  // Stage D.
-  logic                     d_v, d_ok, d_go;
-  logic [QIdxW-1:0]         d_idx;
+  logic [QRecW-1:0]         mem_deq_qrec, mem_enq_qrec;
+  logic [PRecW-1:0]         mem_deq_prec, mem_enq_prec;
   logic [CntCopies*QIdxW-1:0] d_cnt_idx;
-  logic [PortW-1:0]         d_p, d_port;
-  logic [QueueW-1:0]        d_queue;
-  logic [CellW-1:0]         d_eta;
-  logic [CellW:0]           d_eta_dq;
-  logic [PRecW-1:0]         d_prec;
-  logic [SizeW-1:0]         d_dh, d_dw;
-  logic [QRecW-1:0]         d_qrec;
-  // Stage E.
-  logic                     e_deq_v, e_deq_ok, e_deq_go, e_enq_v, e_enq_ok;
-  logic [QIdxW-1:0]         e_deq_idx, e_enq_idx;
-  logic [PortW-1:0]         e_deq_p, e_enq_p, e_deq_port, e_enq_port;
-  logic [QueueW-1:0]        e_deq_queue, e_enq_queue;
   logic [3:0]               e_region;
   logic [2:0]               e_region_deq;
-  logic                     e_deq_qoff, e_enq_qoff;
-  logic [QRecW-1:0]         e_deq_qrec, e_enq_qrec;
-  logic [PRecW-1:0]         e_deq_prec, e_enq_prec;
   logic [ThrW-1:0]          e_t;
   logic [1:0]               qevt_valid, qevt_pause, pevt_valid, pevt_pause, e_error;
-  // Stage W.
-  logic                     w_deq_we, w_enq_we;
-  logic [QIdxW-1:0]         w_deq_idx, w_enq_idx, w_deq_bit, w_enq_bit;
-  logic [PortW-1:0]         w_deq_p, w_enq_p;
-  logic [QRecW-1:0]         w_deq_qrec, w_enq_qrec;
-  logic [PRecW-1:0]         w_deq_prec, w_enq_prec;
   logic                     w_qpause0, w_qpause1, w_drop, w_ppause;
   logic [CellW-1:0]         free;
   // Forwarding (dsh_fwd).
@@ -236,19 +209,13 @@ module dsh_lane #(
     .deq_valid_i, .deq_port_i, .deq_queue_i, .deq_cells_i,
     .enq_valid_i, .enq_port_i, .enq_queue_i, .enq_cells_i, .r_enq_pool_cells_i,
     .busy_o(in_busy), .nx_deq_key_o(nx_deq_key), .nx_enq_key_o(nx_enq_key),
-    .r_deq_ok_o(r_deq_ok), .r_deq_idx_o(r_deq_idx), .r_deq_p_o(r_deq_p), .r_deq_port_o(r_deq_port),
-    .r_deq_queue_o(r_deq_queue), .r_deq_cells_o(r_deq_cells), .r_deq_v_o(r_deq_v),
-    .r_enq_v_o(r_enq_v), .r_enq_ok_o(r_enq_ok), .r_enq_idx_o(r_enq_idx), .r_enq_p_o(r_enq_p),
-    .r_enq_port_o(r_enq_port), .r_enq_queue_o(r_enq_queue), .r_enq_cells_o(r_enq_cells),
-    .r_enq_terms_o(r_enq_terms), .r_enq_eta_o(r_enq_eta), .r_enq_eta_dq_o(r_enq_eta_dq),
-    .r_deq_eta_o(r_deq_eta), .r_deq_eta_dq_o(r_deq_eta_dq),
+    .r_deq_o(r_deq), .r_enq_o(r_enq), .r_enq_terms_o(r_enq_terms),
     .r_deq_ridx_o(r_deq_ridx), .r_enq_ridx_o(r_enq_ridx), .r_deq_rp_o(r_deq_rp), .r_enq_rp_o(r_enq_rp),
     .r_deq_cnt_idx_o(r_deq_cnt_idx), .r_enq_cnt_idx_o(r_enq_cnt_idx), .r_enq_cnt_p_o(r_enq_cnt_p),
     .mem_deq_qrec_i(mem_deq_qrec), .mem_enq_qrec_i(mem_enq_qrec),
     .mem_deq_prec_i(mem_deq_prec), .mem_enq_prec_i(mem_enq_prec),
-    .w_deq_qrec_i(w_deq_qrec), .w_enq_qrec_i(w_enq_qrec), .w_deq_prec_i(w_deq_prec), .w_enq_prec_i(w_enq_prec),
-    .w_deq_qsel_i(w_deq_qsel), .w_enq_qsel_i(w_enq_qsel), .w_deq_psel_i(w_deq_psel), .w_enq_psel_i(w_enq_psel),
-    .r_deq_qrec_o(r_deq_qrec), .r_enq_qrec_o(r_enq_qrec), .r_deq_prec_o(r_deq_prec), .r_enq_prec_o(r_enq_prec)
+    .w_deq_i(w_deq), .w_enq_i(w_enq),
+    .w_deq_qsel_i(w_deq_qsel), .w_enq_qsel_i(w_enq_qsel), .w_deq_psel_i(w_deq_psel), .w_enq_psel_i(w_enq_psel)
   );
 
   // ---------------------------------------- the records: read R, write W
@@ -258,19 +225,19 @@ module dsh_lane #(
     .rd_deq_qrec_o(mem_deq_qrec), .rd_enq_qrec_o(mem_enq_qrec),
     .rd_deq_p_i(r_deq_rp), .rd_enq_p_i(r_enq_rp), .rd_stat_p_i(stat_rd_p[0 +: PortW]),
     .rd_deq_prec_o(mem_deq_prec), .rd_enq_prec_o(mem_enq_prec), .rd_stat_prec_o(stat_rd_prec),
-    .wr_deq_i(w_deq_we), .wr_deq_idx_i(w_deq_idx), .wr_deq_bit_i(w_deq_bit), .wr_deq_p_i(w_deq_p),
-    .wr_deq_qrec_i(w_deq_qrec), .wr_deq_prec_i(w_deq_prec),
-    .wr_enq_i(w_enq_we), .wr_enq_idx_i(w_enq_idx), .wr_enq_bit_i(w_enq_bit), .wr_enq_p_i(w_enq_p),
-    .wr_enq_qrec_i(w_enq_qrec), .wr_enq_prec_i(w_enq_prec),
+    .wr_deq_i(w_deq.we), .wr_deq_idx_i(w_deq.idx), .wr_deq_bit_i(w_deq.qbit), .wr_deq_p_i(w_deq.p),
+    .wr_deq_qrec_i(w_deq.qrec), .wr_deq_prec_i(w_deq.prec),
+    .wr_enq_i(w_enq.we), .wr_enq_idx_i(w_enq.idx), .wr_enq_bit_i(w_enq.qbit), .wr_enq_p_i(w_enq.p),
+    .wr_enq_qrec_i(w_enq.qrec), .wr_enq_prec_i(w_enq.prec),
     .qoff_o, .poff_o
   );
 
   // ------------------------------------------------------------ forwarding
   dsh_fwd #(.NumPorts(NumPorts), .NumQueues(NumQueues)) u_fwd (
     .clk_i, .nx_deq_key_i(nx_deq_key), .nx_enq_key_i(nx_enq_key),
-    .r_enq_ok_i(r_enq_ok), .d_ok_i(d_ok), .d_go_i(d_go),
-    .e_deq_ok_i(e_deq_ok), .e_deq_go_i(e_deq_go), .e_enq_ok_i(e_enq_ok),
-    .w_deq_we_i(w_deq_we), .w_enq_we_i(w_enq_we),
+    .r_enq_ok_i(r_enq.ok), .d_ok_i(d_deq.ok), .d_go_i(d_deq.go),
+    .e_deq_ok_i(e_deq.ok), .e_deq_go_i(e_deq.go), .e_enq_ok_i(e_enq.ok),
+    .w_deq_we_i(w_deq.we), .w_enq_we_i(w_enq.we),
     .w_deq_qsel_o(w_deq_qsel), .w_enq_qsel_o(w_enq_qsel), .w_deq_psel_o(w_deq_psel), .w_enq_psel_o(w_enq_psel),
     .f_deq_qsel_o(f_deq_qsel), .f_enq_qsel_o(f_enq_qsel), .f_deq_psel_o(f_deq_psel),
     .f_enq_psel_o(f_enq_psel), .f_d_psel_o(f_d_psel),
@@ -282,17 +249,11 @@ module dsh_lane #(
   dsh_stage_deq #(.NumPorts(NumPorts), .NumQueues(NumQueues), .CellW(CellW), .SizeW(SizeW),
                   .CntCopies(CntCopies)) u_stage_deq (
     .clk_i, .rst_ni,
-    .r_deq_v_i(r_deq_v), .r_deq_ok_i(r_deq_ok), .r_deq_idx_i(r_deq_idx), .r_deq_p_i(r_deq_p),
-    .r_deq_port_i(r_deq_port), .r_deq_queue_i(r_deq_queue), .r_deq_cells_i(r_deq_cells),
-    .r_deq_cnt_idx_i(r_deq_cnt_idx), .r_deq_eta_i(r_deq_eta), .r_deq_eta_dq_i(r_deq_eta_dq),
-    .r_deq_qrec_i(r_deq_qrec), .r_deq_prec_i(r_deq_prec), .r_enq_cells_i(r_enq_cells),
+    .r_deq_i(r_deq), .r_deq_cnt_idx_i(r_deq_cnt_idx), .r_enq_cells_i(r_enq.cells),
     .f_deq_qsel_i(f_deq_qsel), .f_deq_psel_i(f_deq_psel),
     .r_same_queue_i(r_same_queue), .d_same_queue_i(d_same_queue),
-    .e_region_i(e_region_deq), .e_enq_qoff_i(e_enq_qoff), .e_deq_qoff_i(e_deq_qoff),
-    .e_deq_qrec_i(e_deq_qrec), .e_enq_qrec_i(e_enq_qrec), .e_deq_prec_i(e_deq_prec), .e_enq_prec_i(e_enq_prec),
-    .d_v_o(d_v), .d_ok_o(d_ok), .d_idx_o(d_idx), .d_p_o(d_p), .d_port_o(d_port), .d_queue_o(d_queue),
-    .d_cnt_idx_o(d_cnt_idx), .d_eta_o(d_eta), .d_eta_dq_o(d_eta_dq), .d_prec_o(d_prec),
-    .d_go_o(d_go), .d_dh_o(d_dh), .d_dw_o(d_dw), .d_qrec_o(d_qrec)
+    .e_region_i(e_region_deq), .e_deq_i(e_deq), .e_enq_i(e_enq),
+    .d_o(d_deq), .d_cnt_idx_o(d_cnt_idx)
   );
 
   // ------------------------------------------------------ stage E: execute
@@ -300,40 +261,24 @@ module dsh_lane #(
                    .ThreshLatency(ThreshLatency), .PoolEarly(PoolIn)) u_stage_exec (
     .clk_i, .rst_ni,
     .cfg_shared_cells_i, .cfg_alpha_log2_i, .cfg_port_mult_log2_i, .cfg_delta_q_i, .cfg_delta_p_i,
-    .r_enq_v_i(r_enq_v), .r_enq_ok_i(r_enq_ok), .r_enq_idx_i(r_enq_idx), .r_enq_p_i(r_enq_p),
-    .r_enq_port_i(r_enq_port), .r_enq_queue_i(r_enq_queue), .r_enq_cells_i(r_enq_cells),
-    .r_enq_terms_i(r_enq_terms), .r_enq_eta_i(r_enq_eta), .r_enq_eta_dq_i(r_enq_eta_dq),
-    .r_enq_qrec_i(r_enq_qrec), .r_enq_prec_i(r_enq_prec),
-    .d_v_i(d_v), .d_ok_i(d_ok), .d_idx_i(d_idx), .d_p_i(d_p), .d_port_i(d_port), .d_queue_i(d_queue),
-    .d_eta_i(d_eta), .d_eta_dq_i(d_eta_dq), .d_prec_i(d_prec), .d_go_i(d_go), .d_dh_i(d_dh), .d_dw_i(d_dw),
-    .d_qrec_i(d_qrec),
+    .r_enq_i(r_enq), .r_enq_terms_i(r_enq_terms), .d_i(d_deq),
     .f_enq_qsel_i(f_enq_qsel), .f_enq_psel_i(f_enq_psel), .f_d_psel_i(f_d_psel),
     .same_queue_i(same_queue), .same_port_i(same_port), .free_i(free), .s_i, .deq_shared_all_i,
-    .e_deq_v_o(e_deq_v), .e_deq_ok_o(e_deq_ok), .e_deq_go_o(e_deq_go), .e_enq_v_o(e_enq_v),
-    .e_enq_ok_o(e_enq_ok), .e_deq_idx_o(e_deq_idx), .e_enq_idx_o(e_enq_idx), .e_deq_p_o(e_deq_p),
-    .e_enq_p_o(e_enq_p), .e_deq_port_o(e_deq_port), .e_enq_port_o(e_enq_port),
-    .e_deq_queue_o(e_deq_queue), .e_enq_queue_o(e_enq_queue),
-    .e_region_o(e_region), .e_region_deq_o(e_region_deq), .e_deq_qoff_o(e_deq_qoff), .e_enq_qoff_o(e_enq_qoff),
-    .e_deq_qrec_o(e_deq_qrec), .e_enq_qrec_o(e_enq_qrec), .e_deq_prec_o(e_deq_prec), .e_enq_prec_o(e_enq_prec),
+    .e_deq_o(e_deq), .e_enq_o(e_enq), .e_region_o(e_region), .e_region_deq_o(e_region_deq),
     .e_t_o(e_t), .e_dw_o, .e_cells_o, .e_shared_o,
     .qevt_valid_o(qevt_valid), .qevt_pause_o(qevt_pause), .pevt_valid_o(pevt_valid),
     .pevt_pause_o(pevt_pause), .error_o(e_error)
   );
 
   // ------------------------------------------ stage W: write back, outputs
-  dsh_stage_wb #(.NumPorts(NumPorts), .NumQueues(NumQueues), .CellW(CellW),
+  dsh_stage_wb #(.NumPorts(NumPorts), .NumQueues(NumQueues), .CellW(CellW), .SizeW(SizeW),
                  .ThreshLatency(ThreshLatency)) u_stage_wb (
     .clk_i, .rst_ni,
-    .e_deq_go_i(e_deq_go), .e_enq_ok_i(e_enq_ok), .e_deq_idx_i(e_deq_idx), .e_enq_idx_i(e_enq_idx),
-    .e_deq_p_i(e_deq_p), .e_enq_p_i(e_enq_p), .e_deq_port_i(e_deq_port), .e_enq_port_i(e_enq_port),
-    .e_deq_queue_i(e_deq_queue), .e_enq_queue_i(e_enq_queue), .e_region_i(e_region),
-    .e_deq_qrec_i(e_deq_qrec), .e_enq_qrec_i(e_enq_qrec), .e_deq_prec_i(e_deq_prec), .e_enq_prec_i(e_enq_prec),
+    .e_deq_i(e_deq), .e_enq_i(e_enq), .e_region_i(e_region),
     .e_t_i(e_t), .s_i, .s_d_i, .free_d_i,
     .qevt_valid_i(qevt_valid), .qevt_pause_i(qevt_pause), .pevt_valid_i(pevt_valid), .pevt_pause_i(pevt_pause),
-    .error_i(e_error), .busy_i({in_busy, d_v, e_deq_v, e_enq_v}),
-    .w_deq_we_o(w_deq_we), .w_enq_we_o(w_enq_we), .w_deq_idx_o(w_deq_idx), .w_enq_idx_o(w_enq_idx),
-    .w_deq_bit_o(w_deq_bit), .w_enq_bit_o(w_enq_bit), .w_deq_p_o(w_deq_p), .w_enq_p_o(w_enq_p),
-    .w_deq_qrec_o(w_deq_qrec), .w_enq_qrec_o(w_enq_qrec), .w_deq_prec_o(w_deq_prec), .w_enq_prec_o(w_enq_prec),
+    .error_i(e_error), .busy_i({in_busy, d_deq.v, e_deq.v, e_enq.v}),
+    .w_deq_o(w_deq), .w_enq_o(w_enq),
     .w_qpause0_o(w_qpause0), .w_qpause1_o(w_qpause1), .w_drop_o(w_drop), .w_ppause_o(w_ppause),
     .w_error_o, .free_o(free),
     .stat_region_o, .stat_t_o, .stat_s_o, .stat_drop_o, .stat_drop_port_o, .stat_drop_queue_o, .stat_error_o,
@@ -349,7 +294,7 @@ module dsh_lane #(
     .rd_poff_o(stat_rd_poff), .stat_rd_port_shared_o, .stat_rd_port_hdrm_o
   );
 
-  if (Stats == 1) begin : g_stats
+  if (Stats == 1) begin : gen_stats
     dsh_stats #(.NumPorts(NumPorts), .NumQueues(NumQueues), .CntW(CntW), .Dsh(Dsh),
                 .PauseBanks(PauseBanks), .ReadCopies(CntCopies)) u_stats (
       .clk_i, .rst_ni,
@@ -360,7 +305,7 @@ module dsh_lane #(
       .stat_rd_drops_o, .stat_rd_pauses_o, .stat_rd_resumes_o, .stat_rd_port_pauses_o,
       .stat_rd_port_resumes_o
     );
-  end else begin : g_no_stats
+  end else begin : gen_no_stats
     assign stat_rd_drops_o        = '0;
     assign stat_rd_pauses_o       = '0;
     assign stat_rd_resumes_o      = '0;
@@ -405,7 +350,7 @@ module dsh_lane #(
   `ASSERT(QuietIdleStaysQuiet_A, !idle_q || quiet_o)
   `ASSERT(QuietIdleKeepsState_A, !idle_q || (stat_s_o == idle_s_q && s_i == idle_s_q && stat_t_o == idle_t_q
                                              && w_error_o == '0))
-  `ASSERT(QuietIdleNoWrite_A, !idle_q || !(w_deq_we || w_enq_we || w_qpause0 || w_qpause1 || w_drop || w_ppause))
+  `ASSERT(QuietIdleNoWrite_A, !idle_q || !(w_deq.we || w_enq.we || w_qpause0 || w_qpause1 || w_drop || w_ppause))
   // Its own errors only: the pool's count is dsh_mmu's.
   logic unused_cnt_w;
   assign unused_cnt_w = CntW > 0;

@@ -73,7 +73,7 @@ module dsh_limits #(
   assign pool_o = LimW'(v_pool);  // sign-extended
   assign priv_o = LimW'(v_priv);
   assign hdrm_o = LimW'(v_hdrm);
-  if (Dsh) begin : g_dsh
+  if (Dsh) begin : gen_dsh
     logic signed [LimW-1:0] tm;  // X_poff
     assign tm       = LimW'(t_m_i);
     assign shared_o = tm - s;
@@ -84,7 +84,7 @@ module dsh_limits #(
     assign pon_o      = tm - LimW'(cfg_delta_p_i);
     logic unused_dq;  // dq comes added to eta
     assign unused_dq = ^dq;
-  end else begin : g_sih
+  end else begin : gen_sih
     assign shared_o = t - s;
     assign qon_o      = t - dq;
     assign qon_deq_o  = qon_o;  // X_on does not use eta
@@ -95,17 +95,17 @@ module dsh_limits #(
     assign unused_dsh = ^{t_m_i, cfg_delta_p_i, eta, eta_deq, eta_dq, eta_dq_deq};
   end
   // eta + dq is at least eta, so X_qon is never above X_qoff (DSH).
-  if (Dsh) begin : g_check
+  if (Dsh) begin : gen_check
     `ASSUME_COMB(EtaDqAtLeastEta_M, eta_dq_i[0 +: CellW+1] >= (CellW+1)'(eta_i[0 +: CellW])
                                   && eta_dq_i[CellW+1 +: CellW+1] >= (CellW+1)'(eta_i[CellW +: CellW]))
     `ASSERT_COMB(QonNotAboveQoff_A, qon_o <= qoff_o && qon_deq_o <= qoff_deq_o)
   end
   // Cover: limits below zero (T below eta, eta + dq, dq or dp: sat0 at work).
-  if (Dsh) begin : g_dsh_cover
+  if (Dsh) begin : gen_dsh_cover
     `COVER_COMB(QoffBelowZero_C, qoff_o < 0)
     `COVER_COMB(QonBelowZero_C, qon_o < 0 && qoff_o >= 0)
     `COVER_COMB(PonBelowZero_C, pon_o < 0)
-  end else begin : g_sih_cover
+  end else begin : gen_sih_cover
     `COVER_COMB(SihQonBelowZero_C, qon_o < 0)
   end
 endmodule

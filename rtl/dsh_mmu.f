@@ -1,7 +1,8 @@
 // Source manifest of dsh_mmu: read by Verilator, lint and Yosys alike.
 // Paths are relative to this file's directory; the package first, then
 // leaves before their users. +incdir+: the headers (dsh_assert.svh,
-// dsh_rec.svh) for verilator -F; the other tools add -I<rtl> themselves.
+// dsh_rec.svh, dsh_slot.svh) for verilator -F; the other tools add -I<rtl>
+// themselves.
 +incdir+.
 dsh_pkg.sv
 dsh_dt_calc.sv

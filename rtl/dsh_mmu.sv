@@ -175,44 +175,44 @@ module dsh_mmu #(
   localparam int unsigned LPoolW    = NumLanes > 1 ? PoolW : LSizeW;  // the lanes' (unused with one)
 
   // Parameter checks stop elaboration (Verilator and Yosys alike).
-  if (NumPorts < 1 || NumPorts > 1024) begin : g_bad_num_ports
+  if (NumPorts < 1 || NumPorts > 1024) begin : gen_bad_num_ports
     $error("dsh_mmu: NumPorts must be in 1..1024");
   end
-  if (NumQueues < 1 || NumQueues > 64) begin : g_bad_num_queues
+  if (NumQueues < 1 || NumQueues > 64) begin : gen_bad_num_queues
     $error("dsh_mmu: NumQueues must be in 1..64");
   end
-  if (CellW < 4 || CellW > 40) begin : g_bad_cell_w
+  if (CellW < 4 || CellW > 40) begin : gen_bad_cell_w
     $error("dsh_mmu: CellW must be in 4..40");
   end
-  if (SizeW < 1 || SizeW > CellW) begin : g_bad_size_w
+  if (SizeW < 1 || SizeW > CellW) begin : gen_bad_size_w
     $error("dsh_mmu: SizeW must be in 1..CellW");
   end
-  if (CntW < 1 || CntW > 64) begin : g_bad_cnt_w
+  if (CntW < 1 || CntW > 64) begin : gen_bad_cnt_w
     $error("dsh_mmu: CntW must be in 1..64");
   end
-  if (ThreshLatency < 1 || ThreshLatency > 3) begin : g_bad_thresh_latency
+  if (ThreshLatency < 1 || ThreshLatency > 3) begin : gen_bad_thresh_latency
     $error("dsh_mmu: ThreshLatency must be in 1..3");
   end
-  if (PauseBanks < 1 || PauseBanks > 2) begin : g_bad_pause_banks
+  if (PauseBanks < 1 || PauseBanks > 2) begin : gen_bad_pause_banks
     $error("dsh_mmu: PauseBanks must be 1 or 2");
   end
-  if (ReadSlices < 1 || ReadSlices > CellW) begin : g_bad_read_slices
+  if (ReadSlices < 1 || ReadSlices > CellW) begin : gen_bad_read_slices
     $error("dsh_mmu: ReadSlices must be in 1..CellW");
   end
   // An int, not a bit: a bit would take 2 as 0 without a word.
-  if (Stats > 1) begin : g_bad_stats
+  if (Stats > 1) begin : gen_bad_stats
     $error("dsh_mmu: Stats must be 0 or 1");
   end
-  if (NumLanes < 1 || NumLanes > 64 || (NumLanes & (NumLanes - 1)) != 0) begin : g_bad_num_lanes
+  if (NumLanes < 1 || NumLanes > 64 || (NumLanes & (NumLanes - 1)) != 0) begin : gen_bad_num_lanes
     $error("dsh_mmu: NumLanes must be a power of two in 1..64");
   end
-  if (NumPorts % NumLanes != 0) begin : g_bad_lane_ports
+  if (NumPorts % NumLanes != 0) begin : gen_bad_lane_ports
     $error("dsh_mmu: NumLanes must divide NumPorts");
   end
-  if (NumDeq < 1 || NumDeq > 64) begin : g_bad_num_deq
+  if (NumDeq < 1 || NumDeq > 64) begin : gen_bad_num_deq
     $error("dsh_mmu: NumDeq must be in 1..64");
   end
-  if (LSizeW > CellW || PoolW > CellW) begin : g_bad_slot_sums
+  if (LSizeW > CellW || PoolW > CellW) begin : gen_bad_slot_sums
     $error("dsh_mmu: SizeW + log2 NumDeq and SizeW + log2 NumLanes + 1 must be at most CellW");
   end
 
@@ -236,7 +236,7 @@ module dsh_mmu #(
   // Per slot, for its errors in stage W (Multi).
   logic [NumDeq-1:0]          own_error, merged;
   logic [NumDeq*LaneW-1:0]    slot_lane;
-  if (Multi) begin : g_route
+  if (Multi) begin : gen_route
     dsh_deq_route #(.NumPorts(NumPorts), .NumQueues(NumQueues), .SizeW(SizeW), .NumLanes(NumLanes),
                     .NumDeq(NumDeq)) u_deq_route (
       .valid_i(deq_valid_i), .port_i(deq_port_i), .queue_i(deq_queue_i), .cells_i(deq_cells_i),
@@ -244,7 +244,7 @@ module dsh_mmu #(
       .lane_valid_o(ln_deq_valid), .lane_port_o(ln_deq_port), .lane_queue_o(ln_deq_queue),
       .lane_cells_o(ln_deq_cells)
     );
-  end else begin : g_no_route
+  end else begin : gen_no_route
     // One slot, one lane: the lane takes the dequeue as it comes (its own
     // errors included).
     assign deq_taken_o  = deq_valid_i;
@@ -263,9 +263,9 @@ module dsh_mmu #(
   // dsh_pool_prefix: A_{c-1} + P_l + s of each lane in stage R, beside the
   // lanes' stage R enqueues.
   logic [NumLanes*LPoolW-1:0] r_pool_cells;
-  if (NumLanes > 1) begin : g_prefix
+  if (NumLanes > 1) begin : gen_prefix
     logic [NumLanes-1:0] enq_ok;
-    for (genvar l = 0; l < NumLanes; l++) begin : g_ok
+    for (genvar l = 0; l < NumLanes; l++) begin : gen_ok
       logic [PortW-1:0] p;
       assign p = enq_port_i[l*PortW +: PortW];
       assign enq_ok[l] = enq_valid_i[l] && in_range(p, enq_queue_i[l*QueueW +: QueueW])
@@ -273,7 +273,7 @@ module dsh_mmu #(
     end
     dsh_pool_prefix #(.NumLanes(NumLanes), .SizeW(SizeW)) u_pool_prefix (
       .clk_i, .rst_ni, .ok_i(enq_ok), .cells_i(enq_cells_i), .sum_o(r_pool_cells));
-  end else begin : g_no_prefix
+  end else begin : gen_no_prefix
     assign r_pool_cells = '0;
   end
 
@@ -295,7 +295,7 @@ module dsh_mmu #(
     // (an enqueue slot naming another lane's port is an error: it reaches
     // the lane with 0 cells).
     logic [LanePorts*CellW-1:0] eta;
-    for (genvar i = 0; i < LanePorts; i++) begin : g_eta
+    for (genvar i = 0; i < LanePorts; i++) begin : gen_eta
       assign eta[i*CellW +: CellW] = cfg_headroom_cells_i[(i*NumLanes + l)*CellW +: CellW];
     end
     logic [PortW-1:0]  enq_p, deq_p;
@@ -304,9 +304,9 @@ module dsh_mmu #(
     assign enq_p = enq_port_i[l*PortW +: PortW];
     assign deq_p = ln_deq_port[l*PortW +: PortW];
     assign enq_s = enq_cells_i[l*SizeW +: SizeW];
-    if (NumLanes > 1) begin : g_wrong
+    if (NumLanes > 1) begin : gen_wrong
       assign wrong_lane = 32'(enq_p[LaneW-1:0]) != l;
-    end else begin : g_right
+    end else begin : gen_right
       assign wrong_lane = 1'b0;
     end
     logic [LPortW-1:0]   deq_lp, enq_lp, rd_lp;
@@ -356,7 +356,7 @@ module dsh_mmu #(
     assign stat_qevt_port_o[l*2*PortW +: 2*PortW] = {chip_port(qevt_lp1, l), chip_port(qevt_lp0, l)};
     assign stat_pevt_port_o[l*2*PortW +: 2*PortW] = {chip_port(pevt_lp1, l), chip_port(pevt_lp0, l)};
     assign stat_drop_port_o[l*PortW +: PortW] = chip_port(drop_lp, l);
-    for (genvar i = 0; i < LanePorts; i++) begin : g_state
+    for (genvar i = 0; i < LanePorts; i++) begin : gen_state
       assign qoff_o[(i*NumLanes + l)*NumQueues +: NumQueues] = qoff[i*NumQueues +: NumQueues];
       assign poff_o[i*NumLanes + l] = poff[i];
     end
@@ -412,11 +412,11 @@ module dsh_mmu #(
   logic [NumDeq-1:0] w_deq_error;
   logic [NumLanes-1:0] w_enq_error, stat_enq_err;
   logic [ErrBits-1:0]  err_bits;
-  for (genvar l = 0; l < NumLanes; l++) begin : g_enq_err
+  for (genvar l = 0; l < NumLanes; l++) begin : gen_enq_err
     assign w_enq_error[l]  = ln_w_error[l*2 + 1];
     assign stat_enq_err[l] = ln_stat_error[l*2 + 1];
   end
-  if (Multi) begin : g_slot_err
+  if (Multi) begin : gen_slot_err
     logic [4*NumDeq-1:0]       own_q, merged_q;
     logic [4*NumDeq*LaneW-1:0] lane_q;
     logic [NumDeq-1:0]         stat_deq_error_q;
@@ -432,7 +432,7 @@ module dsh_mmu #(
       end
     end
     always_ff @(posedge clk_i) lane_q <= {lane_q[0 +: 3*NumDeq*LaneW], slot_lane};
-    for (genvar k = 0; k < NumDeq; k++) begin : g_slot
+    for (genvar k = 0; k < NumDeq; k++) begin : gen_slot
       logic [LaneW-1:0] ln;
       assign ln = lane_q[3*NumDeq*LaneW + k*LaneW +: LaneW];
       assign w_deq_error[k] = own_q[3*NumDeq + k] || (merged_q[3*NumDeq + k] && ln_w_error[32'(ln)*2]);
@@ -445,7 +445,7 @@ module dsh_mmu #(
     assign err_bits = {w_enq_error, w_deq_error};
     logic unused_lane_deq_err;
     assign unused_lane_deq_err = ^ln_stat_error;
-  end else begin : g_lane_err
+  end else begin : gen_lane_err
     assign w_deq_error      = ln_w_error[0];
     assign stat_deq_error_o = ln_stat_error[0];
     assign quiet_o          = ln_quiet[0];
@@ -462,7 +462,7 @@ module dsh_mmu #(
   // ------------------------------------------------------------ read port
   // Every lane reads its entry of the port's lane-local index; the answer
   // is the asked lane's, three edges later.
-  if (NumLanes > 1) begin : g_rd_lane
+  if (NumLanes > 1) begin : gen_rd_lane
     logic [3*LaneW-1:0] rd_lane_q;
     always_ff @(posedge clk_i) rd_lane_q <= {rd_lane_q[0 +: 2*LaneW], stat_rd_port_i[LaneW-1:0]};
     logic [LaneW-1:0] ln;
@@ -474,7 +474,7 @@ module dsh_mmu #(
     assign stat_rd_port_resumes_o = ln_rd_presumes[32'(ln)*CntW +: CntW];
     assign stat_rd_port_shared_o  = ln_rd_shared[32'(ln)*CellW +: CellW];
     assign stat_rd_port_hdrm_o    = ln_rd_hdrm[32'(ln)*CellW +: CellW];
-  end else begin : g_rd_one
+  end else begin : gen_rd_one
     assign stat_rd_drops_o        = ln_rd_drops;
     assign stat_rd_pauses_o       = ln_rd_pauses;
     assign stat_rd_resumes_o      = ln_rd_resumes;
@@ -492,16 +492,37 @@ module dsh_mmu #(
   logic [CellW+PoolW:0] s_d_wide;
   assign s_d_wide = (CellW+PoolW+1)'(s_q) - (CellW+PoolW+1)'(deq_shared_all) + (CellW+PoolW+1)'(shared_add);
   `ASSERT(PoolRuleWithinBuffer_A, s_d_wide <= (CellW+PoolW+1)'(cfg_shared_cells_i))
+  // Out of reset no output is unknown (X or Z) in a 4-state simulator with
+  // known inputs: every flop behind them resets or loads from ones that do
+  // within the reset (see Reset above). What follows an event's inputs (a
+  // dequeue slot's taken bit, an event's or a drop's port and queue) is
+  // checked with its valid bit, as a bench may leave the inputs of an idle
+  // slot unknown; the read port's answer follows its request, which has no
+  // valid bit, and is not checked.
+  `ASSERT_KNOWN(KnownOutputs_A, {qoff_o, poff_o, stat_region_o, stat_t_o, stat_s_o, stat_drop_o, stat_error_o,
+                                 stat_enq_error_o, stat_deq_error_o, stat_error_sticky_o, stat_error_count_o,
+                                 stat_qevt_valid_o, stat_qevt_pause_o, stat_pevt_valid_o, stat_pevt_pause_o,
+                                 quiet_o})
+  `ASSERT_KNOWN(KnownDeqTaken_A, deq_taken_o & deq_valid_i)
+  for (genvar k = 0; k < 2 * NumLanes; k++) begin : gen_known_evt
+    `ASSERT_KNOWN(KnownQevt_A, stat_qevt_valid_o[k] ? {stat_qevt_port_o[k*PortW +: PortW],
+                                                       stat_qevt_queue_o[k*QueueW +: QueueW]} : '0)
+    `ASSERT_KNOWN(KnownPevt_A, stat_pevt_valid_o[k] ? stat_pevt_port_o[k*PortW +: PortW] : '0)
+  end
+  for (genvar l = 0; l < NumLanes; l++) begin : gen_known_drop
+    `ASSERT_KNOWN(KnownDrop_A, stat_drop_o[l] ? {stat_drop_port_o[l*PortW +: PortW],
+                                                 stat_drop_queue_o[l*QueueW +: QueueW]} : '0)
+  end
   // Every lane sees one S and one T.
-  for (genvar l = 1; l < NumLanes; l++) begin : g_one_s
+  for (genvar l = 1; l < NumLanes; l++) begin : gen_one_s
     `ASSERT(LanesOneSAndT_A, ln_stat_s[l*CellW +: CellW] == stat_s_o && ln_stat_t[l*ThrW +: ThrW] == stat_t_o)
   end
-  if (NumLanes > 1) begin : g_lane_cover
+  if (NumLanes > 1) begin : gen_lane_cover
     // Every lane enqueuing at once; an enqueue slot naming another lane's
     // port (an error).
     `COVER(AllLanesEnqueue_C, &enq_valid_i)
     logic [NumLanes-1:0] wrong;
-    for (genvar l = 0; l < NumLanes; l++) begin : g_wrong_cover
+    for (genvar l = 0; l < NumLanes; l++) begin : gen_wrong_cover
       assign wrong[l] = enq_valid_i[l] && 32'(enq_port_i[l*PortW +: LaneW]) != l;
     end
     `COVER(EnqWrongLane_C, |wrong)

@@ -77,7 +77,7 @@ module dsh_pool_prefix #(
   // The network against the running sum's definition: lane 0 has nothing
   // before it, each other lane the one before and its size.
   `ASSERT(PrefixLane0Own_A, p_before[0 +: PoolW] == '0)
-  for (genvar l = 1; l < NumLanes; l++) begin : g_check
+  for (genvar l = 1; l < NumLanes; l++) begin : gen_check
     `ASSERT(PrefixGrows_A, p_before[l*PoolW +: PoolW] == p_before[(l-1)*PoolW +: PoolW] + PoolW'(a_cells_q[(l-1)*SizeW +: SizeW]))
   end
   // Cover: every lane with a packet in one cycle.

@@ -37,7 +37,7 @@ module dsh_queue_fsm #(
   dsh_le_diff #(.CellW(CellW), .SizeW(SizeW)) u_qon (
     .a_i(hs_i), .b_i(h_i), .add_i(SizeW'(0)), .lim_i(qon_lim_i), .le_o(le_qon));
 
-  if (Dsh) begin : g_dsh
+  if (Dsh) begin : gen_dsh
     logic le_qoff, le_qoff_s, le_qon_s, in_shared;  // _s: with the enqueue's cells
     dsh_le_diff #(.CellW(CellW), .SizeW(SizeW)) u_qoff (
       .a_i(hs_i), .b_i(h_i), .add_i(SizeW'(0)), .lim_i(qoff_lim_i), .le_o(le_qoff));
@@ -51,7 +51,7 @@ module dsh_queue_fsm #(
     assign resume_o  = qoff_i && (in_shared ? le_qon_s : le_qon || w_zero);
     logic unused_sih;  // a DSH queue decides on its shared count alone
     assign unused_sih = ^{region_i[2], region_i[0]};
-  end else begin : g_sih
+  end else begin : gen_sih
     logic in_hdrm;
     assign in_hdrm  = region_i[2];
     assign pause_o  = !qoff_i && in_hdrm;
@@ -67,13 +67,13 @@ module dsh_queue_fsm #(
   `ASSERT_COMB(PauseFromQon_A, !pause_o || !qoff_i)
   `ASSERT_COMB(ResumeFromQoff_A, !resume_o || qoff_i)
   `ASSERT_COMB(StateFollowsEvents_A, qoff_o == (pause_o || (qoff_i && !resume_o)))
-  if (!Dsh) begin : g_sih_check
+  if (!Dsh) begin : gen_sih_check
     `ASSUME_COMB(SihSharedOnlyInQon_M, !(qoff_i && region_i[1]))
     `ASSERT_COMB(SihResumeWithEmptyHeadroom_A, !resume_o || (h_i == '0 && !region_i[2]))
   end
   // Cover: every transition and the event it emits (evaluations; the MMU
   // keeps those of a cycle with an event to this queue).
-  if (Dsh) begin : g_dsh_cover
+  if (Dsh) begin : gen_dsh_cover
     `COVER_COMB(DshPauseOnShared_C, pause_o && region_i[1])
     `COVER_COMB(DshPauseNoEnqueue_C, pause_o && region_i == '0)
     `COVER_COMB(DshPauseOtherRegion_C, pause_o && (region_i[0] || region_i[2]))
@@ -81,7 +81,7 @@ module dsh_queue_fsm #(
     `COVER_COMB(DshResumeAfterEnqueue_C, resume_o && region_i != '0)
     `COVER_COMB(DshStayQoff_C, qoff_i && qoff_o)
     `COVER_COMB(DshStayQon_C, !qoff_i && !qoff_o && region_i[1])
-  end else begin : g_sih_cover
+  end else begin : gen_sih_cover
     `COVER_COMB(SihPauseOnHeadroom_C, pause_o)
     `COVER_COMB(SihResume_C, resume_o && region_i == '0)
     `COVER_COMB(SihResumeAfterPrivate_C, resume_o && region_i[0])

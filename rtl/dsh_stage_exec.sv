@@ -17,6 +17,9 @@
 // The records are registered from stage R's / D's with the newer results
 // of D and E forwarded over them (selects from dsh_fwd, one-hot {R or D,
 // E slot 0, E slot 1, D}).
+// Slots (dsh_slot.svh): stage R's enqueue (r_enq_i, rslot_t) and stage
+// D's dequeue (d_i, dslot_t) in; stage E's two out (e_deq_o, e_enq_o,
+// eslot_t).
 // Latency: stage R's enqueue and stage D's dequeue to e_* one clock edge;
 // the results (*_o) are combinational for stage W, the pool and
 // forwarding.
@@ -24,7 +27,7 @@
 // the pool's S and B_s - S hold 0 and B_s from the first clock edge).
 `default_nettype none
 `include "dsh_assert.svh"
-`include "dsh_rec.svh"
+`include "dsh_slot.svh"
 
 module dsh_stage_exec #(
   parameter int unsigned NumPorts      = 32,
@@ -34,11 +37,7 @@ module dsh_stage_exec #(
   parameter bit          Dsh           = 1'b1,
   parameter int unsigned ThreshLatency = 2,
   parameter bit          PoolEarly     = 1'b0,
-  localparam int unsigned PortW  = dsh_pkg::idx_w(NumPorts),
-  localparam int unsigned QueueW = dsh_pkg::idx_w(NumQueues),
-  localparam int unsigned QIdxW  = dsh_pkg::idx_w(NumPorts * NumQueues),
-  localparam int unsigned QRecW  = dsh_pkg::qrec_w(CellW),
-  localparam int unsigned PRecW  = dsh_pkg::prec_w(CellW),
+  `DSH_STAGE_WIDTHS(NumPorts, NumQueues, CellW, SizeW),
   localparam int unsigned ThrW   = dsh_pkg::thr_w(CellW),
   localparam int unsigned TW     = dsh_pkg::term_w(CellW)
 ) (
@@ -51,33 +50,11 @@ module dsh_stage_exec #(
   input  logic [CellW-1:0]  cfg_delta_q_i,
   input  logic [CellW-1:0]  cfg_delta_p_i,
 
-  // Stage R's enqueue (dsh_stage_in) and its records.
-  input  logic              r_enq_v_i,
-  input  logic              r_enq_ok_i,
-  input  logic [QIdxW-1:0]  r_enq_idx_i,
-  input  logic [PortW-1:0]  r_enq_p_i,
-  input  logic [PortW-1:0]  r_enq_port_i,
-  input  logic [QueueW-1:0] r_enq_queue_i,
-  input  logic [SizeW-1:0]  r_enq_cells_i,
+  // Stage R's enqueue (dsh_stage_in) and its terms for the limits.
+  input  logic [RSlotW-1:0] r_enq_i,
   input  logic [3*TW-1:0]   r_enq_terms_i,
-  input  logic [CellW-1:0]  r_enq_eta_i,
-  input  logic [CellW:0]    r_enq_eta_dq_i,
-  input  logic [QRecW-1:0]  r_enq_qrec_i,
-  input  logic [PRecW-1:0]  r_enq_prec_i,
   // Stage D's dequeue (dsh_stage_deq).
-  input  logic              d_v_i,
-  input  logic              d_ok_i,
-  input  logic [QIdxW-1:0]  d_idx_i,
-  input  logic [PortW-1:0]  d_p_i,
-  input  logic [PortW-1:0]  d_port_i,
-  input  logic [QueueW-1:0] d_queue_i,
-  input  logic [CellW-1:0]  d_eta_i,
-  input  logic [CellW:0]    d_eta_dq_i,
-  input  logic [PRecW-1:0]  d_prec_i,
-  input  logic              d_go_i,    // late
-  input  logic [SizeW-1:0]  d_dh_i,
-  input  logic [SizeW-1:0]  d_dw_i,
-  input  logic [QRecW-1:0]  d_qrec_i,
+  input  logic [DSlotW-1:0] d_i,
   // Forwarding (dsh_fwd).
   input  logic [3:0]        f_enq_qsel_i,  // the queue record of E's enqueue
   input  logic [3:0]        f_enq_psel_i,  // the port record of E's enqueue
@@ -91,29 +68,13 @@ module dsh_stage_exec #(
   input  logic [CellW-1:0]  s_i,
   input  logic [SizeW-1:0]  deq_shared_all_i,
 
-  // Slots' enables, for dsh_fwd and stage W.
-  output logic              e_deq_v_o,
-  output logic              e_deq_ok_o,
-  output logic              e_deq_go_o,
-  output logic              e_enq_v_o,
-  output logic              e_enq_ok_o,
-  output logic [QIdxW-1:0]  e_deq_idx_o,
-  output logic [QIdxW-1:0]  e_enq_idx_o,
-  output logic [PortW-1:0]  e_deq_p_o,
-  output logic [PortW-1:0]  e_enq_p_o,
-  output logic [PortW-1:0]  e_deq_port_o,
-  output logic [PortW-1:0]  e_enq_port_o,
-  output logic [QueueW-1:0] e_deq_queue_o,
-  output logic [QueueW-1:0] e_enq_queue_o,
+  // The slots (slot 0 the dequeue, 1 the enqueue), for dsh_fwd, stages W
+  // and D: their records after the cycle.
+  output logic [ESlotW-1:0] e_deq_o,
+  output logic [ESlotW-1:0] e_enq_o,
   // Results of the cycle.
   output logic [3:0]        e_region_o,      // one-hot {drop, headroom, shared, private}, 0 none
   output logic [2:0]        e_region_deq_o,  // its admitting bits again, for stage D (late)
-  output logic              e_deq_qoff_o,    // state bits after the cycle
-  output logic              e_enq_qoff_o,
-  output logic [QRecW-1:0]  e_deq_qrec_o,    // records after the cycle
-  output logic [QRecW-1:0]  e_enq_qrec_o,
-  output logic [PRecW-1:0]  e_deq_prec_o,
-  output logic [PRecW-1:0]  e_enq_prec_o,
   output logic [ThrW-1:0]   e_t_o,           // T in effect
   output logic [SizeW-1:0]  e_dw_o,          // this lane's dequeue drained from S
   output logic [SizeW-1:0]  e_cells_o,       // its enqueue's size, known at the start of E
@@ -125,7 +86,7 @@ module dsh_stage_exec #(
   output logic [1:0]        pevt_pause_o,
   output logic [1:0]        error_o          // [0] dequeue, [1] enqueue
 );
-  `DSH_REC_TYPES(CellW)
+  `DSH_SLOT_TYPES
   localparam int unsigned LimW = dsh_pkg::lim_w(CellW);  // stage E's limits (dsh_limits)
 
   function automatic [QRecW-1:0] pick4_qrec(input logic [3:0] sel, input logic [4*QRecW-1:0] v);
@@ -137,6 +98,17 @@ module dsh_stage_exec #(
     for (int i = 0; i < 4; i++) pick4_prec |= v[i*PRecW +: PRecW] & {PRecW{sel[i]}};
   endfunction
 
+  rslot_t            r_enq;
+  dslot_t            d;
+  assign r_enq = r_enq_i;
+  assign d     = d_i;
+
+  // Stage E's registers.
+  logic              e_deq_v_q, e_deq_ok_q, e_deq_go_q, e_enq_v_q, e_enq_ok_q;
+  logic [QIdxW-1:0]  e_deq_idx_q, e_enq_idx_q;
+  logic [PortW-1:0]  e_deq_p_q, e_enq_p_q, e_deq_port_q, e_enq_port_q;
+  logic [QueueW-1:0] e_deq_queue_q, e_enq_queue_q;
+  logic              e_deq_qoff, e_enq_qoff;  // state bits after the cycle
   logic              e_same_q_q, e_same_p_q;
   qrec_t             e_deq_rec_q, e_enq_rec_q;
   prec_t             e_deq_prec_q, e_enq_prec_q;
@@ -151,47 +123,47 @@ module dsh_stage_exec #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      e_deq_v_o  <= 1'b0;
-      e_deq_ok_o <= 1'b0;
-      e_deq_go_o <= 1'b0;
-      e_enq_v_o  <= 1'b0;
-      e_enq_ok_o <= 1'b0;
+      e_deq_v_q  <= 1'b0;
+      e_deq_ok_q <= 1'b0;
+      e_deq_go_q <= 1'b0;
+      e_enq_v_q  <= 1'b0;
+      e_enq_ok_q <= 1'b0;
       e_dh_q     <= '0;
       e_dw_q     <= '0;
       e_dh1_q    <= '0;
       e_dw1_q    <= '0;
     end else begin
-      e_deq_v_o  <= d_v_i;
-      e_deq_ok_o <= d_ok_i;
-      e_deq_go_o <= d_go_i;
-      e_enq_v_o  <= r_enq_v_i;
-      e_enq_ok_o <= r_enq_ok_i;
-      e_dh_q     <= d_go_i ? d_dh_i : '0;
-      e_dw_q     <= d_go_i ? d_dw_i : '0;
-      e_dh1_q    <= d_go_i && same_port_i ? d_dh_i : '0;
-      e_dw1_q    <= d_go_i && same_port_i ? d_dw_i : '0;
+      e_deq_v_q  <= d.v;
+      e_deq_ok_q <= d.ok;
+      e_deq_go_q <= d.go;
+      e_enq_v_q  <= r_enq.v;
+      e_enq_ok_q <= r_enq.ok;
+      e_dh_q     <= d.go ? d.dh : '0;
+      e_dw_q     <= d.go ? d.dw : '0;
+      e_dh1_q    <= d.go && same_port_i ? d.dh : '0;
+      e_dw1_q    <= d.go && same_port_i ? d.dw : '0;
     end
   end
   always_ff @(posedge clk_i) begin
-    e_deq_idx_o    <= d_idx_i;
-    e_deq_p_o      <= d_p_i;
-    e_deq_port_o   <= d_port_i;
-    e_deq_queue_o  <= d_queue_i;
-    e_deq_rec_q    <= d_qrec_i;
-    e_deq_prec_q   <= pick4_prec(f_d_psel_i, {d_prec_i, e_deq_prec_o, e_enq_prec_o, {PRecW{1'b0}}});
-    e_enq_idx_o    <= r_enq_idx_i;
-    e_enq_p_o      <= r_enq_p_i;
-    e_enq_port_o   <= r_enq_port_i;
-    e_enq_queue_o  <= r_enq_queue_i;
-    e_enq_cells_q  <= r_enq_cells_i;
+    e_deq_idx_q    <= d.idx;
+    e_deq_p_q      <= d.p;
+    e_deq_port_q   <= d.port;
+    e_deq_queue_q  <= d.queue_id;
+    e_deq_rec_q    <= d.qrec;
+    e_deq_prec_q   <= pick4_prec(f_d_psel_i, {d.prec, e_deq_prec, e_enq_prec, {PRecW{1'b0}}});
+    e_enq_idx_q    <= r_enq.idx;
+    e_enq_p_q      <= r_enq.p;
+    e_enq_port_q   <= r_enq.port;
+    e_enq_queue_q  <= r_enq.queue_id;
+    e_enq_cells_q  <= r_enq.cells;
     e_enq_terms_q  <= r_enq_terms_i;
-    e_enq_prec_q   <= pick4_prec(f_enq_psel_i, {r_enq_prec_i, e_deq_prec_o, e_enq_prec_o, {PRecW{1'b0}}});
+    e_enq_prec_q   <= pick4_prec(f_enq_psel_i, {r_enq.prec, e_deq_prec, e_enq_prec, {PRecW{1'b0}}});
     e_same_q_q     <= same_queue_i;
     e_same_p_q     <= same_port_i;
-    e_enq_eta_q    <= r_enq_eta_i;
-    e_enq_eta_dq_q <= r_enq_eta_dq_i;
-    e_deq_eta_q    <= d_eta_i;
-    e_deq_eta_dq_q <= d_eta_dq_i;
+    e_enq_eta_q    <= r_enq.eta;
+    e_enq_eta_dq_q <= r_enq.eta_dq;
+    e_deq_eta_q    <= d.eta;
+    e_deq_eta_dq_q <= d.eta_dq;
   end
 
   // The enqueue's queue twice: the region that stage D's dequeue waits for
@@ -199,7 +171,7 @@ module dsh_stage_exec #(
   // loads (`keep`: synthesis merges equal registers).
   qrec_t e_enq_rec_copy_q;
   logic [QRecW-1:0] e_enq_rec_d;
-  assign e_enq_rec_d = pick4_qrec(f_enq_qsel_i, {r_enq_qrec_i, e_deq_qrec_o, e_enq_qrec_o, d_qrec_i});
+  assign e_enq_rec_d = pick4_qrec(f_enq_qsel_i, {r_enq.qrec, e_deq_rec, e_enq_rec, d.qrec});
   (* keep *) always_ff @(posedge clk_i) e_enq_rec_q <= e_enq_rec_d;
   (* keep *) always_ff @(posedge clk_i) e_enq_rec_copy_q <= e_enq_rec_d;
 
@@ -207,9 +179,9 @@ module dsh_stage_exec #(
   logic signed [LimW-1:0] lim_qoff_deq, lim_qon_deq;  // X_qoff, X_qon of the dequeue's port
   dsh_thresh_pipe #(.CellW(CellW), .SizeW(SizeW), .Dsh(Dsh), .ThreshLatency(ThreshLatency)) u_thresh_pipe (
     .clk_i, .free_i, .cells_now_i(e_enq_cells_q), .terms_now_i(e_enq_terms_q),
-    .cells_next_i(r_enq_cells_i), .terms_next_i(r_enq_terms_i),
+    .cells_next_i(r_enq.cells), .terms_next_i(r_enq_terms_i),
     .eta_now_i({e_deq_eta_q, e_enq_eta_q}), .eta_dq_now_i({e_deq_eta_dq_q, e_enq_eta_dq_q}),
-    .eta_next_i({d_eta_i, r_enq_eta_i}), .eta_dq_next_i({d_eta_dq_i, r_enq_eta_dq_i}),
+    .eta_next_i({d.eta, r_enq.eta}), .eta_dq_next_i({d.eta_dq, r_enq.eta_dq}),
     .cfg_alpha_log2_i, .cfg_delta_q_i,
     .cfg_delta_p_i, .cfg_port_mult_log2_i, .t_o(e_t_o), .pool_o(lim_pool),
     .priv_o(lim_priv), .hdrm_o(lim_hdrm), .shared_o(lim_shared), .qoff_o(lim_qoff), .qon_o(lim_qon),
@@ -217,10 +189,10 @@ module dsh_stage_exec #(
   );
 
   logic e_pool_fit_q;  // PoolEarly: S_{c-2} <= B_s - (A_{c-1} + P_l + s)
-  if (PoolEarly) begin : g_pool_early
+  if (PoolEarly) begin : gen_pool_early
     always_ff @(posedge clk_i)
       e_pool_fit_q <= $signed({2'b00, s_i}) <= $signed(r_enq_terms_i[0 +: TW]);
-  end else begin : g_pool_in_e
+  end else begin : gen_pool_in_e
     assign e_pool_fit_q = 1'b0;
   end
 
@@ -233,7 +205,7 @@ module dsh_stage_exec #(
     .pool_lim_i(lim_pool), .pool_fit_i(e_pool_fit_q), .priv_lim_i(lim_priv), .shared_lim_i(lim_shared), .hdrm_lim_i(lim_hdrm),
     .region_o(region)
   );
-  assign e_region_o = {4{e_enq_ok_o}} & region;
+  assign e_region_o = {4{e_enq_ok_q}} & region;
 
   logic [3:0] region_deq;  // the same for stage D
   dsh_enq_admit #(.CellW(CellW), .SizeW(SizeW), .Dsh(Dsh), .PoolEarly(PoolEarly)) u_enq_admit_d (
@@ -245,7 +217,7 @@ module dsh_stage_exec #(
     .pool_lim_i(lim_pool), .pool_fit_i(e_pool_fit_q), .priv_lim_i(lim_priv), .shared_lim_i(lim_shared), .hdrm_lim_i(lim_hdrm),
     .region_o(region_deq)
   );
-  assign e_region_deq_o = {3{e_enq_ok_o}} & region_deq[2:0];
+  assign e_region_deq_o = {3{e_enq_ok_q}} & region_deq[2:0];
   logic unused_drop_deq;
   assign unused_drop_deq = region_deq[3];
 
@@ -271,8 +243,8 @@ module dsh_stage_exec #(
   // and port) unless the enqueue touched them too; an erroneous dequeue runs
   // none.
   logic eval_q0, eval_p0;
-  assign eval_q0 = e_deq_go_o && !(e_enq_ok_o && e_same_q_q);
-  assign eval_p0 = e_deq_go_o && !(e_enq_ok_o && e_same_p_q);
+  assign eval_q0 = e_deq_go_q && !(e_enq_ok_q && e_same_q_q);
+  assign eval_p0 = e_deq_go_q && !(e_enq_ok_q && e_same_p_q);
 
   logic q1_qoff, q1_pause, q1_resume, q0_qoff, q0_pause, q0_resume;
   dsh_queue_fsm #(.CellW(CellW), .SizeW(SizeW), .Dsh(Dsh)) u_queue_fsm_enq (
@@ -287,7 +259,7 @@ module dsh_stage_exec #(
   );
 
   logic p1_poff, p1_pause, p1_resume, p0_poff, p0_resume;
-  if (Dsh) begin : g_port_fsm
+  if (Dsh) begin : gen_port_fsm
     logic p0_pause;
     dsh_port_fsm #(.CellW(CellW), .SizeW(SizeW)) u_port_fsm_enq (
       .poff_i(e_enq_prec_q.poff), .shared_i(e_enq_prec_q.shared), .hdrm_i(e_enq_prec_q.hdrm),
@@ -301,32 +273,51 @@ module dsh_stage_exec #(
     );
     logic unused_p0_pause;  // a port pauses only on an admission
     assign unused_p0_pause = p0_pause;
-  end else begin : g_no_port_fsm
+  end else begin : gen_no_port_fsm
     assign {p1_poff, p1_pause, p1_resume, p0_poff, p0_resume} = '0;
     logic unused_port;  // SIH: no port state machine
     assign unused_port = ^{e_enq_prec_q.poff, e_deq_prec_q.poff, lim_pon};
   end
 
-  assign e_enq_qoff_o   = e_enq_ok_o ? q1_qoff : e_enq_rec_q.qoff;
-  assign e_deq_qoff_o   = eval_q0 ? q0_qoff : e_deq_rec_q.qoff;
-  assign e_enq_rec.qoff = e_enq_qoff_o;
-  assign e_deq_rec.qoff = e_deq_qoff_o;
-  assign e_deq_rec.hsp  = e_deq_rec_q.hsp;
-  assign e_deq_rec.hs   = e_deq_rec_q.hs;
-  assign e_deq_rec.h    = e_deq_rec_q.h;
-  assign e_enq_prec.poff = e_enq_ok_o ? p1_poff : Dsh && e_enq_prec_q.poff;
+  assign e_enq_qoff      = e_enq_ok_q ? q1_qoff : e_enq_rec_q.qoff;
+  assign e_deq_qoff      = eval_q0 ? q0_qoff : e_deq_rec_q.qoff;
+  assign e_enq_rec.qoff  = e_enq_qoff;
+  assign e_deq_rec.qoff  = e_deq_qoff;
+  assign e_deq_rec.hsp   = e_deq_rec_q.hsp;
+  assign e_deq_rec.hs    = e_deq_rec_q.hs;
+  assign e_deq_rec.h     = e_deq_rec_q.h;
+  assign e_enq_prec.poff = e_enq_ok_q ? p1_poff : Dsh && e_enq_prec_q.poff;
   assign e_deq_prec.poff = eval_p0 ? p0_poff : Dsh && e_deq_prec_q.poff;
-  assign e_enq_qrec_o = e_enq_rec;
-  assign e_deq_qrec_o = e_deq_rec;
-  assign e_enq_prec_o = e_enq_prec;
-  assign e_deq_prec_o = e_deq_prec;
+
+  // The slots, packed.
+  eslot_t e_deq, e_enq;
+  assign e_deq.v        = e_deq_v_q;
+  assign e_deq.ok       = e_deq_ok_q;
+  assign e_deq.go       = e_deq_go_q;
+  assign e_deq.idx      = e_deq_idx_q;
+  assign e_deq.p        = e_deq_p_q;
+  assign e_deq.port     = e_deq_port_q;
+  assign e_deq.queue_id = e_deq_queue_q;
+  assign e_deq.qrec     = e_deq_rec;
+  assign e_deq.prec     = e_deq_prec;
+  assign e_enq.v        = e_enq_v_q;
+  assign e_enq.ok       = e_enq_ok_q;
+  assign e_enq.go       = e_enq_ok_q;
+  assign e_enq.idx      = e_enq_idx_q;
+  assign e_enq.p        = e_enq_p_q;
+  assign e_enq.port     = e_enq_port_q;
+  assign e_enq.queue_id = e_enq_queue_q;
+  assign e_enq.qrec     = e_enq_rec;
+  assign e_enq.prec     = e_enq_prec;
+  assign e_deq_o = e_deq;
+  assign e_enq_o = e_enq;
 
   // Events, per slot.
-  assign qevt_valid_o = {e_enq_ok_o && (q1_pause || q1_resume), eval_q0 && (q0_pause || q0_resume)};
+  assign qevt_valid_o = {e_enq_ok_q && (q1_pause || q1_resume), eval_q0 && (q0_pause || q0_resume)};
   assign qevt_pause_o = {q1_pause, q0_pause};
-  assign pevt_valid_o = {e_enq_ok_o && (p1_pause || p1_resume), eval_p0 && p0_resume};
+  assign pevt_valid_o = {e_enq_ok_q && (p1_pause || p1_resume), eval_p0 && p0_resume};
   assign pevt_pause_o = {p1_pause, 1'b0};
-  assign error_o      = {e_enq_v_o && !e_enq_ok_o, e_deq_v_o && !e_deq_go_o};
+  assign error_o      = {e_enq_v_q && !e_enq_ok_q, e_deq_v_q && !e_deq_go_q};
 
   // ------------------------------------------------------------ assertions
   // The selects of the forwarding picks above (dsh_fwd) and the region:
@@ -340,27 +331,27 @@ module dsh_stage_exec #(
   // in order (no part below 0). S as the sum of every port's shared part
   // needs all entries: left to the formal checks of the leaves.
   `ASSERT(ExecSWithinBuffer_A, s_i <= cfg_shared_cells_i)
-  `ASSERT(ExecEnqPortSharedWithinS_A, !e_enq_ok_o || e_enq_prec_q.shared <= s_i)
-  `ASSERT(ExecDeqPortSharedWithinS_A, !e_deq_go_o || e_deq_prec_q.shared <= s_i)
+  `ASSERT(ExecEnqPortSharedWithinS_A, !e_enq_ok_q || e_enq_prec_q.shared <= s_i)
+  `ASSERT(ExecDeqPortSharedWithinS_A, !e_deq_go_q || e_deq_prec_q.shared <= s_i)
   `ASSERT(ExecEnqQueueSumsOrdered_A,
-          !e_enq_ok_o || (e_enq_rec_q.h <= e_enq_rec_q.hs && e_enq_rec_q.hs <= e_enq_rec_q.hsp))
+          !e_enq_ok_q || (e_enq_rec_q.h <= e_enq_rec_q.hs && e_enq_rec_q.hs <= e_enq_rec_q.hsp))
   `ASSERT(ExecDeqQueueSumsOrdered_A,
-          !e_deq_go_o || (e_deq_rec_q.h <= e_deq_rec_q.hs && e_deq_rec_q.hs <= e_deq_rec_q.hsp))
+          !e_deq_go_q || (e_deq_rec_q.h <= e_deq_rec_q.hs && e_deq_rec_q.hs <= e_deq_rec_q.hsp))
   // POFF never set under SIH, in what E writes.
   `ASSERT(ExecSihNoPoff_A, Dsh || !(e_enq_prec.poff || e_deq_prec.poff))
   // PAUSE and RESUME alternate per queue and port: an event flips the state
   // it reports from (PAUSE from QON/PON, RESUME from QOFF/POFF).
   `ASSERT(ExecQevtEnqFlips_A, !qevt_valid_o[1]
-          || (e_enq_rec_q.qoff == !qevt_pause_o[1] && e_enq_qoff_o == qevt_pause_o[1]))
+          || (e_enq_rec_q.qoff == !qevt_pause_o[1] && e_enq_qoff == qevt_pause_o[1]))
   `ASSERT(ExecQevtDeqFlips_A, !qevt_valid_o[0]
-          || (e_deq_rec_q.qoff == !qevt_pause_o[0] && e_deq_qoff_o == qevt_pause_o[0]))
+          || (e_deq_rec_q.qoff == !qevt_pause_o[0] && e_deq_qoff == qevt_pause_o[0]))
   `ASSERT(ExecPevtEnqFlips_A, !pevt_valid_o[1]
           || (e_enq_prec_q.poff == !pevt_pause_o[1] && e_enq_prec.poff == pevt_pause_o[1]))
   `ASSERT(ExecPevtDeqFlips_A, !pevt_valid_o[0]
           || (e_deq_prec_q.poff == !pevt_pause_o[0] && e_deq_prec.poff == pevt_pause_o[0]))
   // Without an event the state stays.
-  `ASSERT(ExecQoffEnqNoEventNoChange_A, qevt_valid_o[1] || e_enq_qoff_o == e_enq_rec_q.qoff)
-  `ASSERT(ExecQoffDeqNoEventNoChange_A, qevt_valid_o[0] || e_deq_qoff_o == e_deq_rec_q.qoff)
+  `ASSERT(ExecQoffEnqNoEventNoChange_A, qevt_valid_o[1] || e_enq_qoff == e_enq_rec_q.qoff)
+  `ASSERT(ExecQoffDeqNoEventNoChange_A, qevt_valid_o[0] || e_deq_qoff == e_deq_rec_q.qoff)
 endmodule
 
 `default_nettype wire

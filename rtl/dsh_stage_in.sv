@@ -5,22 +5,24 @@
 //   A  the enqueue's inputs wait one cycle (a_enq_*); the dequeue's go
 //      straight to R;
 //   R  slot "deq" (the dequeue of cycle c+1) and slot "enq" (the enqueue
-//      of cycle c) while stage D holds the dequeue of cycle c. The index
-//      copies address dsh_rec_store's reads (one copy per memory slice) and
-//      dsh_stats' counters; r_*_qrec_o / r_*_prec_o are what the memories
-//      read with stage W's records forwarded over them (selects from
-//      dsh_fwd, whose entry keys nx_*_key_o are formed here).
+//      of cycle c) while stage D holds the dequeue of cycle c: r_deq_o,
+//      r_enq_o (rslot_t, dsh_slot.svh). The index copies address
+//      dsh_rec_store's reads (one copy per memory slice) and dsh_stats'
+//      counters; a slot's records are what the memories read with stage
+//      W's records forwarded over them (selects from dsh_fwd, whose entry
+//      keys nx_*_key_o are formed here).
 // Headroom per port (spec §9.1): port p's eta at cfg_headroom_cells_i[p*CellW
 // +: CellW]. Each event registers copies of its port index as it arrives
 // and reads its port's entry a stage later (the enqueue in A, the dequeue
-// in R): r_enq_eta_o / r_enq_eta_dq_o registered, r_deq_eta_o /
-// r_deq_eta_dq_o combinational for stage D's registers.
+// in R): the enqueue's eta and eta_dq registered, the dequeue's
+// combinational for stage D's registers.
 // Latency: inputs to r_* one clock edge (the dequeue) or two (the
-// enqueue); the record outputs are combinational from the memories.
+// enqueue); the slots' records are combinational from the memories.
 // Reset: valid and ok bits 0 (rst_ni, asynchronous), the read index copies
 // 0 with ReadSlices > 1 (dsh_idx_copies); the rest has none.
 `default_nettype none
 `include "dsh_assert.svh"
+`include "dsh_slot.svh"
 
 module dsh_stage_in #(
   parameter int unsigned NumPorts   = 32,
@@ -34,12 +36,8 @@ module dsh_stage_in #(
   // enqueue by dsh_mmu), PoolW bits.
   parameter bit          PoolIn     = 1'b0,
   parameter int unsigned PoolW      = SizeW,
-  localparam int unsigned PortW   = dsh_pkg::idx_w(NumPorts),
-  localparam int unsigned QueueW  = dsh_pkg::idx_w(NumQueues),
-  localparam int unsigned QIdxW   = dsh_pkg::idx_w(NumPorts * NumQueues),
+  `DSH_STAGE_WIDTHS(NumPorts, NumQueues, CellW, SizeW),
   localparam int unsigned KeyW    = PortW + QueueW,
-  localparam int unsigned QRecW   = dsh_pkg::qrec_w(CellW),
-  localparam int unsigned PRecW   = dsh_pkg::prec_w(CellW),
   localparam int unsigned TW      = dsh_pkg::term_w(CellW),
   localparam int unsigned QCopies = dsh_pkg::qread_copies(ReadSlices),
   localparam int unsigned PCopies = dsh_pkg::pread_copies(ReadSlices)
@@ -68,30 +66,11 @@ module dsh_stage_in #(
   output logic [KeyW-1:0]           nx_deq_key_o,
   output logic [KeyW-1:0]           nx_enq_key_o,
 
-  // Stage R, per slot: valid; ok (valid, in range, cells != 0); the entry
-  // in the memories and the port (0 when out of range); port, queue and
-  // cells as presented.
-  output logic                      r_deq_ok_o,
-  output logic [QIdxW-1:0]          r_deq_idx_o,
-  output logic [PortW-1:0]          r_deq_p_o,
-  output logic [PortW-1:0]          r_deq_port_o,
-  output logic [QueueW-1:0]         r_deq_queue_o,
-  output logic [SizeW-1:0]          r_deq_cells_o,
-  output logic                      r_deq_v_o,
-  output logic                      r_enq_v_o,
-  output logic                      r_enq_ok_o,
-  output logic [QIdxW-1:0]          r_enq_idx_o,
-  output logic [PortW-1:0]          r_enq_p_o,
-  output logic [PortW-1:0]          r_enq_port_o,
-  output logic [QueueW-1:0]         r_enq_queue_o,
-  output logic [SizeW-1:0]          r_enq_cells_o,
+  // Stage R's slots (rslot_t).
+  output logic [RSlotW-1:0]         r_deq_o,
+  output logic [RSlotW-1:0]         r_enq_o,
   // The enqueue's terms of its cells alone for the limits (dsh_size_terms).
   output logic [3*TW-1:0]           r_enq_terms_o,
-  // eta and eta + delta_q of each event's port.
-  output logic [CellW-1:0]          r_enq_eta_o,
-  output logic [CellW:0]            r_enq_eta_dq_o,
-  output logic [CellW-1:0]          r_deq_eta_o,
-  output logic [CellW:0]            r_deq_eta_dq_o,
 
   // Read index copies: dsh_rec_store, and the counters (dsh_stats).
   output logic [QCopies*QIdxW-1:0]  r_deq_ridx_o,
@@ -104,26 +83,21 @@ module dsh_stage_in #(
   output logic [2*CntCopies*QIdxW-1:0] r_enq_cnt_idx_o,
   output logic [CntCopies*PortW-1:0] r_enq_cnt_p_o,
 
-  // The records: from the memories, stage W's (slot 0, slot 1), W's
-  // forwarding selects (dsh_fwd, one-hot {memory, W slot 0, W slot 1}), and
-  // what stage R got.
+  // The records: from the memories, stage W's slots (slot 0, slot 1;
+  // wslot_t), W's forwarding selects (dsh_fwd, one-hot {memory, W slot 0,
+  // W slot 1}).
   input  logic [QRecW-1:0]          mem_deq_qrec_i,
   input  logic [QRecW-1:0]          mem_enq_qrec_i,
   input  logic [PRecW-1:0]          mem_deq_prec_i,
   input  logic [PRecW-1:0]          mem_enq_prec_i,
-  input  logic [QRecW-1:0]          w_deq_qrec_i,
-  input  logic [QRecW-1:0]          w_enq_qrec_i,
-  input  logic [PRecW-1:0]          w_deq_prec_i,
-  input  logic [PRecW-1:0]          w_enq_prec_i,
+  input  logic [WSlotW-1:0]         w_deq_i,
+  input  logic [WSlotW-1:0]         w_enq_i,
   input  logic [2:0]                w_deq_qsel_i,
   input  logic [2:0]                w_enq_qsel_i,
   input  logic [2:0]                w_deq_psel_i,
-  input  logic [2:0]                w_enq_psel_i,
-  output logic [QRecW-1:0]          r_deq_qrec_o,
-  output logic [QRecW-1:0]          r_enq_qrec_o,
-  output logic [PRecW-1:0]          r_deq_prec_o,
-  output logic [PRecW-1:0]          r_enq_prec_o
+  input  logic [2:0]                w_enq_psel_i
 );
+  `DSH_SLOT_TYPES
   // A queue's entry in the memories, queue-major (spec §9.7): with a
   // power-of-two port count it is {q, p}, no adder between the dequeue's
   // input pins and the read index copies.
@@ -150,7 +124,7 @@ module dsh_stage_in #(
   localparam int unsigned EtaSliceW = 4;
   localparam int unsigned EtaSlices = (CellW + EtaSliceW - 1) / EtaSliceW;
   logic [CellW-1:0] eta_table [NumPorts];
-  for (genvar i = 0; i < NumPorts; i++) begin : g_eta_table
+  for (genvar i = 0; i < NumPorts; i++) begin : gen_eta_table
     assign eta_table[i] = cfg_headroom_cells_i[i*CellW +: CellW];
   end
   function automatic [CellW-1:0] eta_slice_mask(input integer sl);
@@ -173,20 +147,30 @@ module dsh_stage_in #(
   logic [SizeW-1:0]  a_enq_cells_q;
   logic [EtaSlices*PortW-1:0] a_enq_etap_q, r_deq_etap_q;
   logic [CellW-1:0] a_enq_eta;
-  assign a_enq_eta   = eta_read(a_enq_etap_q);
-  assign r_deq_eta_o = eta_read(r_deq_etap_q);
-  assign r_deq_eta_dq_o = {1'b0, r_deq_eta_o} + {1'b0, cfg_delta_q_i};
+  // Stage R's registers (the records and the dequeue's eta are read in R).
+  logic              r_deq_v_q, r_deq_ok_q, r_enq_v_q, r_enq_ok_q;
+  logic [QIdxW-1:0]  r_deq_idx_q, r_enq_idx_q;
+  logic [PortW-1:0]  r_deq_p_q, r_enq_p_q, r_deq_port_q, r_enq_port_q;
+  logic [QueueW-1:0] r_deq_queue_q, r_enq_queue_q;
+  logic [SizeW-1:0]  r_deq_cells_q, r_enq_cells_q;
+  logic [CellW-1:0]  r_deq_eta, r_enq_eta_q;
+  logic [CellW:0]    r_deq_eta_dq, r_enq_eta_dq_q;
+  qrec_t             r_deq_qrec, r_enq_qrec;
+  prec_t             r_deq_prec, r_enq_prec;
+  assign a_enq_eta    = eta_read(a_enq_etap_q);
+  assign r_deq_eta    = eta_read(r_deq_etap_q);
+  assign r_deq_eta_dq = {1'b0, r_deq_eta} + {1'b0, cfg_delta_q_i};
 
   logic [PoolW-1:0] pool_cells;
-  if (PoolIn) begin : g_pool_in
+  if (PoolIn) begin : gen_pool_in
     assign pool_cells = r_enq_pool_cells_i;
-  end else begin : g_pool_own
-    assign pool_cells = PoolW'(r_enq_cells_o);
+  end else begin : gen_pool_own
+    assign pool_cells = PoolW'(r_enq_cells_q);
     logic unused_pool_in;
     assign unused_pool_in = ^r_enq_pool_cells_i;
   end
   dsh_size_terms #(.CellW(CellW), .SizeW(SizeW), .PoolW(PoolW)) u_size_terms (
-    .cells_i(r_enq_cells_o), .pool_cells_i(pool_cells), .cfg_shared_cells_i, .cfg_private_cells_i, .eta_i(r_enq_eta_o),
+    .cells_i(r_enq_cells_q), .pool_cells_i(pool_cells), .cfg_shared_cells_i, .cfg_private_cells_i, .eta_i(r_enq_eta_q),
     .terms_o(r_enq_terms_o)
   );
 
@@ -194,20 +178,20 @@ module dsh_stage_in #(
     if (!rst_ni) begin
       a_enq_v_q  <= 1'b0;
       a_enq_ok_q <= 1'b0;
-      r_deq_v_o  <= 1'b0;
-      r_enq_v_o  <= 1'b0;
-      r_deq_ok_o <= 1'b0;
-      r_enq_ok_o <= 1'b0;
+      r_deq_v_q  <= 1'b0;
+      r_enq_v_q  <= 1'b0;
+      r_deq_ok_q <= 1'b0;
+      r_enq_ok_q <= 1'b0;
     end else begin
       a_enq_v_q  <= enq_valid_i;
       a_enq_ok_q <= enq_valid_i && in_range(enq_port_i, enq_queue_i) && enq_cells_i != '0;
-      r_deq_v_o  <= deq_valid_i;
-      r_deq_ok_o <= deq_valid_i && in_range(deq_port_i, deq_queue_i) && deq_cells_i != '0;
-      r_enq_v_o  <= a_enq_v_q;
-      r_enq_ok_o <= a_enq_ok_q;
+      r_deq_v_q  <= deq_valid_i;
+      r_deq_ok_q <= deq_valid_i && in_range(deq_port_i, deq_queue_i) && deq_cells_i != '0;
+      r_enq_v_q  <= a_enq_v_q;
+      r_enq_ok_q <= a_enq_ok_q;
     end
   end
-  assign busy_o = a_enq_v_q || r_deq_v_o || r_enq_v_o;
+  assign busy_o = a_enq_v_q || r_deq_v_q || r_enq_v_q;
 
   logic deq_in, a_enq_in;
   logic [QIdxW-1:0] deq_idx, enq_idx;
@@ -245,31 +229,63 @@ module dsh_stage_in #(
     r_deq_etap_q <= {EtaSlices{table_port(deq_port_i)}};
   end
   always_ff @(posedge clk_i) begin
-    r_enq_eta_o    <= a_enq_eta;
-    r_enq_eta_dq_o <= {1'b0, a_enq_eta} + {1'b0, cfg_delta_q_i};
+    r_enq_eta_q    <= a_enq_eta;
+    r_enq_eta_dq_q <= {1'b0, a_enq_eta} + {1'b0, cfg_delta_q_i};
   end
   always_ff @(posedge clk_i) begin
     a_enq_port_q  <= enq_port_i;
     a_enq_queue_q <= enq_queue_i;
     a_enq_cells_q <= enq_cells_i;
-    r_deq_idx_o   <= deq_idx;
-    r_deq_p_o     <= deq_p;
-    r_deq_port_o  <= deq_port_i;
-    r_deq_queue_o <= deq_queue_i;
-    r_deq_cells_o <= deq_cells_i;
-    r_enq_idx_o   <= enq_idx;
-    r_enq_p_o     <= enq_p;
-    r_enq_port_o  <= a_enq_port_q;
-    r_enq_queue_o <= a_enq_queue_q;
-    r_enq_cells_o <= a_enq_cells_q;
+    r_deq_idx_q   <= deq_idx;
+    r_deq_p_q     <= deq_p;
+    r_deq_port_q  <= deq_port_i;
+    r_deq_queue_q <= deq_queue_i;
+    r_deq_cells_q <= deq_cells_i;
+    r_enq_idx_q   <= enq_idx;
+    r_enq_p_q     <= enq_p;
+    r_enq_port_q  <= a_enq_port_q;
+    r_enq_queue_q <= a_enq_queue_q;
+    r_enq_cells_q <= a_enq_cells_q;
   end
 
   // Stage R's records with stage W's writes of this cycle (the memories
   // take them only at the clock edge).
-  assign r_deq_qrec_o = pick3_qrec(w_deq_qsel_i, {mem_deq_qrec_i, w_deq_qrec_i, w_enq_qrec_i});
-  assign r_enq_qrec_o = pick3_qrec(w_enq_qsel_i, {mem_enq_qrec_i, w_deq_qrec_i, w_enq_qrec_i});
-  assign r_deq_prec_o = pick3_prec(w_deq_psel_i, {mem_deq_prec_i, w_deq_prec_i, w_enq_prec_i});
-  assign r_enq_prec_o = pick3_prec(w_enq_psel_i, {mem_enq_prec_i, w_deq_prec_i, w_enq_prec_i});
+  wslot_t w_deq, w_enq;
+  assign w_deq = w_deq_i;
+  assign w_enq = w_enq_i;
+  assign r_deq_qrec = pick3_qrec(w_deq_qsel_i, {mem_deq_qrec_i, w_deq.qrec, w_enq.qrec});
+  assign r_enq_qrec = pick3_qrec(w_enq_qsel_i, {mem_enq_qrec_i, w_deq.qrec, w_enq.qrec});
+  assign r_deq_prec = pick3_prec(w_deq_psel_i, {mem_deq_prec_i, w_deq.prec, w_enq.prec});
+  assign r_enq_prec = pick3_prec(w_enq_psel_i, {mem_enq_prec_i, w_deq.prec, w_enq.prec});
+  logic unused_w;  // W's write itself is dsh_rec_store's
+  assign unused_w = ^{w_deq.we, w_deq.idx, w_deq.qbit, w_deq.p, w_enq.we, w_enq.idx, w_enq.qbit, w_enq.p};
+
+  // The slots, packed.
+  rslot_t r_deq, r_enq;
+  assign r_deq.v        = r_deq_v_q;
+  assign r_deq.ok       = r_deq_ok_q;
+  assign r_deq.idx      = r_deq_idx_q;
+  assign r_deq.p        = r_deq_p_q;
+  assign r_deq.port     = r_deq_port_q;
+  assign r_deq.queue_id = r_deq_queue_q;
+  assign r_deq.cells    = r_deq_cells_q;
+  assign r_deq.eta      = r_deq_eta;
+  assign r_deq.eta_dq   = r_deq_eta_dq;
+  assign r_deq.qrec     = r_deq_qrec;
+  assign r_deq.prec     = r_deq_prec;
+  assign r_enq.v        = r_enq_v_q;
+  assign r_enq.ok       = r_enq_ok_q;
+  assign r_enq.idx      = r_enq_idx_q;
+  assign r_enq.p        = r_enq_p_q;
+  assign r_enq.port     = r_enq_port_q;
+  assign r_enq.queue_id = r_enq_queue_q;
+  assign r_enq.cells    = r_enq_cells_q;
+  assign r_enq.eta      = r_enq_eta_q;
+  assign r_enq.eta_dq   = r_enq_eta_dq_q;
+  assign r_enq.qrec     = r_enq_qrec;
+  assign r_enq.prec     = r_enq_prec;
+  assign r_deq_o = r_deq;
+  assign r_enq_o = r_enq;
 
   // The selects of the picks above (dsh_fwd): one source each.
   `ASSERT(InWDeqQselOneHot_A, $onehot(w_deq_qsel_i))
@@ -277,7 +293,7 @@ module dsh_stage_in #(
   `ASSERT(InWDeqPselOneHot_A, $onehot(w_deq_psel_i))
   `ASSERT(InWEnqPselOneHot_A, $onehot(w_enq_psel_i))
   // ok implies valid; an index out of range reads entry 0.
-  `ASSERT(InOkImpliesValid_A, (!r_deq_ok_o || r_deq_v_o) && (!r_enq_ok_o || r_enq_v_o))
+  `ASSERT(InOkImpliesValid_A, (!r_deq_ok_q || r_deq_v_q) && (!r_enq_ok_q || r_enq_v_q))
 endmodule
 
 `default_nettype wire

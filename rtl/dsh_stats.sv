@@ -84,25 +84,25 @@ module dsh_stats #(
   // PauseBanks = 1 one memory with two write ports; with PauseBanks = 2 a
   // memory per slot, each with one write port (block RAM on an FPGA), whose
   // counts the read port adds.
-  if (Dsh && PauseBanks == 1) begin : g_qpause_2slot
+  if (Dsh && PauseBanks == 1) begin : gen_qpause_2slot
     // slot 0 the enqueue's, slot 1 the dequeue's, copy by copy
     logic [2*QC-1:0] rmw_idx;
-    for (genvar c = 0; c < ReadCopies; c++) begin : g_copy
+    for (genvar c = 0; c < ReadCopies; c++) begin : gen_copy
       assign rmw_idx[2*c*QIdxW +: 2*QIdxW] = {deq_idx_i[c*QIdxW +: QIdxW], enq_idx_i[QC + c*QIdxW +: QIdxW]};
     end
     dsh_cnt_ram #(.Entries(NumQ), .CntW(CntW), .Slots(2), .ReadCopies(ReadCopies)) u_qpause (
       .clk_i, .rst_ni, .rmw_idx_i(rmw_idx), .inc_i({w_qpause0_i, w_qpause1_i}),
       .rd_idx_i(rd_qidx_i), .rd_o(rd_qpauses));
-  end else begin : g_qpause_bank
+  end else begin : gen_qpause_bank
     logic [CntW-1:0] rd_enq;
     dsh_cnt_ram #(.Entries(NumQ), .CntW(CntW), .Slots(1), .ReadCopies(ReadCopies)) u_qpause (
       .clk_i, .rst_ni, .rmw_idx_i(enq_idx_i[QC +: QC]), .inc_i(w_qpause1_i), .rd_idx_i(rd_qidx_i), .rd_o(rd_enq));
-    if (Dsh) begin : g_deq_bank
+    if (Dsh) begin : gen_deq_bank
       logic [CntW-1:0] rd_deq;
       dsh_cnt_ram #(.Entries(NumQ), .CntW(CntW), .Slots(1), .ReadCopies(ReadCopies)) u_qpause_deq (
         .clk_i, .rst_ni, .rmw_idx_i(deq_idx_i), .inc_i(w_qpause0_i), .rd_idx_i(rd_qidx_i), .rd_o(rd_deq));
       assign rd_qpauses = rd_enq + rd_deq;
-    end else begin : g_sih
+    end else begin : gen_sih
       assign rd_qpauses = rd_enq;
       logic unused_sih;
       assign unused_sih = ^{deq_idx_i, w_qpause0_i};
@@ -133,7 +133,7 @@ module dsh_stats #(
 
   // SIH has no port state: no PORT_PAUSE counted, no POFF read; and it
   // pauses a queue only on an admission (slot 1).
-  if (!Dsh) begin : g_sih_check
+  if (!Dsh) begin : gen_sih_check
     `ASSERT(SihNoPortPause_A, !w_ppause_i)
     `ASSERT(SihNoPoff_A, !rd_poff_i)
     `ASSERT(SihPauseOnlyOnAdmission_A, !w_qpause0_i)

@@ -70,7 +70,7 @@ module dsh_thresh_pipe #(
   dsh_dt_calc #(.CellW(CellW)) u_dt_calc (
     .cfg_alpha_log2_i, .cfg_port_mult_log2_i, .free_i, .t_o(t_free), .t_m_o(tm_free));
 
-  if (ThreshLatency >= 3) begin : g_t_reg
+  if (ThreshLatency >= 3) begin : gen_t_reg
     logic [ThrW-1:0] t_q;
     logic [XpW-1:0]  tm_q;
     always_ff @(posedge clk_i) begin
@@ -79,7 +79,7 @@ module dsh_thresh_pipe #(
     end
     assign t_lim  = t_q;
     assign tm_lim = tm_q;
-  end else begin : g_t_comb
+  end else begin : gen_t_comb
     assign t_lim  = t_free;
     assign tm_lim = tm_free;
   end
@@ -98,7 +98,7 @@ module dsh_thresh_pipe #(
 
   logic [ThrW-1:0]        t_e;    // as stage E sees them
   logic [NumLim*LimW-1:0] lim_e;
-  if (ThreshLatency >= 2) begin : g_lim_reg
+  if (ThreshLatency >= 2) begin : gen_lim_reg
     logic [ThrW-1:0]        t_q;
     logic [NumLim*LimW-1:0] lim_q;
     always_ff @(posedge clk_i) begin
@@ -109,7 +109,7 @@ module dsh_thresh_pipe #(
     assign lim_e = lim_q;
     logic unused_now;
     assign unused_now = ^{cells_now_i, terms_now_i, eta_now_i, eta_dq_now_i};
-  end else begin : g_lim_comb
+  end else begin : gen_lim_comb
     assign t_e   = t_lim;
     assign lim_e = lim;
     logic unused_next;
@@ -121,19 +121,19 @@ module dsh_thresh_pipe #(
   // X_qon = sat0(T - eta - dq) never above X_qoff = sat0(T - eta), for each
   // slot's port (the hysteresis of spec §4). No reset: the limits of S = 0
   // fill the pipeline in reset.
-  if (Dsh) begin : g_check
+  if (Dsh) begin : gen_check
     `ASSERT_CLK(QonNotAboveQoff_A, qon_o <= qoff_o && qon_deq_o <= qoff_deq_o, clk_i, 1'b1)
   end
   // Cover: the latency this build has (each build covers its own; the
   // regression's builds cover all three), and T moving from one cycle to
   // the next.
-  if (ThreshLatency == 1) begin : g_cover_l1
+  if (ThreshLatency == 1) begin : gen_cover_l1
     `COVER_CLK(ThreshLatency1_C, 1'b1, clk_i, 1'b1)
   end
-  if (ThreshLatency == 2) begin : g_cover_l2
+  if (ThreshLatency == 2) begin : gen_cover_l2
     `COVER_CLK(ThreshLatency2_C, 1'b1, clk_i, 1'b1)
   end
-  if (ThreshLatency == 3) begin : g_cover_l3
+  if (ThreshLatency == 3) begin : gen_cover_l3
     `COVER_CLK(ThreshLatency3_C, 1'b1, clk_i, 1'b1)
   end
   logic [ThrW-1:0] t_last_q;

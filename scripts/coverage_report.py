@@ -31,7 +31,7 @@ from pathlib import Path
 COVER_RE = re.compile(r"`COVER(?:_CLK|_COMB)?\(\s*(\w+_C)\s*,")
 # A line of the assertion macros (rtl/dsh_assert.svh): its points are the
 # macro's `if (rst_n)` branches, not the design's; counted apart.
-MACRO_LINE_RE = re.compile(r"^`(ASSERT|ASSUME|COVER)(_CLK|_COMB)?\(")
+MACRO_LINE_RE = re.compile(r"^`(ASSERT|ASSUME|COVER)(_CLK|_COMB|_KNOWN)?\(")
 TEST_FILE_RE = re.compile(r"^(.*)\.(\d+)\.(\d+)\.dat$")
 
 

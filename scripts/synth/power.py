@@ -38,7 +38,7 @@ from .tools import run_tool
 BLOCKS = [
     ("threshold pipeline", ("u_stage_exec.u_thresh_pipe*",)),
     ("records", ("u_store*",)),
-    ("statistics", ("g_stats.u_stats*",)),  # with Stats = 1 only
+    ("statistics", ("gen_stats.u_stats*",)),  # with Stats = 1 only
 ]
 REST = "rest (top: admission, FSMs, forwarding, I/O registers)"
 DEFAULT_SIM = ROOT / "build" / "tools" / "dsh-run"
@@ -189,9 +189,9 @@ def simulate_s1(cfg, out, tools, burst_pct, window, clock_mhz, timeout_s):
 # ---------------------------------------------------------- the activities
 def flop_net(cell_name):
     """A flop cell's RTL net, from the name `rename -wire` gave it
-    ('g_stats.u_stats.u_ppause.rd_q[26]$_DFF_P_' -> 'g_stats.u_stats.u_ppause.rd_q[26]');
-    a hierarchical instance path 'g_stats.u_stats/x_q[3]$_DFF_P_' keeps its
-    block ('g_stats.u_stats.x_q[3]'). None for a flop without an RTL name."""
+    ('gen_stats.u_stats.u_ppause.rd_q[26]$_DFF_P_' -> 'gen_stats.u_stats.u_ppause.rd_q[26]');
+    a hierarchical instance path 'gen_stats.u_stats/x_q[3]$_DFF_P_' keeps its
+    block ('gen_stats.u_stats.x_q[3]'). None for a flop without an RTL name."""
     name = cell_name.replace("\\", "").replace(" ", "")
     m = re.match(r"^(.*?)\$_[A-Z]+\w*$", name)
     if not m or m.group(1).startswith("$"):

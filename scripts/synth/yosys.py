@@ -81,12 +81,12 @@ def stamp(out, label):
 
 def cell_name(path):
     """An instance path's cell in its parent module: the last component with
-    the generate blocks (g_*) just above it, which Yosys makes part of the
+    the generate blocks (gen_*) just above it, which Yosys makes part of the
     cell's name ('u_stage_exec.u_thresh_pipe*' -> 'u_thresh_pipe*',
-    'g_stats.u_stats*' -> 'g_stats.u_stats*')."""
+    'gen_stats.u_stats*' -> 'gen_stats.u_stats*')."""
     parts = path.split(".")
     i = len(parts) - 1
-    while i > 0 and parts[i - 1].startswith("g_"):
+    while i > 0 and parts[i - 1].startswith("gen_"):
         i -= 1
     return ".".join(parts[i:])
 

@@ -383,7 +383,7 @@ TEST(FullCompare, FindsUntouchedEntryInItsWindow) {
       EXPECT_NE(save.find("*-10.000000 " + std::to_string((at + 4) * 10000) + " " + std::to_string((since + 4) * 10000)),
                 std::string::npos) << save.substr(0, 600);
       EXPECT_NE(save.find("tb.dsh_mmu.gen_lanes[0].u_lane.u_store.occ_hsp_q[5][11:0]"), std::string::npos);
-      EXPECT_NE(save.find("tb.dsh_mmu.gen_lanes[0].u_lane.g_stats.u_stats.u_drops.mem_q[5][5:0]"), std::string::npos);
+      EXPECT_NE(save.find("tb.dsh_mmu.gen_lanes[0].u_lane.gen_stats.u_stats.u_drops.mem_q[5][5:0]"), std::string::npos);
       std::printf("%s\n", what.c_str());
     }
   }

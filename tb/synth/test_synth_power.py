@@ -145,8 +145,8 @@ INSTANCES = """\
    Internal  Switching    Leakage      Total
       Power      Power      Power      Power
 ----------------------------------------------------------------
-   1.00e-05   2.00e-06   1.00e-11   1.20e-05 g_stats.u_stats/u_ppause.rd_q[26]$_DFF_P_
-   3.00e-05   1.00e-06   2.00e-11   3.10e-05 g_stats.u_stats/_123_
+   1.00e-05   2.00e-06   1.00e-11   1.20e-05 gen_stats.u_stats/u_ppause.rd_q[26]$_DFF_P_
+   3.00e-05   1.00e-06   2.00e-11   3.10e-05 gen_stats.u_stats/_123_
    5.00e-06   5.00e-07   1.00e-11   5.50e-06 u_store/_7_
    1.00e-06   0.00e+00   1.00e-11   1.00e-06 _99_
    2.00e-06   1.00e-06   1.00e-11   3.00e-06 u_stage_exec.u_thresh_pipe/_1_
@@ -165,7 +165,7 @@ class ReportPower(unittest.TestCase):
     def test_instances_summed_by_block(self):
         inst = power.parse_power_instances(INSTANCES)
         self.assertEqual(len(inst), 5)
-        self.assertEqual(inst[0][0], "g_stats.u_stats/u_ppause.rd_q[26]$_DFF_P_")
+        self.assertEqual(inst[0][0], "gen_stats.u_stats/u_ppause.rd_q[26]$_DFF_P_")
         b = power.sum_by_block(inst)
         self.assertAlmostEqual(b["statistics"].internal_w, 4e-5)
         self.assertAlmostEqual(b["statistics"].switching_w, 3e-6)
@@ -174,9 +174,9 @@ class ReportPower(unittest.TestCase):
         self.assertAlmostEqual(b[power.REST].internal_w, 1e-6)
 
     def test_block_of(self):
-        # dsh_stats sits in dsh_mmu's generate block g_stats (Stats = 1)
-        self.assertEqual(power.block_of("g_stats.u_stats.u_ppause.mem_q[3][0]"), "statistics")
-        self.assertEqual(power.block_of("g_stats.u_stats/_5_"), "statistics")
+        # dsh_stats sits in dsh_mmu's generate block gen_stats (Stats = 1)
+        self.assertEqual(power.block_of("gen_stats.u_stats.u_ppause.mem_q[3][0]"), "statistics")
+        self.assertEqual(power.block_of("gen_stats.u_stats/_5_"), "statistics")
         self.assertEqual(power.block_of("u_rd_port.rp_q[1]"), power.REST)
         self.assertEqual(power.block_of("u_errors.err_cnt_q[0]"), power.REST)
         self.assertEqual(power.block_of("u_store/_5_"), "records")
@@ -187,12 +187,12 @@ class ReportPower(unittest.TestCase):
         self.assertEqual(power.block_of("u_stage_exec.e_region_q[1]"), power.REST)
 
     def test_flop_net(self):
-        self.assertEqual(power.flop_net("g_stats.u_stats.u_ppause.rd_q[26]$_DFF_P_"),
-                         "g_stats.u_stats.u_ppause.rd_q[26]")
-        self.assertEqual(power.flop_net("g_stats.u_stats/g_q.u_q.w_q[31]$_DFF_PN0_"),
-                         "g_stats.u_stats.g_q.u_q.w_q[31]")
-        self.assertEqual(power.flop_net("\\g_stats.u_stats.u_ppause.mem_q[1] [0]$_DFFE_PP_"),
-                         "g_stats.u_stats.u_ppause.mem_q[1][0]")
+        self.assertEqual(power.flop_net("gen_stats.u_stats.u_ppause.rd_q[26]$_DFF_P_"),
+                         "gen_stats.u_stats.u_ppause.rd_q[26]")
+        self.assertEqual(power.flop_net("gen_stats.u_stats/g_q.u_q.w_q[31]$_DFF_PN0_"),
+                         "gen_stats.u_stats.g_q.u_q.w_q[31]")
+        self.assertEqual(power.flop_net("\\gen_stats.u_stats.u_ppause.mem_q[1] [0]$_DFFE_PP_"),
+                         "gen_stats.u_stats.u_ppause.mem_q[1][0]")
         self.assertIsNone(power.flop_net("$auto$dff.cc:1$5$_DFF_P_"))
         self.assertIsNone(power.flop_net("_123_"))
 
@@ -280,7 +280,7 @@ class SplitRuns(unittest.TestCase):
         # to its cells); the top's own cells are not blocks
         self.assertEqual(power.kept_blocks(NETLIST, self.CELLS), {"records": "u_store"})
         self.assertEqual(power.block_of("u_store"), "records")
-        self.assertEqual(power.block_of("g_stats.u_stats"), "statistics")
+        self.assertEqual(power.block_of("gen_stats.u_stats"), "statistics")
 
     def test_without_top_cells(self):
         t = power.without_top_cells(NETLIST, self.CELLS)

@@ -104,13 +104,13 @@ class Scripts(unittest.TestCase):
     def test_kept_blocks_selected_by_their_cell_names(self):
         # a cell of a generate block is named after it in its module
         self.assertEqual(yosys.cell_name("u_stage_exec.u_thresh_pipe*"), "u_thresh_pipe*")
-        self.assertEqual(yosys.cell_name("g_stats.u_stats*"), "g_stats.u_stats*")
-        self.assertEqual(yosys.cell_name("u_a.g_b.g_c.u_d"), "g_b.g_c.u_d")
+        self.assertEqual(yosys.cell_name("gen_stats.u_stats*"), "gen_stats.u_stats*")
+        self.assertEqual(yosys.cell_name("u_a.gen_b.gen_c.u_d"), "gen_b.gen_c.u_d")
         self.assertEqual(yosys.cell_name("u_store*"), "u_store*")
         lines = yosys.generic_script(FILES, Config(4, 4, "dsh"), OUT,
-                                     keep=("u_stage_exec.u_thresh_pipe*", "g_stats.u_stats*"))
+                                     keep=("u_stage_exec.u_thresh_pipe*", "gen_stats.u_stats*"))
         self.assertIn("setattr -set keep_hierarchy 1 */u_thresh_pipe*", lines)
-        self.assertIn("setattr -set keep_hierarchy 1 */g_stats.u_stats*", lines)
+        self.assertIn("setattr -set keep_hierarchy 1 */gen_stats.u_stats*", lines)
 
     def test_paths_with_blanks_are_refused(self):
         from synth.common import UsageError

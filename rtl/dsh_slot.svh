@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: Apache-2.0
+// The pipeline slots of dsh_lane: what one event carries from a stage to
+// the next, one packed struct per kind of slot, declared inside a module
+// from its widths (as dsh_rec.svh declares the records; dsh_pkg says why
+// not in the package). Ports carry a slot as a vector of its width
+// (dsh_pkg::rslot_w and the others), assigned to and from these structs.
+//
+// `DSH_STAGE_WIDTHS(NumPorts, NumQueues, CellW, SizeW), in a stage
+// module's parameter list: the widths every stage derives, in one place:
+//   PortW, QueueW  a port / queue index;
+//   QIdxW          an entry of the queue records (port x queue);
+//   QRecW, PRecW   a queue / port record (dsh_rec.svh);
+//   RSlotW, DSlotW, ESlotW, WSlotW  the slots below (a stage uses those of
+//                  its own slots; dsh_lint.vlt waives the others).
+//
+// `DSH_SLOT_TYPES, in the module body (after those widths): qrec_t and
+// prec_t (`DSH_REC_TYPES), and
+//   rslot_t  stage R (dsh_stage_in) to stage D (the dequeue) or E (the
+//            enqueue): v valid; ok valid, in range and cells != 0; idx the
+//            entry in the memories and p the port record (0 when out of
+//            range); port, queue_id, cells as presented; eta and eta + delta_q
+//            of its port; qrec, prec its records as read, stage W's writes
+//            of the cycle forwarded over them;
+//   dslot_t  stage D (dsh_stage_deq) to stage E: the dequeue's v, ok, idx,
+//            p, port, queue_id, eta, eta_dq, its port record before stage E's
+//            cycle (prec); go it drains, dh / dw what it drains from
+//            headroom / shared, qrec its queue after it (the last four
+//            late: they wait for stage E's region);
+//   eslot_t  stage E (dsh_stage_exec) to stage W, stage D and dsh_fwd: v,
+//            ok, go (the records change: the dequeue drained, the enqueue
+//            ok), idx, p, port, queue_id, its records after the cycle;
+//   wslot_t  stage W (dsh_stage_wb) to dsh_rec_store and stage R: we
+//            written at the next clock edge, idx its queue's entry, qbit
+//            its queue's bit of qoff_o, p its port, the records written.
+`ifndef DSH_SLOT_SVH
+`define DSH_SLOT_SVH
+`include "dsh_rec.svh"
+
+`define DSH_STAGE_WIDTHS(num_ports, num_queues, cell_w, size_w) \
+  localparam int unsigned PortW  = dsh_pkg::idx_w(num_ports), \
+  localparam int unsigned QueueW = dsh_pkg::idx_w(num_queues), \
+  localparam int unsigned QIdxW  = dsh_pkg::idx_w((num_ports) * (num_queues)), \
+  localparam int unsigned QRecW  = dsh_pkg::qrec_w(cell_w), \
+  localparam int unsigned PRecW  = dsh_pkg::prec_w(cell_w), \
+  localparam int unsigned RSlotW = dsh_pkg::rslot_w(num_ports, num_queues, cell_w, size_w), \
+  localparam int unsigned DSlotW = dsh_pkg::dslot_w(num_ports, num_queues, cell_w, size_w), \
+  localparam int unsigned ESlotW = dsh_pkg::eslot_w(num_ports, num_queues, cell_w), \
+  localparam int unsigned WSlotW = dsh_pkg::wslot_w(num_ports, num_queues, cell_w)
+
+`define DSH_SLOT_TYPES \
+  `DSH_REC_TYPES(CellW) \
+  typedef struct packed { \
+    logic              v; \
+    logic              ok; \
+    logic [QIdxW-1:0]  idx; \
+    logic [PortW-1:0]  p; \
+    logic [PortW-1:0]  port; \
+    logic [QueueW-1:0] queue_id; \
+    logic [SizeW-1:0]  cells; \
+    logic [CellW-1:0]  eta; \
+    logic [CellW:0]    eta_dq; \
+    qrec_t             qrec; \
+    prec_t             prec; \
+  } rslot_t; \
+  typedef struct packed { \
+    logic              v; \
+    logic              ok; \
+    logic [QIdxW-1:0]  idx; \
+    logic [PortW-1:0]  p; \
+    logic [PortW-1:0]  port; \
+    logic [QueueW-1:0] queue_id; \
+    logic [CellW-1:0]  eta; \
+    logic [CellW:0]    eta_dq; \
+    prec_t             prec; \
+    logic              go; \
+    logic [SizeW-1:0]  dh; \
+    logic [SizeW-1:0]  dw; \
+    qrec_t             qrec; \
+  } dslot_t; \
+  typedef struct packed { \
+    logic              v; \
+    logic              ok; \
+    logic              go; \
+    logic [QIdxW-1:0]  idx; \
+    logic [PortW-1:0]  p; \
+    logic [PortW-1:0]  port; \
+    logic [QueueW-1:0] queue_id; \
+    qrec_t             qrec; \
+    prec_t             prec; \
+  } eslot_t; \
+  typedef struct packed { \
+    logic              we; \
+    logic [QIdxW-1:0]  idx; \
+    logic [QIdxW-1:0]  qbit; \
+    logic [PortW-1:0]  p; \
+    qrec_t             qrec; \
+    prec_t             prec; \
+  } wslot_t;
+
+`endif  // DSH_SLOT_SVH
