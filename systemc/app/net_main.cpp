@@ -53,16 +53,10 @@ int run_network(const sc::SimOptions& o, const sc::ScenarioKind& entry) {
     std::fprintf(stderr, "dsh-sim: error: %s\n", e.what());
     return kExitBadInput;
   }
-  try {
+  return sc::exit_status_of([&] {
     if (o.has_pcap) make_output_dirs(std::filesystem::path(o.pcap).parent_path().string(), "--pcap = " + o.pcap);
     return entry.run_points(k, so);
-  } catch (const InputError& e) {
-    std::fprintf(stderr, "dsh-sim: error: %s\n", e.what());
-    return kExitBadInput;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "dsh-sim: error: %s\n", e.what());
-    return kExitToolFailed;
-  }
+  });
 }
 
 }  // namespace dsh::net

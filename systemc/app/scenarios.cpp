@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "scenarios.h"
 
+#include <cstdio>
+
 #include "benchmark.h"
 #include "collateral.h"
 #include "deadlock.h"
+#include "exit_status.h"
 #include "input.h"
 #include "net_main.h"
 #include "net_points.h"
@@ -81,6 +84,18 @@ const ScenarioKind& scenario_kind_of(const std::string& path) {
   for (const auto& k : kinds)
     if (v == k.name) return k;
   throw ConfigError(at + "scenario.kind = " + dsh::quoted(v) + ": expected " + scenario_kind_names());
+}
+
+int exit_status_of(const std::function<int()>& run) {
+  try {
+    return run();
+  } catch (const InputError& e) {
+    std::fprintf(stderr, "dsh-sim: error: %s\n", e.what());
+    return kExitBadInput;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "dsh-sim: error: %s\n", e.what());
+    return kExitToolFailed;
+  }
 }
 
 }  // namespace dsh::sc

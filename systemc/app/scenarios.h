@@ -5,6 +5,7 @@
 // scenario is one more entry in scenarios.cpp.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -32,12 +33,16 @@ struct ScenarioKind {
 
 const std::vector<ScenarioKind>& scenario_kinds();
 std::string scenario_kind_names();  // "pfc-avoidance | saturate | ..."
-std::string scenario_kinds_help();
-std::string full_scale_kinds();  // the kinds that take --full: "deadlock and benchmark"  // one line per kind: "  name  help"
+std::string scenario_kinds_help();  // one line per kind: "  name  help"
+std::string full_scale_kinds();    // the kinds that take --full: "deadlock and benchmark"
 // The entry of a scenario file's [scenario] kind (pfc-avoidance when it
 // names none, or without a file); another kind is refused naming the file's
 // line and the kinds.
 const ScenarioKind& scenario_kind_of(const std::string& path);
+
+// run()'s exit status, or that of the error it threw, said on stderr:
+// bad input (InputError) 2, any other 3.
+int exit_status_of(const std::function<int()>& run);
 
 // The single-switch runner (dsh_sim.cpp).
 int run_single_switch(const SimOptions& o);

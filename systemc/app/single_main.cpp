@@ -261,15 +261,7 @@ int run_pfc_sweep(const SingleRun& r, const SimOptions& o) {
   so.plot_script = o.plot_script;  // "": the shipped one, found when plotting (resources.h)
   so.link_plot_script = o.link_plot_script;
   so.python = o.python.empty() ? DSH_PYTHON : o.python;
-  try {
-    return run_sweep(r.p, r.infeasible, so);
-  } catch (const InputError& e) {
-    std::fprintf(stderr, "dsh-sim: error: %s\n", e.what());
-    return kExitBadInput;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "dsh-sim: error: %s\n", e.what());
-    return kExitToolFailed;
-  }
+  return exit_status_of([&] { return run_sweep(r.p, r.infeasible, so); });
 }
 
 }  // namespace
