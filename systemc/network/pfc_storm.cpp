@@ -173,10 +173,11 @@ PfcStormRun run_pfc_storm(const KeyStore& k, NetSetup& s, Scheme scheme, const s
         any |= any_lossless_paused(port);
         const WatchdogStats w = port.flow_control().watchdog();
         storms += w.storms;
-        const std::string name = t.name(int(n)) + ">" + t.name(t.ports(int(n))[p].peer);
-        const double at_us = double(ev.now()) / 1e6;
-        if (w.storms != seen[n][p].storms) r.watchdog_events.push_back({name, "storm", at_us});
-        if (w.restores != seen[n][p].restores) r.watchdog_events.push_back({name, "restore", at_us});
+        const auto event = [&](const char* what) {
+          r.watchdog_events.push_back({t.name(int(n)) + ">" + t.name(t.ports(int(n))[p].peer), what, double(ev.now()) / 1e6});
+        };
+        if (w.storms != seen[n][p].storms) event("storm");
+        if (w.restores != seen[n][p].restores) event("restore");
         seen[n][p] = w;
       }
       if (!any) continue;
