@@ -20,7 +20,8 @@
 // its enqueue adds (e_cells_o when e_shared_o) in stage E, its errors in W.
 // The results of the inputs presented before clock edge e are visible after
 // edge e + 4 (spec §9.2), outputs and records alike.
-// Reset, configuration and counters: as dsh_mmu says.
+// Reset, configuration, counters and the parameters' ranges: as dsh_mmu
+// says (its only parent, which checks the ranges at elaboration).
 `default_nettype none
 `include "dsh_assert.svh"
 `include "dsh_slot.svh"
@@ -136,37 +137,6 @@ module dsh_lane #(
   // Copies of each counter read's index: the ASIC arrangement's, or one
   // with ReadSlices 1 (an FPGA's block RAM reads).
   localparam int unsigned CntCopies = ReadSlices == 1 ? 1 : dsh_pkg::cnt_read_copies(CntW, NumQ);
-
-  // Parameter checks stop elaboration (Verilator and Yosys alike; dsh_mmu
-  // checks the same for the chip).
-  if (NumPorts < 1 || NumPorts > 1024) begin : gen_bad_num_ports
-    $error("dsh_mmu: NumPorts must be in 1..1024");
-  end
-  if (NumQueues < 1 || NumQueues > 64) begin : gen_bad_num_queues
-    $error("dsh_mmu: NumQueues must be in 1..64");
-  end
-  if (CellW < 4 || CellW > 40) begin : gen_bad_cell_w
-    $error("dsh_mmu: CellW must be in 4..40");
-  end
-  if (SizeW < 1 || SizeW > CellW) begin : gen_bad_size_w
-    $error("dsh_mmu: SizeW must be in 1..CellW");
-  end
-  if (CntW < 1 || CntW > 64) begin : gen_bad_cnt_w
-    $error("dsh_mmu: CntW must be in 1..64");
-  end
-  if (ThreshLatency < 1 || ThreshLatency > 3) begin : gen_bad_thresh_latency
-    $error("dsh_mmu: ThreshLatency must be in 1..3");
-  end
-  if (PauseBanks < 1 || PauseBanks > 2) begin : gen_bad_pause_banks
-    $error("dsh_mmu: PauseBanks must be 1 or 2");
-  end
-  if (ReadSlices < 1 || ReadSlices > CellW) begin : gen_bad_read_slices
-    $error("dsh_mmu: ReadSlices must be in 1..CellW");
-  end
-  // An int, not a bit: a bit would take 2 as 0 without a word.
-  if (Stats > 1) begin : gen_bad_stats
-    $error("dsh_mmu: Stats must be 0 or 1");
-  end
 
   // ------------------------------------------------- stages A and R: inputs
   // The slots from stage to stage (dsh_slot.svh), and what travels beside
