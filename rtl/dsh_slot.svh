@@ -32,6 +32,10 @@
 //   wslot_t  stage W (dsh_stage_wb) to dsh_rec_store and stage R: we
 //            written at the next clock edge, idx its queue's entry, qbit
 //            its queue's bit of qoff_o, p its port, the records written.
+//
+// `DSH_PICK4(name, w), in a module body: a function name(sel, v) that
+// picks one of four w-bit records of v by the one-hot sel (0 when none) in
+// one AND-OR level; the forwarding picks of stages D and E.
 `ifndef DSH_SLOT_SVH
 `define DSH_SLOT_SVH
 `include "dsh_rec.svh"
@@ -96,5 +100,11 @@
     qrec_t             qrec; \
     prec_t             prec; \
   } wslot_t;
+
+`define DSH_PICK4(name, w) \
+  function automatic [(w)-1:0] name(input logic [3:0] sel, input logic [4*(w)-1:0] v); \
+    name = '0; \
+    for (int i = 0; i < 4; i++) name |= v[i*(w) +: (w)] & {(w){sel[i]}}; \
+  endfunction
 
 `endif  // DSH_SLOT_SVH

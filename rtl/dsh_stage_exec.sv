@@ -89,14 +89,8 @@ module dsh_stage_exec #(
   `DSH_SLOT_TYPES
   localparam int unsigned LimW = dsh_pkg::lim_w(CellW);  // stage E's limits (dsh_limits)
 
-  function automatic [QRecW-1:0] pick4_qrec(input logic [3:0] sel, input logic [4*QRecW-1:0] v);
-    pick4_qrec = '0;
-    for (int i = 0; i < 4; i++) pick4_qrec |= v[i*QRecW +: QRecW] & {QRecW{sel[i]}};
-  endfunction
-  function automatic [PRecW-1:0] pick4_prec(input logic [3:0] sel, input logic [4*PRecW-1:0] v);
-    pick4_prec = '0;
-    for (int i = 0; i < 4; i++) pick4_prec |= v[i*PRecW +: PRecW] & {PRecW{sel[i]}};
-  endfunction
+  `DSH_PICK4(pick4_qrec, QRecW)
+  `DSH_PICK4(pick4_prec, PRecW)
 
   rslot_t            r_enq;
   dslot_t            d;
