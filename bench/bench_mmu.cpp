@@ -13,21 +13,37 @@
 #include "traffic.h"
 
 namespace {
-double run(dsh::MmuModel& m, const std::vector<dsh::CycleIn>& stim) {
+uint64_t step(dsh::MmuModel& m, const dsh::CycleIn& in) { return m.step(in).s; }
+uint64_t step(dsh::MmuModel& m, const dsh::LaneCycleIn& in) { return m.step_lanes(in).s; }
+
+template <class In>
+double run(dsh::MmuModel& m, const std::vector<In>& stim) {
   const auto t0 = std::chrono::steady_clock::now();
   uint64_t sink = 0;
-  for (const auto& in : stim) sink += m.step(in).s;
+  for (const auto& in : stim) sink += step(m, in);
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (sink == 42) std::puts("");  // keep the loop
   return double(stim.size()) / s;
 }
-double run_lanes(dsh::MmuModel& m, const std::vector<dsh::LaneCycleIn>& stim) {
-  const auto t0 = std::chrono::steady_clock::now();
-  uint64_t sink = 0;
-  for (const auto& in : stim) sink += m.step_lanes(in).s;
-  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (sink == 42) std::puts("");
-  return double(stim.size()) / s;
+
+// The best cycles/s of each model over the repeats, interleaved so that a
+// noisy machine affects all alike; light 0 when the chip has no light build.
+struct Best {
+  double rtl = 0, light = 0, gold = 0;
+};
+template <class In>
+Best best_of(const dsh::Config& cfg, const std::vector<In>& stim, int repeats) {
+  const auto widths = dsh::find_rtl_variant(cfg).widths;
+  dsh::RtlOptions light;
+  light.light = true;
+  const bool has_light = dsh::find_rtl_variant(cfg, light).light;
+  Best b;
+  for (int r = 0; r < repeats; ++r) {
+    b.rtl = std::max(b.rtl, run(*dsh::make_rtl(cfg), stim));
+    if (b.light > 0) b.light = std::max(b.light, run(*dsh::make_rtl(cfg, light), stim));
+    b.gold = std::max(b.gold, run(*dsh::make_golden(cfg, widths), stim));
+  }
+  return b;
 }
 
 // The chip with lanes (--lanes N: N lanes, N dequeue slots) at full load
@@ -49,28 +65,15 @@ int bench_lanes(dsh::Config cfg, unsigned lanes, uint64_t cycles, int repeats, c
       for (unsigned l = 0; l < lanes; ++l) enq += stim.back().enq[l].valid, deq += stim.back().deq[l].valid;
     }
   }
-  dsh::RtlOptions light;
-  light.light = true;
-  const bool has_light = dsh::find_rtl_variant(cfg, light).light;
-  double best_rtl = 0, best_light = 0, best_gold = 0;
-  for (int r = 0; r < repeats; ++r) {
-    auto rtl = dsh::make_rtl(cfg);
-    best_rtl = std::max(best_rtl, run_lanes(*rtl, stim));
-    if (has_light) {
-      auto l = dsh::make_rtl(cfg, light);
-      best_light = std::max(best_light, run_lanes(*l, stim));
-    }
-    auto gold = dsh::make_golden(cfg, widths);
-    best_gold = std::max(best_gold, run_lanes(*gold, stim));
-  }
+  const Best b = best_of(cfg, stim, repeats);
   std::printf("dsh_mmu %u x %u %s, %u lanes, %u dequeue slots, %llu cycles at full load: %.1f enqueue and %.1f "
               "dequeue slots filled a cycle\n",
               cfg.n_ports, cfg.n_queues, scheme.c_str(), lanes, lanes, (unsigned long long)cycles,
               double(enq) / double(cycles), double(deq) / double(cycles));
-  std::printf("  RTL (Verilator, stepped from C++): %8.3f M cycles/s  (checked: assertions, trace)\n", best_rtl / 1e6);
-  if (has_light)
-    std::printf("  RTL, light build:                  %8.3f M cycles/s\n", best_light / 1e6);
-  std::printf("  golden model:                      %8.3f M cycles/s\n", best_gold / 1e6);
+  std::printf("  RTL (Verilator, stepped from C++): %8.3f M cycles/s  (checked: assertions, trace)\n", b.rtl / 1e6);
+  if (b.light > 0)
+    std::printf("  RTL, light build:                  %8.3f M cycles/s\n", b.light / 1e6);
+  std::printf("  golden model:                      %8.3f M cycles/s\n", b.gold / 1e6);
   std::printf("reproduce: build/bench/bench_mmu -n %llu -r %d --scheme %s --lanes %u\n", (unsigned long long)cycles,
               repeats, scheme.c_str(), lanes);
   return 0;
@@ -110,29 +113,16 @@ int main(int argc, char** argv) {
   }
   uint64_t deqs = 0;
   for (const auto& in : stim) deqs += in.deq.valid;
-  dsh::RtlOptions light;
-  light.light = true;
-  const bool has_light = dsh::find_rtl_variant(cfg, light).light;
-  double best_rtl = 0, best_light = 0, best_gold = 0;
-  for (int r = 0; r < repeats; ++r) {  // interleaved, so that a noisy machine affects all alike
-    auto rtl = dsh::make_rtl(cfg);
-    best_rtl = std::max(best_rtl, run(*rtl, stim));
-    if (has_light) {
-      auto l = dsh::make_rtl(cfg, light);
-      best_light = std::max(best_light, run(*l, stim));
-    }
-    auto gold = dsh::make_golden(cfg, widths);
-    best_gold = std::max(best_gold, run(*gold, stim));
-  }
+  const Best b = best_of(cfg, stim, repeats);
   std::printf("dsh_mmu %u x %u %s, %llu cycles, enqueue every cycle, dequeue in %.0f %% of cycles\n", cfg.n_ports,
               cfg.n_queues, scheme.c_str(), (unsigned long long)cycles, 100.0 * double(deqs) / double(cycles));
-  std::printf("  RTL (Verilator, stepped from C++): %8.2f M cycles/s  (checked: assertions, trace)\n", best_rtl / 1e6);
-  if (has_light)
+  std::printf("  RTL (Verilator, stepped from C++): %8.2f M cycles/s  (checked: assertions, trace)\n", b.rtl / 1e6);
+  if (b.light > 0)
     std::printf("  RTL, light build:                  %8.2f M cycles/s  (the switch and network runs' model)\n",
-                best_light / 1e6);
-  std::printf("  golden model:                      %8.2f M cycles/s\n", best_gold / 1e6);
-  std::printf("  golden / RTL:                      %8.2f x\n", best_gold / best_rtl);
-  if (has_light) std::printf("  light / checked RTL:               %8.2f x\n", best_light / best_rtl);
+                b.light / 1e6);
+  std::printf("  golden model:                      %8.2f M cycles/s\n", b.gold / 1e6);
+  std::printf("  golden / RTL:                      %8.2f x\n", b.gold / b.rtl);
+  if (b.light > 0) std::printf("  light / checked RTL:               %8.2f x\n", b.light / b.rtl);
   std::printf("reproduce: build/bench/bench_mmu -n %llu -r %d --scheme %s\n", (unsigned long long)cycles, repeats,
               scheme.c_str());
   return 0;

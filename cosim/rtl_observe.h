@@ -219,14 +219,14 @@ struct Observe {
   bool poff(unsigned l, unsigned p) const { return bit(DSH_OBS(l, u_store__DOT__poff_q), p); }
   uint64_t port_shared(unsigned l, unsigned p) const { return DSH_OBS(l, u_store__DOT__port_shared_q)[p]; }
   uint64_t port_hdrm(unsigned l, unsigned p) const { return DSH_OBS(l, u_store__DOT__port_hdrm_q)[p]; }
-  // The counters: 0 in a build without them.
+  // The counters: 0 in a build without them. A counter memory (dsh_cnt_ram)
+  // holds a value and a valid bit per entry; an entry not valid reads 0.
   static constexpr bool kStats = HasStats<Root>;
+#define DSH_OBS_COUNT(l, mem, i) \
+  (bit(DSH_OBS(l, mem##__DOT__valid_q), i) ? uint64_t(DSH_OBS(l, mem##__DOT__mem_q)[i]) : uint64_t(0))
   uint64_t drops(unsigned l, unsigned i) const {
-    if constexpr (kStats)
-      return bit(DSH_OBS(l, gen_stats__DOT__u_stats__DOT__u_drops__DOT__valid_q), i)
-                 ? DSH_OBS(l, gen_stats__DOT__u_stats__DOT__u_drops__DOT__mem_q)[i] : 0;
-    else
-      return 0;
+    if constexpr (kStats) return DSH_OBS_COUNT(l, gen_stats__DOT__u_stats__DOT__u_drops, i);
+    else return 0;
   }
   // The PAUSE counts, modulo 2^CntW once masked: one memory with two
   // counting slots, or (PauseBanks = 2) a bank per slot, added.
@@ -234,25 +234,19 @@ struct Observe {
     if constexpr (!kStats) {
       return 0;
     } else if constexpr (HasPause2Slot<Root>) {
-      return bit(DSH_OBS(l, gen_stats__DOT__u_stats__DOT__gen_qpause_2slot__DOT__u_qpause__DOT__valid_q), i)
-                 ? DSH_OBS(l, gen_stats__DOT__u_stats__DOT__gen_qpause_2slot__DOT__u_qpause__DOT__mem_q)[i] : 0;
+      return DSH_OBS_COUNT(l, gen_stats__DOT__u_stats__DOT__gen_qpause_2slot__DOT__u_qpause, i);
     } else {
-      uint64_t n = bit(DSH_OBS(l, gen_stats__DOT__u_stats__DOT__gen_qpause_bank__DOT__u_qpause__DOT__valid_q), i)
-                       ? DSH_OBS(l, gen_stats__DOT__u_stats__DOT__gen_qpause_bank__DOT__u_qpause__DOT__mem_q)[i] : 0;
+      uint64_t n = DSH_OBS_COUNT(l, gen_stats__DOT__u_stats__DOT__gen_qpause_bank__DOT__u_qpause, i);
       if constexpr (HasPauseDeqBank<Root>)
-        n += bit(DSH_OBS(l, gen_stats__DOT__u_stats__DOT__gen_qpause_bank__DOT__gen_deq_bank__DOT__u_qpause_deq__DOT__valid_q), i)
-                 ? DSH_OBS(l, gen_stats__DOT__u_stats__DOT__gen_qpause_bank__DOT__gen_deq_bank__DOT__u_qpause_deq__DOT__mem_q)[i]
-                 : 0;
+        n += DSH_OBS_COUNT(l, gen_stats__DOT__u_stats__DOT__gen_qpause_bank__DOT__gen_deq_bank__DOT__u_qpause_deq, i);
       return n;
     }
   }
   uint64_t ppauses(unsigned l, unsigned p) const {
-    if constexpr (kStats)
-      return bit(DSH_OBS(l, gen_stats__DOT__u_stats__DOT__u_ppause__DOT__valid_q), p)
-                 ? DSH_OBS(l, gen_stats__DOT__u_stats__DOT__u_ppause__DOT__mem_q)[p] : 0;
-    else
-      return 0;
+    if constexpr (kStats) return DSH_OBS_COUNT(l, gen_stats__DOT__u_stats__DOT__u_ppause, p);
+    else return 0;
   }
+#undef DSH_OBS_COUNT
 #undef DSH_OBS
 };
 

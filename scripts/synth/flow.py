@@ -8,7 +8,7 @@ import json
 import time
 from pathlib import Path
 
-from .common import FLOW_VERSION, SDC, ToolError, UsageError, say, sha1_of
+from .common import FLOW_VERSION, SDC, ToolError, say, sha1_of
 from .record import AsicResult, CellArea, RunResult, SeedResult
 from .rtl import rtl_files, rtl_headers, rtl_identity
 from . import fpga, power, split, sta, yosys
@@ -77,16 +77,7 @@ class Run:
         lib, a, o = self.lib, self.opts, self.out
         period_ns = a.period
         period_lib = period_ns / lib.time_unit_ns
-        bufs = lib.buffers()
-        if not bufs:
-            raise ToolError(f"{lib.path}: no buffer cell found (needed for insbuf/driving cell)")
-        buf = bufs[0]
-        drv = a.driving_cell or next((b.cell for b in bufs if b.area > bufs[0].area), bufs[0].cell)
-        if drv not in lib.cells:
-            raise UsageError(f"--driving-cell {drv}: no such cell in {lib.path}")
-        drv_buf = next((b for b in bufs if b.cell == drv), None)
-        in_cap = lib.cells[drv].pins[drv_buf.inp].cap if drv_buf else 0.0
-        load_lib = a.output_load if a.output_load is not None else round(4 * in_cap, 6) or 0.005
+        buf, drv, load_lib = lib.drive(a.driving_cell, a.output_load)
         load_ff = load_lib * lib.cap_unit_ff
         hi, lo = lib.tie_cells()
         (o / "abc.constr").write_text(yosys.abc_constr(drv, load_ff))

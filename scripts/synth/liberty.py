@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple, Optional
 
-from .common import ToolError, sha1_of
+from .common import ToolError, UsageError, sha1_of
 
 # Cells a synthesis mapper must not pick in a Liberty library: power-gating
 # and isolation cells, probes, delay lines, physical-only cells. Glob patterns
@@ -90,6 +90,22 @@ class Liberty:
                 res.append(Buffer(name, ins[0], outs[0], c.area))
         res.sort(key=lambda b: ("clk" in b.cell.lower(), b.area, b.cell))
         return res
+
+    def drive(self, driving_cell, output_load):
+        """(buffer for insbuf, driving cell, output load in the library's unit)
+        of a run: the cell that drives the inputs is --driving-cell or the
+        next buffer above the smallest; the load on the outputs --output-load
+        or four inputs of that cell."""
+        bufs = self.buffers()
+        if not bufs:
+            raise ToolError(f"{self.path}: no buffer cell found (needed for insbuf/driving cell)")
+        drv = driving_cell or next((b.cell for b in bufs if b.area > bufs[0].area), bufs[0].cell)
+        if drv not in self.cells:
+            raise UsageError(f"--driving-cell {drv}: no such cell in {self.path}")
+        drv_buf = next((b for b in bufs if b.cell == drv), None)
+        in_cap = self.cells[drv].pins[drv_buf.inp].cap if drv_buf else 0.0
+        load = output_load if output_load is not None else round(4 * in_cap, 6) or 0.005
+        return bufs[0], drv, load
 
     def tie_cells(self):
         """((cell, pin) for constant 1, (cell, pin) for constant 0), the smallest."""

@@ -12,7 +12,7 @@ import types
 from dataclasses import dataclass
 from pathlib import Path
 
-from .common import ROOT, ToolError, UsageError, say, ys_quote
+from .common import ROOT, UsageError, say, ys_quote
 from .rtl import rtl_files, rtl_identity
 from . import sta, yosys
 
@@ -77,22 +77,14 @@ def run_top(cfg, top, files, out, lib, opts, timeout_min, log):
     """One top through Yosys and OpenSTA; its figures as a dict."""
     o = Path(out)
     o.mkdir(parents=True, exist_ok=True)
-    bufs = lib.buffers()
-    if not bufs:
-        raise ToolError(f"{lib.path}: no buffer cell found (needed for insbuf/driving cell)")
-    drv = opts.driving_cell or next((b.cell for b in bufs if b.area > bufs[0].area), bufs[0].cell)
-    if drv not in lib.cells:
-        raise UsageError(f"--driving-cell {drv}: no such cell in {lib.path}")
-    drv_buf = next((b for b in bufs if b.cell == drv), None)
-    in_cap = lib.cells[drv].pins[drv_buf.inp].cap if drv_buf else 0.0
-    load_lib = opts.output_load if opts.output_load is not None else round(4 * in_cap, 6) or 0.005
+    buf, drv, load_lib = lib.drive(opts.driving_cell, opts.output_load)
     hi, lo = lib.tie_cells()
     (o / "abc.constr").write_text(yosys.abc_constr(drv, load_lib * lib.cap_unit_ff))
     script = yosys.abc_script_text(opts.abc_script)
     if script:
         (o / "abc.script").write_text(script + "\n")
     res = types.SimpleNamespace(tools={}, steps_s={})
-    yosys.run_yosys(yosys_script(files, cfg, top, o, lib.path, opts.period, bufs[0], hi, lo,
+    yosys.run_yosys(yosys_script(files, cfg, top, o, lib.path, opts.period, buf, hi, lo,
                                  o / "abc.script" if script else None),
                     o, res, timeout_min=timeout_min, log=log)
     gen = yosys.collect_generic(o)

@@ -13,12 +13,6 @@ namespace dsh::sc {
 
 namespace {
 
-std::string num_text(double d) {
-  std::ostringstream m;
-  m << d;
-  return m.str();
-}
-
 bool from_command_line(const std::string& origin) { return !origin.empty() && origin[0] == '-'; }
 
 // Edit distance, for "did you mean".
@@ -144,7 +138,7 @@ std::string KeyStore::normal(const Key& k, const std::string& v, const std::stri
     case KeyType::Int:
       return std::to_string(parse_int(what, v, int64_t(k.lo), int64_t(k.hi)));
     case KeyType::Real:
-      return num_text(parse_real(what, v, k.lo, k.hi, k.lo_open));
+      return number_text(parse_real(what, v, k.lo, k.hi, k.lo_open));
     case KeyType::Bool:
       return parse_bool(what, v) ? "true" : "false";
     case KeyType::Choice:

@@ -48,4 +48,12 @@ inline std::string toml_text(const toml::node& n) {
   throw ConfigError("expected a string, number, boolean or array");
 }
 
+// A number as the key store keeps it and the messages print it: the
+// stream's default form, 6 significant digits (2.5, 1e+06).
+inline std::string number_text(double d) {
+  std::ostringstream m;
+  m << d;
+  return m.str();
+}
+
 }  // namespace dsh::sc

@@ -13,19 +13,9 @@
 
 namespace dsh::sc {
 
-namespace {
-
-std::string num_str(double d) {
-  std::ostringstream m;
-  m << d;
-  return m.str();
-}
-
-}  // namespace
-
 void check_burst_pct(const std::string& what, double pct) {
   if (!(pct > 0 && pct <= kBurstPctMax))
-    throw ConfigError(what + " = " + num_str(pct) + " is out of range (0, " + num_str(kBurstPctMax) +
+    throw ConfigError(what + " = " + number_text(pct) + " is out of range (0, " + number_text(kBurstPctMax) +
                       "] (% of the buffer)");
 }
 
@@ -64,7 +54,7 @@ void load_generations(std::vector<Generation>& generations, const toml::node& no
           throw ConfigError(at(v) + what + ": expected a number");
         const double d = v.is_integer() ? double(*v.value<int64_t>()) : *v.value<double>();
         if (!std::isfinite(d) || d <= lo || d > 1e12)
-          throw ConfigError(at(v) + what + " = " + num_str(d) + " is out of range (" + num_str(lo) + ", 1e12]");
+          throw ConfigError(at(v) + what + " = " + number_text(d) + " is out of range (" + number_text(lo) + ", 1e12]");
         return d;
       };
       auto str = [&] {
@@ -82,7 +72,7 @@ void load_generations(std::vector<Generation>& generations, const toml::node& no
     }
     if (!has_rate || !has_buf || !has_cap)
       throw ConfigError(at(row) + name + " needs rate_gbps, chip_buffer_mb and chip_capacity_gbps");
-    if (g.rate_gbps > 100000) throw ConfigError(at(row) + name + ".rate_gbps = " + num_str(g.rate_gbps) + " is out of range (0, 100000]");
+    if (g.rate_gbps > 100000) throw ConfigError(at(row) + name + ".rate_gbps = " + number_text(g.rate_gbps) + " is out of range (0, 100000]");
     for (const auto& o : generations)
       if (o.label() == g.label()) throw ConfigError(at(row) + name + ".rate_gbps = " + g.label() + " appears twice");
     generations.push_back(g);
@@ -100,7 +90,7 @@ void Params::load_toml_text(const std::string& text, const std::string& path) {
   apply();
 }
 
-std::string Generation::label() const { return num_str(rate_gbps); }
+std::string Generation::label() const { return number_text(rate_gbps); }
 
 std::vector<size_t> Params::selected_generations() const {
   std::vector<size_t> out;
@@ -115,7 +105,7 @@ std::vector<size_t> Params::selected_generations() const {
     if (hit == generations.size()) {
       std::string known;
       for (const auto& g : generations) known += " " + g.label();
-      throw ConfigError("sweep.generations = " + num_str(r) + " is not a [[generation]] rate_gbps (the table has:" +
+      throw ConfigError("sweep.generations = " + number_text(r) + " is not a [[generation]] rate_gbps (the table has:" +
                         (known.empty() ? std::string(" none") : known) + ")");
     }
     if (std::find(out.begin(), out.end(), hit) == out.end()) out.push_back(hit);
@@ -132,8 +122,8 @@ Params Params::for_generation(size_t row) const {
   const double bytes = g.chip_buffer_mb * 1048576.0 * double(mmu.n_ports) * g.rate_gbps / g.chip_capacity_gbps;
   const std::string origin = "[[generation]] rate_gbps = " + g.label();
   q.set("sweep.generations", "all", origin);
-  q.set("link.rate_gbps", num_str(g.rate_gbps), origin);
-  q.set("chip.mmu_clock_ghz", num_str(mmu_ghz_per_100gbps * g.rate_gbps / 100.0), origin);
+  q.set("link.rate_gbps", number_text(g.rate_gbps), origin);
+  q.set("chip.mmu_clock_ghz", number_text(mmu_ghz_per_100gbps * g.rate_gbps / 100.0), origin);
   q.set("chip.buffer_cells", std::to_string(uint64_t(std::floor(bytes / double(cell_bytes)))), origin);
   return q;
 }
@@ -143,8 +133,8 @@ std::string Params::dump() const {
   m << keys.dump();
   for (size_t i = 0; i < generations.size(); ++i) {
     const Generation& g = generations[i];
-    m << "generation[" << i << "] = rate_gbps=" << g.label() << " chip_buffer_mb=" << num_str(g.chip_buffer_mb)
-      << " chip_capacity_gbps=" << num_str(g.chip_capacity_gbps) << " chip=" << quoted(g.chip) << '\n';
+    m << "generation[" << i << "] = rate_gbps=" << g.label() << " chip_buffer_mb=" << number_text(g.chip_buffer_mb)
+      << " chip_capacity_gbps=" << number_text(g.chip_capacity_gbps) << " chip=" << quoted(g.chip) << '\n';
   }
   return m.str();
 }
