@@ -286,11 +286,14 @@ def main():
     ap.add_argument("--formal-config", action="append",
                     help="tier 3's configurations of scripts/formal.py, in order (default p1q1_dsh_l1, p1q1_sih_l1)")
     ap.add_argument("--formal-timeout", type=int, default=1800, help="seconds per formal run (default 1800)")
-    ap.add_argument("--dsh-run", default=os.path.join(ROOT, "build", "tools", "dsh-run"))
-    ap.add_argument("--read-port", default=os.path.join(ROOT, "build", "tb", "lockstep", "lockstep_read_port"))
-    ap.add_argument("--out", default=os.path.join(ROOT, "out", "mutate"))
+    ap.add_argument("--dsh-run", default=os.path.join(ROOT, "build", "tools", "dsh-run"),
+                    help="the dsh-run of tier 1 (default build/tools/dsh-run)")
+    ap.add_argument("--read-port", default=os.path.join(ROOT, "build", "tb", "lockstep", "lockstep_read_port"),
+                    help="tier 1's read-port check (default build/tb/lockstep/lockstep_read_port)")
+    ap.add_argument("--out", default=os.path.join(ROOT, "out", "mutate"), help="results (default out/mutate)")
     a = ap.parse_args()
-    a.out = os.path.abspath(a.out)
+    # Absolute: the tiers run in other folders.
+    a.out, a.dsh_run, a.read_port = (os.path.abspath(x) for x in (a.out, a.dsh_run, a.read_port))
     a.formal_config = a.formal_config or ["p1q1_dsh_l1", "p1q1_sih_l1"]
     for prog, target in ((a.dsh_run, "dsh-run"), (a.read_port, "lockstep_read_port")):
         if not os.access(prog, os.X_OK):
