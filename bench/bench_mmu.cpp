@@ -40,7 +40,7 @@ Best best_of(const dsh::Config& cfg, const std::vector<In>& stim, int repeats) {
   Best b;
   for (int r = 0; r < repeats; ++r) {
     b.rtl = std::max(b.rtl, run(*dsh::make_rtl(cfg), stim));
-    if (b.light > 0) b.light = std::max(b.light, run(*dsh::make_rtl(cfg, light), stim));
+    if (has_light) b.light = std::max(b.light, run(*dsh::make_rtl(cfg, light), stim));
     b.gold = std::max(b.gold, run(*dsh::make_golden(cfg, widths), stim));
   }
   return b;
