@@ -74,9 +74,9 @@ std::vector<Line> layout(const Config& c, const RtlWidths& rw, const std::vector
          h("u_stage_in.a_enq_cells_q", w.size)});
   group("R: records read (u_stage_in)",
         {b("u_stage_in.r_deq_v_q"), h("u_stage_in.r_deq_port_q", w.port), h("u_stage_in.r_deq_queue_q", w.queue),
-         h("u_stage_in.r_deq_cells_q", w.size), h("u_stage_in.r_deq_qrec", w.qrec), b("u_stage_in.r_enq_v_q"),
+         h("u_stage_in.r_deq_cells_q", w.size), h("u_stage_in.r_deq_qrec_o", w.qrec), b("u_stage_in.r_enq_v_q"),
          h("u_stage_in.r_enq_port_q", w.port), h("u_stage_in.r_enq_queue_q", w.queue),
-         h("u_stage_in.r_enq_cells_q", w.size), h("u_stage_in.r_enq_qrec", w.qrec)});
+         h("u_stage_in.r_enq_cells_q", w.size), h("u_stage_in.r_enq_qrec_o", w.qrec)});
   group("D: the dequeue drains (u_stage_deq; rec = {qoff, hsp, hs, h})",
         {b("u_stage_deq.d_v_q"), h("u_stage_deq.d_port_q", w.port), h("u_stage_deq.d_queue_q", w.queue),
          h("u_stage_deq.d_cells_q", w.size), h("u_stage_deq.d_rec_q", w.qrec), h("u_stage_deq.d_prec_q", w.prec),

@@ -139,12 +139,15 @@ module dsh_lane #(
   localparam int unsigned CntCopies = ReadSlices == 1 ? 1 : dsh_pkg::cnt_read_copies(CntW, NumQ);
 
   // ------------------------------------------------- stages A and R: inputs
-  // The slots from stage to stage (dsh_slot.svh), and what travels beside
-  // them.
+  // The slots from stage to stage (dsh_slot.svh), their records, and what
+  // else travels beside them.
   rslot_t                   r_deq, r_enq;
   dslot_t                   d_deq;
   eslot_t                   e_deq, e_enq;
   wslot_t                   w_deq, w_enq;
+  logic [QRecW-1:0]         r_deq_qrec, r_enq_qrec, d_qrec, e_deq_qrec, e_enq_qrec, w_deq_qrec, w_enq_qrec;
+  logic [PRecW-1:0]         r_deq_prec, r_enq_prec, d_prec, e_deq_prec, e_enq_prec, w_deq_prec, w_enq_prec;
+  logic [EtaW-1:0]          r_deq_eta, r_enq_eta, d_eta;
   logic                     in_busy;
   logic [KeyW-1:0]          nx_deq_key, nx_enq_key;
   logic [3*TW-1:0]          r_enq_terms;
@@ -179,12 +182,14 @@ module dsh_lane #(
     .deq_valid_i, .deq_port_i, .deq_queue_i, .deq_cells_i,
     .enq_valid_i, .enq_port_i, .enq_queue_i, .enq_cells_i, .r_enq_pool_cells_i,
     .busy_o(in_busy), .nx_deq_key_o(nx_deq_key), .nx_enq_key_o(nx_enq_key),
-    .r_deq_o(r_deq), .r_enq_o(r_enq), .r_enq_terms_o(r_enq_terms),
+    .r_deq_o(r_deq), .r_enq_o(r_enq), .r_deq_qrec_o(r_deq_qrec), .r_enq_qrec_o(r_enq_qrec),
+    .r_deq_prec_o(r_deq_prec), .r_enq_prec_o(r_enq_prec), .r_deq_eta_o(r_deq_eta), .r_enq_eta_o(r_enq_eta),
+    .r_enq_terms_o(r_enq_terms),
     .r_deq_ridx_o(r_deq_ridx), .r_enq_ridx_o(r_enq_ridx), .r_deq_rp_o(r_deq_rp), .r_enq_rp_o(r_enq_rp),
     .r_deq_cnt_idx_o(r_deq_cnt_idx), .r_enq_cnt_idx_o(r_enq_cnt_idx), .r_enq_cnt_p_o(r_enq_cnt_p),
     .mem_deq_qrec_i(mem_deq_qrec), .mem_enq_qrec_i(mem_enq_qrec),
     .mem_deq_prec_i(mem_deq_prec), .mem_enq_prec_i(mem_enq_prec),
-    .w_deq_i(w_deq), .w_enq_i(w_enq),
+    .w_deq_qrec_i(w_deq_qrec), .w_enq_qrec_i(w_enq_qrec), .w_deq_prec_i(w_deq_prec), .w_enq_prec_i(w_enq_prec),
     .w_deq_qsel_i(w_deq_qsel), .w_enq_qsel_i(w_enq_qsel), .w_deq_psel_i(w_deq_psel), .w_enq_psel_i(w_enq_psel)
   );
 
@@ -196,9 +201,9 @@ module dsh_lane #(
     .rd_deq_p_i(r_deq_rp), .rd_enq_p_i(r_enq_rp), .rd_stat_p_i(stat_rd_p[0 +: PortW]),
     .rd_deq_prec_o(mem_deq_prec), .rd_enq_prec_o(mem_enq_prec), .rd_stat_prec_o(stat_rd_prec),
     .wr_deq_i(w_deq.we), .wr_deq_idx_i(w_deq.idx), .wr_deq_bit_i(w_deq.qbit), .wr_deq_p_i(w_deq.p),
-    .wr_deq_qrec_i(w_deq.qrec), .wr_deq_prec_i(w_deq.prec),
+    .wr_deq_qrec_i(w_deq_qrec), .wr_deq_prec_i(w_deq_prec),
     .wr_enq_i(w_enq.we), .wr_enq_idx_i(w_enq.idx), .wr_enq_bit_i(w_enq.qbit), .wr_enq_p_i(w_enq.p),
-    .wr_enq_qrec_i(w_enq.qrec), .wr_enq_prec_i(w_enq.prec),
+    .wr_enq_qrec_i(w_enq_qrec), .wr_enq_prec_i(w_enq_prec),
     .qoff_o, .poff_o
   );
 
@@ -219,11 +224,13 @@ module dsh_lane #(
   dsh_stage_deq #(.NumPorts(NumPorts), .NumQueues(NumQueues), .CellW(CellW), .SizeW(SizeW),
                   .CntCopies(CntCopies)) u_stage_deq (
     .clk_i, .rst_ni,
-    .r_deq_i(r_deq), .r_deq_cnt_idx_i(r_deq_cnt_idx), .r_enq_cells_i(r_enq.cells),
+    .r_deq_i(r_deq), .r_deq_qrec_i(r_deq_qrec), .r_deq_prec_i(r_deq_prec), .r_deq_eta_i(r_deq_eta),
+    .r_deq_cnt_idx_i(r_deq_cnt_idx), .r_enq_cells_i(r_enq.cells),
     .f_deq_qsel_i(f_deq_qsel), .f_deq_psel_i(f_deq_psel),
     .r_same_queue_i(r_same_queue), .d_same_queue_i(d_same_queue),
-    .e_region_i(e_region_deq), .e_deq_i(e_deq), .e_enq_i(e_enq),
-    .d_o(d_deq), .d_cnt_idx_o(d_cnt_idx)
+    .e_region_i(e_region_deq), .e_deq_qrec_i(e_deq_qrec), .e_enq_qrec_i(e_enq_qrec),
+    .e_deq_prec_i(e_deq_prec), .e_enq_prec_i(e_enq_prec),
+    .d_o(d_deq), .d_qrec_o(d_qrec), .d_prec_o(d_prec), .d_eta_o(d_eta), .d_cnt_idx_o(d_cnt_idx)
   );
 
   // ------------------------------------------------------ stage E: execute
@@ -231,10 +238,12 @@ module dsh_lane #(
                    .ThreshLatency(ThreshLatency), .PoolEarly(PoolIn)) u_stage_exec (
     .clk_i, .rst_ni,
     .cfg_shared_cells_i, .cfg_alpha_log2_i, .cfg_port_mult_log2_i, .cfg_delta_q_i, .cfg_delta_p_i,
-    .r_enq_i(r_enq), .r_enq_terms_i(r_enq_terms), .d_i(d_deq),
+    .r_enq_i(r_enq), .r_enq_qrec_i(r_enq_qrec), .r_enq_prec_i(r_enq_prec), .r_enq_eta_i(r_enq_eta),
+    .r_enq_terms_i(r_enq_terms), .d_i(d_deq), .d_qrec_i(d_qrec), .d_prec_i(d_prec), .d_eta_i(d_eta),
     .f_enq_qsel_i(f_enq_qsel), .f_enq_psel_i(f_enq_psel), .f_d_psel_i(f_d_psel),
     .same_queue_i(same_queue), .same_port_i(same_port), .free_i(free), .s_i, .deq_shared_all_i,
-    .e_deq_o(e_deq), .e_enq_o(e_enq), .e_region_o(e_region), .e_region_deq_o(e_region_deq),
+    .e_deq_o(e_deq), .e_enq_o(e_enq), .e_deq_qrec_o(e_deq_qrec), .e_enq_qrec_o(e_enq_qrec),
+    .e_deq_prec_o(e_deq_prec), .e_enq_prec_o(e_enq_prec), .e_region_o(e_region), .e_region_deq_o(e_region_deq),
     .e_t_o(e_t), .e_dw_o, .e_cells_o, .e_shared_o,
     .qevt_valid_o(qevt_valid), .qevt_pause_o(qevt_pause), .pevt_valid_o(pevt_valid),
     .pevt_pause_o(pevt_pause), .error_o(e_error)
@@ -244,11 +253,13 @@ module dsh_lane #(
   dsh_stage_wb #(.NumPorts(NumPorts), .NumQueues(NumQueues), .CellW(CellW), .SizeW(SizeW),
                  .ThreshLatency(ThreshLatency)) u_stage_wb (
     .clk_i, .rst_ni,
-    .e_deq_i(e_deq), .e_enq_i(e_enq), .e_region_i(e_region),
+    .e_deq_i(e_deq), .e_enq_i(e_enq), .e_deq_qrec_i(e_deq_qrec), .e_enq_qrec_i(e_enq_qrec),
+    .e_deq_prec_i(e_deq_prec), .e_enq_prec_i(e_enq_prec), .e_region_i(e_region),
     .e_t_i(e_t), .s_i, .s_d_i, .free_d_i,
     .qevt_valid_i(qevt_valid), .qevt_pause_i(qevt_pause), .pevt_valid_i(pevt_valid), .pevt_pause_i(pevt_pause),
     .error_i(e_error), .busy_i({in_busy, d_deq.v, e_deq.v, e_enq.v}),
-    .w_deq_o(w_deq), .w_enq_o(w_enq),
+    .w_deq_o(w_deq), .w_enq_o(w_enq), .w_deq_qrec_o(w_deq_qrec), .w_enq_qrec_o(w_enq_qrec),
+    .w_deq_prec_o(w_deq_prec), .w_enq_prec_o(w_enq_prec),
     .w_qpause0_o(w_qpause0), .w_qpause1_o(w_qpause1), .w_drop_o(w_drop), .w_ppause_o(w_ppause),
     .w_error_o, .free_o(free),
     .stat_region_o, .stat_t_o, .stat_s_o, .stat_drop_o, .stat_drop_port_o, .stat_drop_queue_o, .stat_error_o,

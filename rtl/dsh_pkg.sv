@@ -42,23 +42,23 @@ package dsh_pkg;
     prec_w = 2 * cell_w + 1;
   endfunction
   // The pipeline's slots (dsh_slot.svh: rslot_t, dslot_t, eslot_t, wslot_t)
-  // as they travel between the stages, from the port count, queue count,
-  // CellW and SizeW; the field names are the structs' (as for the records).
-  function automatic integer rslot_w(input integer np, input integer nq, input integer cell_w,
-                                     input integer size_w);
-    rslot_w = 2 + idx_w(np * nq) + 2 * idx_w(np) + idx_w(nq) + size_w + 2 * cell_w + 1
-              + qrec_w(cell_w) + prec_w(cell_w);
+  // as they travel between the stages, from the port count, queue count
+  // and SizeW; the field names are the structs' (as for the records).
+  function automatic integer rslot_w(input integer np, input integer nq, input integer size_w);
+    rslot_w = 2 + idx_w(np * nq) + 2 * idx_w(np) + idx_w(nq) + size_w;
   endfunction
-  function automatic integer dslot_w(input integer np, input integer nq, input integer cell_w,
-                                     input integer size_w);
-    dslot_w = 3 + idx_w(np * nq) + 2 * idx_w(np) + idx_w(nq) + 2 * size_w + 2 * cell_w + 1
-              + qrec_w(cell_w) + prec_w(cell_w);
+  function automatic integer dslot_w(input integer np, input integer nq, input integer size_w);
+    dslot_w = 3 + idx_w(np * nq) + 2 * idx_w(np) + idx_w(nq) + 2 * size_w;
   endfunction
-  function automatic integer eslot_w(input integer np, input integer nq, input integer cell_w);
-    eslot_w = 3 + idx_w(np * nq) + 2 * idx_w(np) + idx_w(nq) + qrec_w(cell_w) + prec_w(cell_w);
+  function automatic integer eslot_w(input integer np, input integer nq);
+    eslot_w = 3 + idx_w(np * nq) + 2 * idx_w(np) + idx_w(nq);
   endfunction
-  function automatic integer wslot_w(input integer np, input integer nq, input integer cell_w);
-    wslot_w = 1 + 2 * idx_w(np * nq) + idx_w(np) + qrec_w(cell_w) + prec_w(cell_w);
+  function automatic integer wslot_w(input integer np, input integer nq);
+    wslot_w = 1 + 2 * idx_w(np * nq) + idx_w(np);
+  endfunction
+  // A port's eta and eta + delta_q beside a slot (dsh_slot.svh eta_t).
+  function automatic integer eta_w(input integer cell_w);
+    eta_w = 2 * cell_w + 1;
   endfunction
   // A count less a packet's size, signed, with a carry (dsh_size_terms,
   // dsh_deq_drain).

@@ -6,9 +6,9 @@
 // late) picks one. The queue record is registered from stage R's read
 // with the newer results of D and E forwarded over it (selects from
 // dsh_fwd, one-hot {R, E slot 0, E slot 1, D}).
-// Slots (dsh_slot.svh): stage R's dequeue in (r_deq_i, rslot_t), stage
-// D's out (d_o, dslot_t), stage E's two read for their records (e_*_i,
-// eslot_t).
+// Slots (dsh_slot.svh), each with its records and eta beside it: stage
+// R's dequeue in (r_deq_i, rslot_t), stage D's out (d_o, dslot_t); of
+// stage E's two slots only their records (e_*_qrec_i, e_*_prec_i).
 // Latency: stage R's dequeue to d_o one clock edge; its qrec, go and the
 // drained amounts are combinational (late: they wait for E's region).
 // Reset: v, ok 0, the counters' index copies 0 when there are several
@@ -31,6 +31,9 @@ module dsh_stage_deq #(
   // Stage R's dequeue (dsh_stage_in), its counters' index, and the
   // enqueue's cells (stage E's next cycle).
   input  logic [RSlotW-1:0] r_deq_i,
+  input  logic [QRecW-1:0]  r_deq_qrec_i,
+  input  logic [PRecW-1:0]  r_deq_prec_i,
+  input  logic [EtaW-1:0]   r_deq_eta_i,
   input  logic [QIdxW-1:0]  r_deq_cnt_idx_i,
   input  logic [SizeW-1:0]  r_enq_cells_i,
 
@@ -43,15 +46,19 @@ module dsh_stage_deq #(
   input  logic              d_same_queue_i,
 
   // Stage E's results of this cycle (dsh_stage_exec): the admitting
-  // region bits, its slots (their records after the cycle, state bits
-  // included).
+  // region bits, its slots' records after the cycle (state bits included).
   input  logic [2:0]        e_region_i,    // {headroom, shared, private}, late
-  input  logic [ESlotW-1:0] e_deq_i,
-  input  logic [ESlotW-1:0] e_enq_i,
+  input  logic [QRecW-1:0]  e_deq_qrec_i,
+  input  logic [QRecW-1:0]  e_enq_qrec_i,
+  input  logic [PRecW-1:0]  e_deq_prec_i,
+  input  logic [PRecW-1:0]  e_enq_prec_i,
 
   // Stage D's dequeue, for stage E and dsh_fwd, and the counters' copies
   // of its index (dsh_stats).
   output logic [DSlotW-1:0] d_o,
+  output logic [QRecW-1:0]  d_qrec_o,  // the queue after the dequeue (late)
+  output logic [PRecW-1:0]  d_prec_o,  // its port before stage E's cycle
+  output logic [EtaW-1:0]   d_eta_o,
   output logic [CntCopies*QIdxW-1:0] d_cnt_idx_o
 );
   `DSH_SLOT_TYPES
@@ -60,13 +67,10 @@ module dsh_stage_deq #(
   `DSH_PICK4(pick4_prec, PRecW)
 
   rslot_t            r_deq;
-  eslot_t            e_deq, e_enq;
-  assign r_deq = r_deq_i;
-  assign e_deq = e_deq_i;
-  assign e_enq = e_enq_i;
-  logic unused_e;  // stage D takes stage E's records only
-  assign unused_e = ^{e_deq.v, e_deq.ok, e_deq.go, e_deq.idx, e_deq.p, e_deq.port, e_deq.queue_id,
-                      e_enq.v, e_enq.ok, e_enq.go, e_enq.idx, e_enq.p, e_enq.port, e_enq.queue_id};
+  qrec_t             e_deq_qrec, e_enq_qrec;
+  assign r_deq      = r_deq_i;
+  assign e_deq_qrec = e_deq_qrec_i;
+  assign e_enq_qrec = e_enq_qrec_i;
 
   // Stage D's registers; go, the drained amounts and the record after the
   // dequeue are combinational.
@@ -74,8 +78,7 @@ module dsh_stage_deq #(
   logic [QIdxW-1:0]  d_idx_q;
   logic [PortW-1:0]  d_p_q, d_port_q;
   logic [QueueW-1:0] d_queue_q;
-  logic [CellW-1:0]  d_eta_q;
-  logic [CellW:0]    d_eta_dq_q;
+  eta_t              d_eta_q;
   prec_t             d_prec_q;          // its port before stage E's cycle
   logic [SizeW-1:0]  d_dh, d_dw;        // drained from headroom / shared
   logic [SizeW-1:0]  d_cells_q;
@@ -97,7 +100,7 @@ module dsh_stage_deq #(
   // dequeue leaves the record as D got it, which forwarding then takes from
   // where D got it). The state bit passes through the dequeue; stage E's
   // state machines of this cycle may change it.
-  assign drained.qoff = d_enq_q_q ? e_enq.qrec.qoff : d_deq_q_q ? e_deq.qrec.qoff : d_rec_q.qoff;
+  assign drained.qoff = d_enq_q_q ? e_enq_qrec.qoff : d_deq_q_q ? e_deq_qrec.qoff : d_rec_q.qoff;
 
   assign d_add_d = r_same_queue_i ? r_enq_cells_i : '0;
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -119,12 +122,11 @@ module dsh_stage_deq #(
     d_cells_q  <= r_deq.cells;
     d_add_q    <= d_add_d;
     d_alc_q    <= {1'b0, d_add_d} + {1'b1, {SizeW{1'b0}}} - {1'b0, r_deq.cells};
-    d_rec_q    <= pick4_qrec(f_deq_qsel_i, {r_deq.qrec, e_deq.qrec, e_enq.qrec, drained});
-    d_prec_q   <= pick4_prec(f_deq_psel_i, {r_deq.prec, e_deq.prec, e_enq.prec, {PRecW{1'b0}}});
+    d_rec_q    <= pick4_qrec(f_deq_qsel_i, {r_deq_qrec_i, e_deq_qrec, e_enq_qrec, drained});
+    d_prec_q   <= pick4_prec(f_deq_psel_i, {r_deq_prec_i, e_deq_prec_i, e_enq_prec_i, {PRecW{1'b0}}});
     d_enq_q_q  <= r_same_queue_i;
     d_deq_q_q  <= d_same_queue_i;
-    d_eta_q    <= r_deq.eta;
-    d_eta_dq_q <= r_deq.eta_dq;
+    d_eta_q    <= r_deq_eta_i;
   end
 
   // The slot, packed.
@@ -135,14 +137,13 @@ module dsh_stage_deq #(
   assign d.p        = d_p_q;
   assign d.port     = d_port_q;
   assign d.queue_id = d_queue_q;
-  assign d.eta      = d_eta_q;
-  assign d.eta_dq   = d_eta_dq_q;
-  assign d.prec     = d_prec_q;
   assign d.go       = d_go;
   assign d.dh       = d_dh;
   assign d.dw       = d_dw;
-  assign d.qrec     = drained;
-  assign d_o = d;
+  assign d_o      = d;
+  assign d_qrec_o = drained;
+  assign d_prec_o = d_prec_q;
+  assign d_eta_o  = d_eta_q;
 
   // The selects of the forwarding picks above (dsh_fwd): one source each.
   `ASSERT(DeqQselOneHot_A, $onehot(f_deq_qsel_i))

@@ -17,9 +17,9 @@
 // The records are registered from stage R's / D's with the newer results
 // of D and E forwarded over them (selects from dsh_fwd, one-hot {R or D,
 // E slot 0, E slot 1, D}).
-// Slots (dsh_slot.svh): stage R's enqueue (r_enq_i, rslot_t) and stage
-// D's dequeue (d_i, dslot_t) in; stage E's two out (e_deq_o, e_enq_o,
-// eslot_t).
+// Slots (dsh_slot.svh), each with its records and eta beside it: stage
+// R's enqueue (r_enq_i, rslot_t) and stage D's dequeue (d_i, dslot_t) in;
+// stage E's two out (e_deq_o, e_enq_o, eslot_t).
 // Latency: stage R's enqueue and stage D's dequeue to e_* one clock edge;
 // the results (*_o) are combinational for stage W, the pool and
 // forwarding.
@@ -50,11 +50,18 @@ module dsh_stage_exec #(
   input  logic [CellW-1:0]  cfg_delta_q_i,
   input  logic [CellW-1:0]  cfg_delta_p_i,
 
-  // Stage R's enqueue (dsh_stage_in) and its terms for the limits.
+  // Stage R's enqueue (dsh_stage_in), its records, its eta and its terms
+  // for the limits.
   input  logic [RSlotW-1:0] r_enq_i,
+  input  logic [QRecW-1:0]  r_enq_qrec_i,
+  input  logic [PRecW-1:0]  r_enq_prec_i,
+  input  logic [EtaW-1:0]   r_enq_eta_i,
   input  logic [3*TW-1:0]   r_enq_terms_i,
-  // Stage D's dequeue (dsh_stage_deq).
+  // Stage D's dequeue (dsh_stage_deq), its records and its eta.
   input  logic [DSlotW-1:0] d_i,
+  input  logic [QRecW-1:0]  d_qrec_i,
+  input  logic [PRecW-1:0]  d_prec_i,
+  input  logic [EtaW-1:0]   d_eta_i,
   // Forwarding (dsh_fwd).
   input  logic [3:0]        f_enq_qsel_i,  // the queue record of E's enqueue
   input  logic [3:0]        f_enq_psel_i,  // the port record of E's enqueue
@@ -69,9 +76,13 @@ module dsh_stage_exec #(
   input  logic [SizeW-1:0]  deq_shared_all_i,
 
   // The slots (slot 0 the dequeue, 1 the enqueue), for dsh_fwd, stages W
-  // and D: their records after the cycle.
+  // and D, and their records after the cycle.
   output logic [ESlotW-1:0] e_deq_o,
   output logic [ESlotW-1:0] e_enq_o,
+  output logic [QRecW-1:0]  e_deq_qrec_o,
+  output logic [QRecW-1:0]  e_enq_qrec_o,
+  output logic [PRecW-1:0]  e_deq_prec_o,
+  output logic [PRecW-1:0]  e_enq_prec_o,
   // Results of the cycle.
   output logic [3:0]        e_region_o,      // one-hot {drop, headroom, shared, private}, 0 none
   output logic [2:0]        e_region_deq_o,  // its admitting bits again, for stage D (late)
@@ -94,8 +105,11 @@ module dsh_stage_exec #(
 
   rslot_t            r_enq;
   dslot_t            d;
-  assign r_enq = r_enq_i;
-  assign d     = d_i;
+  eta_t              r_enq_eta, d_eta;
+  assign r_enq     = r_enq_i;
+  assign d         = d_i;
+  assign r_enq_eta = r_enq_eta_i;
+  assign d_eta     = d_eta_i;
 
   // Stage E's registers.
   logic              e_deq_v_q, e_deq_ok_q, e_deq_go_q, e_enq_v_q, e_enq_ok_q;
@@ -143,21 +157,21 @@ module dsh_stage_exec #(
     e_deq_p_q      <= d.p;
     e_deq_port_q   <= d.port;
     e_deq_queue_q  <= d.queue_id;
-    e_deq_rec_q    <= d.qrec;
-    e_deq_prec_q   <= pick4_prec(f_d_psel_i, {d.prec, e_deq_prec, e_enq_prec, {PRecW{1'b0}}});
+    e_deq_rec_q    <= d_qrec_i;
+    e_deq_prec_q   <= pick4_prec(f_d_psel_i, {d_prec_i, e_deq_prec, e_enq_prec, {PRecW{1'b0}}});
     e_enq_idx_q    <= r_enq.idx;
     e_enq_p_q      <= r_enq.p;
     e_enq_port_q   <= r_enq.port;
     e_enq_queue_q  <= r_enq.queue_id;
     e_enq_cells_q  <= r_enq.cells;
     e_enq_terms_q  <= r_enq_terms_i;
-    e_enq_prec_q   <= pick4_prec(f_enq_psel_i, {r_enq.prec, e_deq_prec, e_enq_prec, {PRecW{1'b0}}});
+    e_enq_prec_q   <= pick4_prec(f_enq_psel_i, {r_enq_prec_i, e_deq_prec, e_enq_prec, {PRecW{1'b0}}});
     e_same_q_q     <= same_queue_i;
     e_same_p_q     <= same_port_i;
-    e_enq_eta_q    <= r_enq.eta;
-    e_enq_eta_dq_q <= r_enq.eta_dq;
-    e_deq_eta_q    <= d.eta;
-    e_deq_eta_dq_q <= d.eta_dq;
+    e_enq_eta_q    <= r_enq_eta.eta;
+    e_enq_eta_dq_q <= r_enq_eta.eta_dq;
+    e_deq_eta_q    <= d_eta.eta;
+    e_deq_eta_dq_q <= d_eta.eta_dq;
   end
 
   // The enqueue's queue twice: the region that stage D's dequeue waits for
@@ -165,7 +179,7 @@ module dsh_stage_exec #(
   // loads (`keep`: synthesis merges equal registers).
   qrec_t e_enq_rec_copy_q;
   logic [QRecW-1:0] e_enq_rec_d;
-  assign e_enq_rec_d = pick4_qrec(f_enq_qsel_i, {r_enq.qrec, e_deq_rec, e_enq_rec, d.qrec});
+  assign e_enq_rec_d = pick4_qrec(f_enq_qsel_i, {r_enq_qrec_i, e_deq_rec, e_enq_rec, d_qrec_i});
   (* keep *) always_ff @(posedge clk_i) e_enq_rec_q <= e_enq_rec_d;
   (* keep *) always_ff @(posedge clk_i) e_enq_rec_copy_q <= e_enq_rec_d;
 
@@ -175,7 +189,7 @@ module dsh_stage_exec #(
     .clk_i, .free_i, .cells_now_i(e_enq_cells_q), .terms_now_i(e_enq_terms_q),
     .cells_next_i(r_enq.cells), .terms_next_i(r_enq_terms_i),
     .eta_now_i({e_deq_eta_q, e_enq_eta_q}), .eta_dq_now_i({e_deq_eta_dq_q, e_enq_eta_dq_q}),
-    .eta_next_i({d.eta, r_enq.eta}), .eta_dq_next_i({d.eta_dq, r_enq.eta_dq}),
+    .eta_next_i({d_eta.eta, r_enq_eta.eta}), .eta_dq_next_i({d_eta.eta_dq, r_enq_eta.eta_dq}),
     .cfg_alpha_log2_i, .cfg_delta_q_i,
     .cfg_delta_p_i, .cfg_port_mult_log2_i, .t_o(e_t_o), .pool_o(lim_pool),
     .priv_o(lim_priv), .hdrm_o(lim_hdrm), .shared_o(lim_shared), .qoff_o(lim_qoff), .qon_o(lim_qon),
@@ -292,8 +306,6 @@ module dsh_stage_exec #(
   assign e_deq.p        = e_deq_p_q;
   assign e_deq.port     = e_deq_port_q;
   assign e_deq.queue_id = e_deq_queue_q;
-  assign e_deq.qrec     = e_deq_rec;
-  assign e_deq.prec     = e_deq_prec;
   assign e_enq.v        = e_enq_v_q;
   assign e_enq.ok       = e_enq_ok_q;
   assign e_enq.go       = e_enq_ok_q;
@@ -301,10 +313,12 @@ module dsh_stage_exec #(
   assign e_enq.p        = e_enq_p_q;
   assign e_enq.port     = e_enq_port_q;
   assign e_enq.queue_id = e_enq_queue_q;
-  assign e_enq.qrec     = e_enq_rec;
-  assign e_enq.prec     = e_enq_prec;
-  assign e_deq_o = e_deq;
-  assign e_enq_o = e_enq;
+  assign e_deq_o      = e_deq;
+  assign e_enq_o      = e_enq;
+  assign e_deq_qrec_o = e_deq_rec;
+  assign e_enq_qrec_o = e_enq_rec;
+  assign e_deq_prec_o = e_deq_prec;
+  assign e_enq_prec_o = e_enq_prec;
 
   // Events, per slot.
   assign qevt_valid_o = {e_enq_ok_q && (q1_pause || q1_resume), eval_q0 && (q0_pause || q0_resume)};

@@ -6,7 +6,8 @@
 //      straight to R;
 //   R  slot "deq" (the dequeue of cycle c+1) and slot "enq" (the enqueue
 //      of cycle c) while stage D holds the dequeue of cycle c: r_deq_o,
-//      r_enq_o (rslot_t, dsh_slot.svh). The index copies address
+//      r_enq_o (rslot_t, dsh_slot.svh), their records and eta beside
+//      them (r_*_qrec_o, r_*_prec_o, r_*_eta_o). The index copies address
 //      dsh_rec_store's reads (one copy per memory slice) and dsh_stats'
 //      counters; a slot's records are what the memories read with stage
 //      W's records forwarded over them (selects from dsh_fwd, whose entry
@@ -66,9 +67,15 @@ module dsh_stage_in #(
   output logic [KeyW-1:0]           nx_deq_key_o,
   output logic [KeyW-1:0]           nx_enq_key_o,
 
-  // Stage R's slots (rslot_t).
+  // Stage R's slots (rslot_t) and their records.
   output logic [RSlotW-1:0]         r_deq_o,
   output logic [RSlotW-1:0]         r_enq_o,
+  output logic [QRecW-1:0]          r_deq_qrec_o,
+  output logic [QRecW-1:0]          r_enq_qrec_o,
+  output logic [PRecW-1:0]          r_deq_prec_o,
+  output logic [PRecW-1:0]          r_enq_prec_o,
+  output logic [EtaW-1:0]           r_deq_eta_o,
+  output logic [EtaW-1:0]           r_enq_eta_o,
   // The enqueue's terms of its cells alone for the limits (dsh_size_terms).
   output logic [3*TW-1:0]           r_enq_terms_o,
 
@@ -83,15 +90,17 @@ module dsh_stage_in #(
   output logic [2*CntCopies*QIdxW-1:0] r_enq_cnt_idx_o,
   output logic [CntCopies*PortW-1:0] r_enq_cnt_p_o,
 
-  // The records: from the memories, stage W's slots (slot 0, slot 1;
-  // wslot_t), W's forwarding selects (dsh_fwd, one-hot {memory, W slot 0,
-  // W slot 1}).
+  // The records: from the memories, those stage W writes (slot 0, slot
+  // 1), W's forwarding selects (dsh_fwd, one-hot {memory, W slot 0, W
+  // slot 1}).
   input  logic [QRecW-1:0]          mem_deq_qrec_i,
   input  logic [QRecW-1:0]          mem_enq_qrec_i,
   input  logic [PRecW-1:0]          mem_deq_prec_i,
   input  logic [PRecW-1:0]          mem_enq_prec_i,
-  input  logic [WSlotW-1:0]         w_deq_i,
-  input  logic [WSlotW-1:0]         w_enq_i,
+  input  logic [QRecW-1:0]          w_deq_qrec_i,
+  input  logic [QRecW-1:0]          w_enq_qrec_i,
+  input  logic [PRecW-1:0]          w_deq_prec_i,
+  input  logic [PRecW-1:0]          w_enq_prec_i,
   input  logic [2:0]                w_deq_qsel_i,
   input  logic [2:0]                w_enq_qsel_i,
   input  logic [2:0]                w_deq_psel_i,
@@ -155,8 +164,6 @@ module dsh_stage_in #(
   logic [SizeW-1:0]  r_deq_cells_q, r_enq_cells_q;
   logic [CellW-1:0]  r_deq_eta, r_enq_eta_q;
   logic [CellW:0]    r_deq_eta_dq, r_enq_eta_dq_q;
-  qrec_t             r_deq_qrec, r_enq_qrec;
-  prec_t             r_deq_prec, r_enq_prec;
   assign a_enq_eta    = eta_read(a_enq_etap_q);
   assign r_deq_eta    = eta_read(r_deq_etap_q);
   assign r_deq_eta_dq = {1'b0, r_deq_eta} + {1'b0, cfg_delta_q_i};
@@ -250,15 +257,10 @@ module dsh_stage_in #(
 
   // Stage R's records with stage W's writes of this cycle (the memories
   // take them only at the clock edge).
-  wslot_t w_deq, w_enq;
-  assign w_deq = w_deq_i;
-  assign w_enq = w_enq_i;
-  assign r_deq_qrec = pick3_qrec(w_deq_qsel_i, {mem_deq_qrec_i, w_deq.qrec, w_enq.qrec});
-  assign r_enq_qrec = pick3_qrec(w_enq_qsel_i, {mem_enq_qrec_i, w_deq.qrec, w_enq.qrec});
-  assign r_deq_prec = pick3_prec(w_deq_psel_i, {mem_deq_prec_i, w_deq.prec, w_enq.prec});
-  assign r_enq_prec = pick3_prec(w_enq_psel_i, {mem_enq_prec_i, w_deq.prec, w_enq.prec});
-  logic unused_w;  // W's write itself is dsh_rec_store's
-  assign unused_w = ^{w_deq.we, w_deq.idx, w_deq.qbit, w_deq.p, w_enq.we, w_enq.idx, w_enq.qbit, w_enq.p};
+  assign r_deq_qrec_o = pick3_qrec(w_deq_qsel_i, {mem_deq_qrec_i, w_deq_qrec_i, w_enq_qrec_i});
+  assign r_enq_qrec_o = pick3_qrec(w_enq_qsel_i, {mem_enq_qrec_i, w_deq_qrec_i, w_enq_qrec_i});
+  assign r_deq_prec_o = pick3_prec(w_deq_psel_i, {mem_deq_prec_i, w_deq_prec_i, w_enq_prec_i});
+  assign r_enq_prec_o = pick3_prec(w_enq_psel_i, {mem_enq_prec_i, w_deq_prec_i, w_enq_prec_i});
 
   // The slots, packed.
   rslot_t r_deq, r_enq;
@@ -269,10 +271,6 @@ module dsh_stage_in #(
   assign r_deq.port     = r_deq_port_q;
   assign r_deq.queue_id = r_deq_queue_q;
   assign r_deq.cells    = r_deq_cells_q;
-  assign r_deq.eta      = r_deq_eta;
-  assign r_deq.eta_dq   = r_deq_eta_dq;
-  assign r_deq.qrec     = r_deq_qrec;
-  assign r_deq.prec     = r_deq_prec;
   assign r_enq.v        = r_enq_v_q;
   assign r_enq.ok       = r_enq_ok_q;
   assign r_enq.idx      = r_enq_idx_q;
@@ -280,12 +278,15 @@ module dsh_stage_in #(
   assign r_enq.port     = r_enq_port_q;
   assign r_enq.queue_id = r_enq_queue_q;
   assign r_enq.cells    = r_enq_cells_q;
-  assign r_enq.eta      = r_enq_eta_q;
-  assign r_enq.eta_dq   = r_enq_eta_dq_q;
-  assign r_enq.qrec     = r_enq_qrec;
-  assign r_enq.prec     = r_enq_prec;
-  assign r_deq_o = r_deq;
-  assign r_enq_o = r_enq;
+  eta_t r_deq_e, r_enq_e;
+  assign r_deq_e.eta    = r_deq_eta;
+  assign r_deq_e.eta_dq = r_deq_eta_dq;
+  assign r_enq_e.eta    = r_enq_eta_q;
+  assign r_enq_e.eta_dq = r_enq_eta_dq_q;
+  assign r_deq_o     = r_deq;
+  assign r_enq_o     = r_enq;
+  assign r_deq_eta_o = r_deq_e;
+  assign r_enq_eta_o = r_enq_e;
 
   // The selects of the picks above (dsh_fwd): one source each.
   `ASSERT(InWDeqQselOneHot_A, $onehot(w_deq_qsel_i))

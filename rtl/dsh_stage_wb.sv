@@ -5,8 +5,9 @@
 // one record), the counts to increment for dsh_stats, B_s - S for the
 // threshold pipeline; then the stat_* outputs registered once more, and
 // quiet_o.
-// Slots (dsh_slot.svh): stage E's two in (e_deq_i, e_enq_i, eslot_t),
-// stage W's two out (w_deq_o, w_enq_o, wslot_t).
+// Slots (dsh_slot.svh), each with its records beside it: stage E's two in
+// (e_deq_i, e_enq_i, eslot_t), stage W's two out (w_deq_o, w_enq_o,
+// wslot_t).
 // Latency: stage E to w_* one clock edge, to stat_* two; stat_s_o is S
 // after the cycle whose other results stat_* show.
 // Reset (rst_ni, asynchronous): write enables, counts, events, errors 0,
@@ -31,6 +32,10 @@ module dsh_stage_wb #(
   // Stage E (dsh_stage_exec).
   input  logic [ESlotW-1:0] e_deq_i,
   input  logic [ESlotW-1:0] e_enq_i,
+  input  logic [QRecW-1:0]  e_deq_qrec_i,
+  input  logic [QRecW-1:0]  e_enq_qrec_i,
+  input  logic [PRecW-1:0]  e_deq_prec_i,
+  input  logic [PRecW-1:0]  e_enq_prec_i,
   input  logic [3:0]        e_region_i,
   input  logic [ThrW-1:0]   e_t_i,
   input  logic [CellW-1:0]  s_i,      // S before E's cycle
@@ -47,6 +52,10 @@ module dsh_stage_wb #(
   // The writes of dsh_rec_store (slot 0 the dequeue's, 1 the enqueue's).
   output logic [WSlotW-1:0] w_deq_o,
   output logic [WSlotW-1:0] w_enq_o,
+  output logic [QRecW-1:0]  w_deq_qrec_o,
+  output logic [QRecW-1:0]  w_enq_qrec_o,
+  output logic [PRecW-1:0]  w_deq_prec_o,
+  output logic [PRecW-1:0]  w_enq_prec_o,
   // The counts dsh_stats increments, and the errors it counts.
   output logic              w_qpause0_o,
   output logic              w_qpause1_o,
@@ -129,10 +138,10 @@ module dsh_stage_wb #(
     w_enq_idx_q    <= e_enq.idx;
     w_deq_p_q      <= e_deq.p;
     w_enq_p_q      <= e_enq.p;
-    w_deq_qrec_q   <= e_deq.qrec;
-    w_enq_qrec_q   <= e_enq.qrec;
-    w_deq_prec_q   <= e_deq.prec;
-    w_enq_prec_q   <= e_enq.prec;
+    w_deq_qrec_q   <= e_deq_qrec_i;
+    w_enq_qrec_q   <= e_enq_qrec_i;
+    w_deq_prec_q   <= e_deq_prec_i;
+    w_enq_prec_q   <= e_enq_prec_i;
     w_t_q          <= e_t_i;
     w_qevt_pause_q <= qevt_pause_i;
     w_pevt_pause_q <= pevt_pause_i;
@@ -150,16 +159,16 @@ module dsh_stage_wb #(
   assign w_deq.idx  = w_deq_idx_q;
   assign w_deq.qbit = w_deq_bit_q;
   assign w_deq.p    = w_deq_p_q;
-  assign w_deq.qrec = w_deq_qrec_q;
-  assign w_deq.prec = w_deq_prec_q;
   assign w_enq.we   = w_enq_we_q;
   assign w_enq.idx  = w_enq_idx_q;
   assign w_enq.qbit = w_enq_bit_q;
   assign w_enq.p    = w_enq_p_q;
-  assign w_enq.qrec = w_enq_qrec_q;
-  assign w_enq.prec = w_enq_prec_q;
-  assign w_deq_o = w_deq;
-  assign w_enq_o = w_enq;
+  assign w_deq_o      = w_deq;
+  assign w_enq_o      = w_enq;
+  assign w_deq_qrec_o = w_deq_qrec_q;
+  assign w_enq_qrec_o = w_enq_qrec_q;
+  assign w_deq_prec_o = w_deq_prec_q;
+  assign w_enq_prec_o = w_enq_prec_q;
   // B_s - S for this lane's threshold pipeline. `keep`: every lane's copy
   // loads the same value; merged into one register, its threshold logic
   // would drive every lane's limit registers, hundreds of loads a gate.
