@@ -9,9 +9,9 @@
 // travels beside it on ports of its own, <slot>_qrec, <slot>_prec,
 // <slot>_eta. Why: Verilator models a vector of up to 64 bits as one
 // machine word and a wider one as an array of words that every field read
-// and write shifts and masks across; with the records inside, a slot is
-// 130 to 180 bits and the light model runs 15 % slower (docs/design/rtl.md
-// "Slots").
+// and write shifts and masks across; with the records inside, the slots
+// of the 32 x 7 chip were 124 to 183 bits and its light model 16 % slower
+// (docs/design/performance.md "Slots").
 //
 // `DSH_STAGE_WIDTHS(NumPorts, NumQueues, CellW, SizeW), in a stage
 // module's parameter list: the widths every stage derives, in one place:
