@@ -88,7 +88,9 @@ void add_options(CLI::App& app, SimOptions& o, KeyOptions& x) {
                  "one point (single switch: --point SCHEME:BURST_PCT; network: --point ID): every frame on the links of "
                  "capture.links (A-B by node names; empty: all) into this pcap file (Wireshark, tshark), the MMU events "
                  "and frame records beside it in FILE.csv");
-  app.add_flag("--full", o.full, "deadlock, benchmark: the paper's scale (deadlock.full_* keys: 100 seeds x 100 ms; bench.full_* keys)");
+  app.add_flag("--full", o.full,
+               "deadlock, benchmark: the paper's scale (deadlock.full_* keys: 100 seeds x 100 ms; bench.full_* keys: "
+               "seeds, loads, workloads and the window)");
   app.add_option("--plot-script", o.plot_script, "plot script (default: the scenario's own)");
   app.add_option("--link-plot-script", o.link_plot_script, "single switch: plot script of a generation sweep");
   app.add_option("--python", o.python, "python3 with matplotlib for the plot (default " DSH_PYTHON ")");

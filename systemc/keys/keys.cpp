@@ -258,6 +258,11 @@ void KeyStore::load_toml_text(const std::string& text_in, const std::string& pat
   walk(t, "");
 }
 
+bool KeyStore::given_on_command_line(const std::string& key) const {
+  const auto it = origin_.find(key);
+  return it != origin_.end() && from_command_line(it->second);
+}
+
 std::string KeyStore::where(const std::string& key) const {
   const auto it = origin_.find(key);
   return it == origin_.end() ? "" : " (" + it->second + ")";

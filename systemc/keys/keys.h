@@ -115,6 +115,7 @@ class KeyStore {
 
   bool declared(const std::string& key) const { return decl_.count(key) != 0; }
   bool given(const std::string& key) const { return origin_.count(key) != 0; }  // not the default
+  bool given_on_command_line(const std::string& key) const;                   // --set, -b, ...
   // " (origin)" of a given key, "" for a default: for messages about a value.
   std::string where(const std::string& key) const;
   // A ConfigError "key = 'value' (origin): why" for a value the scenario refuses.

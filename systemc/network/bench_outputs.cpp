@@ -165,8 +165,10 @@ nlohmann::ordered_json run_json(const KeyStore& k, const Topology& t, const std:
   j["seeds"] = seeds;
   j["full"] = full;
   if (!full)
-    j["shrunk"] = "default run: seeds (bench.seeds) and background loads (traffic.background_load) cut from --full's "
-                  "(bench.full_seeds, bench.full_background_load) to fit a 2-core machine; topology and window as --full";
+    j["shrunk"] = "default run, a short version of --full: seeds (bench.seeds), background loads "
+                  "(traffic.background_load) and window (bench.duration_ms, bench.drain_ms) cut from --full's "
+                  "(bench.full_seeds, bench.full_background_load, bench.full_duration_ms, bench.full_drain_ms) to fit "
+                  "a 2-core machine; the topology as --full";
   j["quantiles"] = "from 1 % log bins (within 0.5 %); means exact";
   j["paper"] = {{"fig14_max_reduction_pct",
                  {{"dcqcn", {{"background", 10.1}, {"fanin", 43.3}}}, {"powertcp", {{"background", 31.1}, {"fanin", 57.7}}}}},
@@ -348,7 +350,7 @@ int write_benchmark_outputs(const KeyStore& k, const NetSetup& s, const std::vec
   txt << "benchmark (" << k.text("scenario.name") << "): " << k.text("net.generate") << " " << t.n_switches()
       << " switches, " << t.n_hosts() << " hosts; total load " << k.text("traffic.total_load") << ", flows arriving for "
       << k.text("bench.duration_ms") << " ms (+" << k.text("bench.drain_ms") << " ms drain), " << seeds.size()
-      << " seed(s)" << (full ? " (--full)" : "; default run shrunk: seeds and loads cut, not the topology or window")
+      << " seed(s)" << (full ? " (--full)" : "; default run, a short version of --full: seeds, loads and window cut, not the topology")
       << "\n";
   normalised_table(j, txt);
   j["ratios_over_seeds"] = seed_ratios(ms);

@@ -122,6 +122,9 @@ void declare_benchmark_keys(KeyStore& k) {
                   "then the run goes on at most this long for the flows to finish; those still running are "
                   "counted as unfinished"),
          &B::drain_ms);
+  k.declare(real_key("bench.full_duration_ms", 0, 1e6, true, "5",
+                     "bench.duration_ms with --full (docs/results/convergence.md chose it)"));
+  k.declare(real_key("bench.full_drain_ms", 0, 1e6, false, "10", "bench.drain_ms with --full"));
   k.declare(list_key("bench.seeds", "1", "seeds of the default run", seeds("bench.seeds")));
   k.declare(list_key("bench.full_seeds", "1..5", "seeds with --full", seeds("bench.full_seeds")));
   k.declare(list_key("bench.full_background_load", "0.5,0.6,0.7,0.8",
@@ -228,9 +231,26 @@ void report_benchmark(const std::string& id, const BenchPoint& p) {
                double(p.packets_forwarded) / std::max(1e-9, p.cpu_s) / 1e6, p.max_rss_mb);
 }
 
+// --full runs its own window: every point and output reads bench.duration_ms
+// and bench.drain_ms, so they are set from the --full keys. One given on the
+// command line beside --full would be dropped without a word: refused.
+KeyStore window_of_run(const KeyStore& keys, const NetSweepOptions& o) {
+  KeyStore k = keys;
+  if (!o.full) return k;
+  for (const auto& [key, full_key] : {std::pair<std::string, std::string>{"bench.duration_ms", "bench.full_duration_ms"},
+                                      {"bench.drain_ms", "bench.full_drain_ms"}}) {
+    if (keys.given_on_command_line(key))
+      keys.refuse(key,
+                  "--full runs " + full_key + " = " + quoted(keys.text(full_key)) + keys.where(full_key) + "; set that");
+    k.set(key, keys.text(full_key));
+  }
+  return k;
+}
+
 }  // namespace
 
-int benchmark_main(const KeyStore& k, const NetSweepOptions& o) {
+int benchmark_main(const KeyStore& keys, const NetSweepOptions& o) {
+  const KeyStore k = window_of_run(keys, o);
   NetSetup s = build_setup(k);
   const auto seeds = seeds_of(k, o.full ? "bench.full_seeds" : "bench.seeds");
   const auto loads = real_items(k, o.full ? "bench.full_background_load" : "traffic.background_load", 0, 1);
@@ -260,7 +280,8 @@ int benchmark_main(const KeyStore& k, const NetSweepOptions& o) {
   sw.params = net_point_params(k,
                                {"run.jobs", "run.kernel", "run.schemes", "run.cc", "run.mismatch_dir", "traffic.workload",
                                 "traffic.background_load", "bench.seeds", "bench.full_seeds",
-                                "bench.full_background_load", "bench.buffer_mb", "bench.full_workloads"},
+                                "bench.full_background_load", "bench.buffer_mb", "bench.full_workloads",
+                                "bench.full_duration_ms", "bench.full_drain_ms"},
                                {});
   sw.jobs = unsigned(k.u64("run.jobs"));
   const std::string dir = sc::run_points_dir(o);

@@ -147,7 +147,7 @@ class Benchmark(unittest.TestCase):
         conv = os.path.join(WORK, "conv")
         summaries = []
         for w in ("0.05", "0.1"):
-            setw = base + ["--set", f"bench.duration_ms={w}", "--set", "bench.drain_ms=0.2"]
+            setw = base + ["--set", f"bench.full_duration_ms={w}", "--set", "bench.full_drain_ms=0.2"]
             rc, out, err = sim(*setw, "--list-points")
             self.assertEqual(rc, 0, err)
             self.assertEqual(len(out.split()), 4)
@@ -158,7 +158,8 @@ class Benchmark(unittest.TestCase):
                              "--no-plot")
             self.assertIn(rc, (0, 1), err)
             s = testlib.read_json(os.path.join(conv, "w" + w, "summary.json"))
-            self.assertEqual(s["duration_ms"], float(w))
+            self.assertEqual(s["duration_ms"], float(w))  # --full's window, not bench.duration_ms's
+            self.assertEqual(s["drain_ms"], 0.2)
             # The fan-in: both seeds have some in so short a window.
             r = s["ratios_over_seeds"]["websearch"]["chip"]["dcqcn"]["0.5"]["fanin"]["mean_fct_with_unfinished"]
             self.assertEqual(r["n"], 2)
@@ -167,9 +168,25 @@ class Benchmark(unittest.TestCase):
             self.assertAlmostEqual(r["mean"], (r["per_seed"]["1"] + r["per_seed"]["2"]) / 2, delta=1e-4)
             summaries.append(os.path.join(conv, "w" + w, "summary.json"))
         # A point of another window is refused by the merge (its keys differ).
-        rc, _, err = sim(*base, "--set", "bench.duration_ms=0.1", "--set", "bench.drain_ms=0.2", "--merge",
+        rc, _, err = sim(*base, "--set", "bench.full_duration_ms=0.1", "--set", "bench.full_drain_ms=0.2", "--merge",
                          os.path.join(conv, "w0.05", "points"), "-o", os.path.join(conv, "wrong"), "--no-plot")
         self.assertEqual(rc, 2, err)
+        # The same window given the default run's way is the same point: the
+        # merge takes it (a point's keys are its window, not the key naming it).
+        rc, _, err = sim(*TINY_NET, "--set", "run.cc=dcqcn", "--set", "bench.seeds=1,2", "--set",
+                         "bench.duration_ms=0.05", "--set", "bench.drain_ms=0.2", "--merge",
+                         os.path.join(conv, "w0.05", "points"), "-o", os.path.join(conv, "same"), "--no-plot")
+        self.assertIn(rc, (0, 1), err)
+        self.assertEqual(testlib.read_json(os.path.join(conv, "same", "summary.json"))["ratios_over_seeds"],
+                         testlib.read_json(os.path.join(conv, "w0.05", "summary.json"))["ratios_over_seeds"])
+        # A window given on the command line beside --full would be dropped: refused, naming both keys.
+        rc, out, err = sim(*base, "--set", "bench.duration_ms=0.1", "--list-points")
+        self.assertEqual(rc, 2, err)
+        self.assertEqual(out, "")
+        self.assertIn("bench.duration_ms = '0.1' (--set): --full runs bench.full_duration_ms = '5'", err)
+        rc, _, err = sim(*base, "--set", "bench.drain_ms=1", "--list-points")
+        self.assertEqual(rc, 2, err)
+        self.assertIn("bench.drain_ms = '1' (--set): --full runs bench.full_drain_ms = '10'", err)
         script = os.path.join(SCENARIOS, "..", "systemc", "network", "plot_convergence.py")
         png = os.path.join(conv, "convergence.png")
         python = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable  # dsh-sim's --python

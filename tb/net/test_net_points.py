@@ -61,6 +61,11 @@ class NetPoints(unittest.TestCase):
         self.assertEqual(len(out.splitlines()), 600)
         self.assertIn("deadlock,scheme=sih,cc=dcqcn,load=0.5,seed=100", out.splitlines())
         self.assertIn("deadlock,scheme=dsh,cc=powertcp,load=0.5,seed=1", out.splitlines())
+        # A duration given on the command line beside --full would be dropped: refused, naming the --full key.
+        rc, out, err = sim(S3, "--full", "--set", "deadlock.duration_ms=5", "--list-points")
+        self.assertEqual(rc, 2, err)
+        self.assertEqual(out, "")
+        self.assertIn("deadlock.duration_ms = '5' (--set): --full runs deadlock.full_duration_ms = '100'", err)
         # A load sweep: each load a coordinate, written as given once (0.50 is 0.5).
         rc, out, err = sim(S3, "--set", "traffic.load=0.1,0.50,0.9", "--set", "deadlock.seeds=1", "--set",
                            "run.schemes=dsh", "--set", "run.cc=dcqcn", "--list-points")
