@@ -180,6 +180,12 @@ def bars_with_intervals(ax, xs, vals, width, **kw):
     return ys
 
 
+def legend_below(fig, ax):
+    # One legend under the panels: inside one, it hides a bar.
+    handles, labels = ax.get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=min(len(labels), 4), fontsize=8)
+
+
 def benchmark(summary_path, png_path):
     s = json.load(open(summary_path))
     res = s.get("results", {})
@@ -188,6 +194,7 @@ def benchmark(summary_path, png_path):
     buffers = sorted({b for w in res.values() for b in w}, key=lambda b: float(b) if b != "chip" else 0)
     topo = s["topology"]
     where = "%s, %d hosts" % (topo["generate"], topo["hosts"])
+    rect = (0, 0, 1, 1)
     if len(buffers) > 1:  # Fig. 5: average FCT against the buffer
         fig, ax = plt.subplots(figsize=(6, 3.8))
         for w in workloads:
@@ -237,7 +244,8 @@ def benchmark(summary_path, png_path):
             ax.set_ylabel("average FCT, DSH / SIH (unfinished counted)")
             ax.set_title("Fig. 15 (%s), %s" % (CC_TITLES.get(cc, cc), where))
             ax.grid(alpha=0.3, axis="y")
-            ax.legend(fontsize=8)
+        legend_below(fig, axes[0][0])
+        rect = (0, 0.1, 1, 1)
     else:  # Fig. 14: normalised FCT against the background load, one panel per CC
         w = workloads[0] if workloads else ""
         b0 = buffers[0] if buffers else "chip"
@@ -262,9 +270,10 @@ def benchmark(summary_path, png_path):
             ax.set_xlabel("background load (total %g)" % s["traffic"]["total_load"])
             ax.set_title("%s, %s, %s" % (CC_TITLES.get(cc, cc), w, where))
             ax.grid(alpha=0.3, axis="y")
-            ax.legend(fontsize=8, loc="lower left")
         axes[0][0].set_ylabel("average FCT normalised to SIH\n(unfinished counted; mean of seeds, 95 %)")
-    fig.tight_layout()
+        legend_below(fig, axes[0][0])
+        rect = (0, 0.07, 1, 1)
+    fig.tight_layout(rect=rect)
     fig.savefig(png_path, dpi=120)
 
 
