@@ -350,7 +350,8 @@ int write_benchmark_outputs(const KeyStore& k, const NetSetup& s, const std::vec
   txt << "benchmark (" << k.text("scenario.name") << "): " << k.text("net.generate") << " " << t.n_switches()
       << " switches, " << t.n_hosts() << " hosts; total load " << k.text("traffic.total_load") << ", flows arriving for "
       << k.text("bench.duration_ms") << " ms (+" << k.text("bench.drain_ms") << " ms drain), " << seeds.size()
-      << " seed(s)" << (full ? " (--full)" : "; default run, a short version of --full: seeds, loads and window cut, not the topology")
+      << " seed(s)"
+      << (full ? " (--full)" : "; default run, a short version of --full: seeds, loads and window cut, not the topology")
       << "\n";
   normalised_table(j, txt);
   j["ratios_over_seeds"] = seed_ratios(ms);
