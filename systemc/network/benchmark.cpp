@@ -232,16 +232,13 @@ void report_benchmark(const std::string& id, const BenchPoint& p) {
 }
 
 // --full runs its own window: every point and output reads bench.duration_ms
-// and bench.drain_ms, so they are set from the --full keys. One given on the
-// command line beside --full would be dropped without a word: refused.
+// and bench.drain_ms, so they are set from the --full keys.
 KeyStore window_of_run(const KeyStore& keys, const NetSweepOptions& o) {
   KeyStore k = keys;
   if (!o.full) return k;
   for (const auto& [key, full_key] : {std::pair<std::string, std::string>{"bench.duration_ms", "bench.full_duration_ms"},
                                       {"bench.drain_ms", "bench.full_drain_ms"}}) {
-    if (keys.given_on_command_line(key))
-      keys.refuse(key,
-                  "--full runs " + full_key + " = " + quoted(keys.text(full_key)) + keys.where(full_key) + "; set that");
+    refuse_beside_full(keys, o, key, full_key);
     k.set(key, keys.text(full_key));
   }
   return k;

@@ -319,10 +319,7 @@ int deadlock_main(const KeyStore& k, const NetSweepOptions& o) {
   DeadlockKeys d;
   k.fill(d);
   const double duration_ms = o.full ? d.full_duration_ms : d.duration_ms;
-  if (o.full && k.given_on_command_line("deadlock.duration_ms"))  // it would be dropped without a word
-    k.refuse("deadlock.duration_ms", "--full runs deadlock.full_duration_ms = " +
-                                         quoted(k.text("deadlock.full_duration_ms")) +
-                                         k.where("deadlock.full_duration_ms") + "; set that");
+  refuse_beside_full(k, o, "deadlock.duration_ms", "deadlock.full_duration_ms");
   // A point is one run; its result depends on the duration, not on which
   // key gave it nor on the other seeds and loads.
   NetSweep sw;

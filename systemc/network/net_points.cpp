@@ -20,6 +20,12 @@ std::string net_point_id(const std::string& name, const std::string& scheme, con
   return sc::make_point_id(name, coords);
 }
 
+void refuse_beside_full(const KeyStore& k, const NetSweepOptions& o, const std::string& key,
+                        const std::string& full_key) {
+  if (o.full && k.given_on_command_line(key))
+    k.refuse(key, "--full runs " + full_key + " = " + quoted(k.text(full_key)) + k.where(full_key) + "; set that");
+}
+
 KeyValues net_point_params(const KeyStore& k, const std::vector<std::string>& drop, const KeyValues& set) {
   KeyValues kv;
   std::istringstream in(k.dump());

@@ -48,6 +48,12 @@ struct NetSweepOptions : sc::HarnessOptions {
   std::string python, plot_script;
 };
 
+// With --full, `full_key` gives the run what `key` gives a default run; a
+// `key` given on the command line beside --full would be dropped without a
+// word: refused, naming both.
+void refuse_beside_full(const KeyStore& k, const NetSweepOptions& o, const std::string& key,
+                        const std::string& full_key);
+
 // run_fixed_sweep with the points' IDs.
 int run_net_sweep(const NetSweep& sweep, const NetSweepOptions& o);
 
