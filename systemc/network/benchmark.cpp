@@ -251,9 +251,12 @@ int benchmark_main(const KeyStore& keys, const NetSweepOptions& o) {
   NetSetup s = build_setup(k);
   const auto seeds = seeds_of(k, o.full ? "bench.full_seeds" : "bench.seeds");
   const auto loads = real_items(k, o.full ? "bench.full_background_load" : "traffic.background_load", 0, 1);
+  refuse_beside_full(keys, o, "bench.seeds", "bench.full_seeds");
+  refuse_beside_full(keys, o, "traffic.background_load", "bench.full_background_load");
   BenchKeys b;
   k.fill(b);
   const auto workloads = unique_items(o.full && !b.full_workloads.empty() ? b.full_workloads : b.workloads);
+  if (!b.full_workloads.empty()) refuse_beside_full(keys, o, "traffic.workload", "bench.full_workloads");
   std::vector<std::string> buffers = real_items(k, "bench.buffer_mb", 0, 1e4);
   const bool buffer_coord = !buffers.empty();
   if (!buffer_coord) buffers.push_back("");

@@ -320,6 +320,7 @@ int deadlock_main(const KeyStore& k, const NetSweepOptions& o) {
   k.fill(d);
   const double duration_ms = o.full ? d.full_duration_ms : d.duration_ms;
   refuse_beside_full(k, o, "deadlock.duration_ms", "deadlock.full_duration_ms");
+  refuse_beside_full(k, o, "deadlock.seeds", "deadlock.full_seeds");
   // A point is one run; its result depends on the duration, not on which
   // key gave it nor on the other seeds and loads.
   NetSweep sw;

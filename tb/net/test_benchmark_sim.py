@@ -142,8 +142,11 @@ class Benchmark(unittest.TestCase):
         # docs/results/convergence.md on the tiny net: two windows, two
         # seeds, one CC; a point list per window, --point into a folder per
         # window, --merge each, then the plot of the ratios against the window.
-        base = TINY_NET + ["--set", "run.cc=dcqcn", "--set", "bench.full_seeds=1,2", "--set",
-                       "bench.full_background_load=0.5", "--full"]
+        # --full's load is bench.full_background_load: TINY_NET's traffic.background_load would be refused.
+        i = TINY_NET.index("traffic.background_load=0.5")
+        net = TINY_NET[:i - 1] + TINY_NET[i + 1:]
+        base = net + ["--set", "run.cc=dcqcn", "--set", "bench.full_seeds=1,2", "--set",
+                      "bench.full_background_load=0.5", "--full"]
         conv = os.path.join(WORK, "conv")
         summaries = []
         for w in ("0.05", "0.1"):
@@ -187,6 +190,13 @@ class Benchmark(unittest.TestCase):
         rc, _, err = sim(*base, "--set", "bench.drain_ms=1", "--list-points")
         self.assertEqual(rc, 2, err)
         self.assertIn("bench.drain_ms = '1' (--set): --full runs bench.full_drain_ms = '10'", err)
+        # So would the seeds and the load of a default run.
+        rc, _, err = sim(*base, "--set", "bench.seeds=3", "--list-points")
+        self.assertEqual(rc, 2, err)
+        self.assertIn("bench.seeds = '3' (--set): --full runs bench.full_seeds = '1,2' (--set)", err)
+        rc, _, err = sim(*base, "--set", "traffic.background_load=0.6", "--list-points")
+        self.assertEqual(rc, 2, err)
+        self.assertIn("traffic.background_load = '0.6' (--set): --full runs bench.full_background_load = '0.5'", err)
         script = os.path.join(SCENARIOS, "..", "systemc", "network", "plot_convergence.py")
         png = os.path.join(conv, "convergence.png")
         python = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable  # dsh-sim's --python

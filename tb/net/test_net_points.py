@@ -66,6 +66,10 @@ class NetPoints(unittest.TestCase):
         self.assertEqual(rc, 2, err)
         self.assertEqual(out, "")
         self.assertIn("deadlock.duration_ms = '5' (--set): --full runs deadlock.full_duration_ms = '100'", err)
+        rc, out, err = sim(S3, "--full", "--set", "deadlock.seeds=7", "--list-points")
+        self.assertEqual(rc, 2, err)
+        self.assertEqual(out, "")
+        self.assertIn("deadlock.seeds = '7' (--set): --full runs deadlock.full_seeds = '1..100'", err)
         # A load sweep: each load a coordinate, written as given once (0.50 is 0.5).
         rc, out, err = sim(S3, "--set", "traffic.load=0.1,0.50,0.9", "--set", "deadlock.seeds=1", "--set",
                            "run.schemes=dsh", "--set", "run.cc=dcqcn", "--list-points")
